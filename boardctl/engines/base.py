@@ -69,8 +69,7 @@ def options_from_mapping(cls: type[O], game: str, raw: Mapping[str, Any]) -> O:
     unknown = sorted(set(raw) - set(fields))
     if unknown:
         raise BadOptions(
-            f"{game}: unknown option {unknown[0]!r}; known options are "
-            f"{', '.join(sorted(fields))}"
+            f"{game}: unknown option {unknown[0]!r}; known options are {', '.join(sorted(fields))}"
         )
     values: dict[str, Any] = {}
     for key, value in raw.items():
@@ -78,9 +77,7 @@ def options_from_mapping(cls: type[O], game: str, raw: Mapping[str, Any]) -> O:
         default = field.default
         if default is not dataclasses.MISSING and default is not None:
             expected = type(default)
-            ok = isinstance(value, expected) and not (
-                expected is int and isinstance(value, bool)
-            )
+            ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
             if not ok:
                 raise BadOptions(
                     f"{game}: option {key!r} must be {expected.__name__}, "

@@ -1,0 +1,1 @@
+"""The serial link to the board's microcontroller: protocol, host link, firmware."""

@@ -1,0 +1,1 @@
+"""Sensor and LED backends, each with a simulated twin, and board profiles."""
