@@ -16,23 +16,8 @@ from boardctl.errors import UnknownGame
 __all__ = ["GAMES", "Engine", "Match", "Outcome", "ReplayError", "Status", "create"]
 
 
-def _shiftago(options: Mapping[str, Any]) -> Engine[Any, Any]:
-    from boardctl.engines.shiftago import Shiftago
-
-    return Shiftago.from_options(options)
-
-
-def _duploline(options: Mapping[str, Any]) -> Engine[Any, Any]:
-    from boardctl.engines.duploline import DuploLine
-
-    return DuploLine.from_options(options)
-
-
 #: game name -> factory taking the options mapping
-GAMES: Mapping[str, Callable[[Mapping[str, Any]], Engine[Any, Any]]] = {
-    "shiftago": _shiftago,
-    "duploline": _duploline,
-}
+GAMES: Mapping[str, Callable[[Mapping[str, Any]], Engine[Any, Any]]] = {}
 
 
 def create(game: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> Engine[Any, Any]:
