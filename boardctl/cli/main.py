@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 
 from boardctl import __version__
-from boardctl.cli import rules_cmds
+from boardctl.cli import daemon_cmds, rules_cmds
 from boardctl.errors import BoardctlError
 
-COMMANDS = (rules_cmds,)
+COMMANDS = (rules_cmds, daemon_cmds)
 
 
 def build_parser() -> argparse.ArgumentParser:
