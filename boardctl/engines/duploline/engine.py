@@ -191,7 +191,8 @@ class DuploLine(Engine[State, Action]):
         if not (own >> src) & 1:
             return f"there is no {who} {word} at {action.src}"
         if ((discs & rings) >> src) & 1:
-            return f"the {word} at {action.src} is locked in a {'ring' if kind == 0 else 'disc'}"
+            how = "in a ring" if kind == 0 else "around a disc"
+            return f"the {word} at {action.src} is locked {how}"
         if not (NEIGHBOURS[src] >> dst) & 1:
             return f"{action.dst} is not next to {action.src}"
         other = "ring" if kind == 0 else "disc"
