@@ -51,6 +51,13 @@ def _on(masks: tuple[int, int], pos: int) -> bool:
     return bool(((masks[0] | masks[1]) >> pos) & 1)
 
 
+def _member(enum: type[Phase] | type[End], key: str, value: object) -> Any:
+    names = [m.name.lower() for m in enum]
+    if value not in names:
+        raise ValueError(f"{key} must be one of {', '.join(names)}, not {value!r}")
+    return enum[str(value).upper()]
+
+
 def state_from_json(data: Mapping[str, Any]) -> State:
     """The state that ``DuploLine.state_to_json`` wrote.
 
@@ -90,8 +97,8 @@ def state_from_json(data: Mapping[str, Any]) -> State:
     player = data["player"]
     if player not in (0, 1) or isinstance(player, bool):
         raise ValueError(f"player must be 0 or 1, not {player!r}")
-    phase = Phase[str(data.get("phase", "either")).upper()]
-    end = End[str(data.get("end", "playing")).upper()]
+    phase = _member(Phase, "phase", data.get("phase", "either"))
+    end = _member(End, "end", data.get("end", "playing"))
     winner = data.get("winner")
     if winner not in (None, 0, 1) or isinstance(winner, bool):
         raise ValueError(f"winner must be 0, 1 or null, not {winner!r}")
