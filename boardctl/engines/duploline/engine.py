@@ -25,11 +25,11 @@ from boardctl.engines.duploline.values import (
 from boardctl.engines.duploline.values import Options as _Options
 from boardctl.errors import BadOptions, RecordError
 
-_CHOICES = {
-    "both_lines": ("mover", "opponent", "draw"),
-    "forced_add": ("either", "own", "opponent", "off"),
-    "no_option": ("draw", "loss"),
-}
+_CHOICES = (
+    ("both_lines", ("mover", "opponent", "draw")),
+    ("forced_add", ("either", "own", "opponent", "off")),
+    ("no_option", ("draw", "loss")),
+)
 
 # Every action, built once: _ADDS[kind][pos] and _MOVES[kind][src * 64 + dst].
 _ADDS: tuple[tuple[Add | None, ...], ...] = tuple(
@@ -69,7 +69,7 @@ class DuploLine(Engine[State, Action]):
         options = _Options() if options is None else options
         if not isinstance(options.locked_pieces_count, bool):
             raise BadOptions("duploline: option 'locked_pieces_count' must be true or false")
-        for key, allowed in _CHOICES.items():
+        for key, allowed in _CHOICES:
             value = getattr(options, key)
             if value not in allowed:
                 raise BadOptions(

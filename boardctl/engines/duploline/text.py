@@ -7,7 +7,7 @@ from typing import Any
 
 from boardctl.engines.base import Outcome
 from boardctl.engines.duploline.board import POSITION, ROWS, SPANS
-from boardctl.engines.duploline.values import COLOURS, EXPECTS, End, Phase, State
+from boardctl.engines.duploline.values import COLOURS, End, Phase, State
 
 _PIECES = 18
 _DISC = {"white-disc": 0, "black-disc": 1}
@@ -115,4 +115,4 @@ def state_from_json(data: Mapping[str, Any]) -> State:
     )
 
 
-__all__ = ["EXPECTS", "render", "state_from_json"]
+__all__ = ["render", "state_from_json"]
