@@ -1,0 +1,374 @@
+"""The DuploLine rules engine (seed 003 and rules/NOTES.md, section DuploLine)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from boardctl.engines.base import PLAYING, Engine, Outcome, Status
+from boardctl.engines.duploline import board
+from boardctl.engines.duploline.board import NAME, NEIGHBOURS, POSITION, VALID, bits
+from boardctl.engines.duploline.text import render, state_from_json
+from boardctl.engines.duploline.values import (
+    COLOURS,
+    EXPECTS,
+    KINDS,
+    Action,
+    Add,
+    End,
+    Kind,
+    Move,
+    Phase,
+    State,
+    parse_action,
+)
+from boardctl.engines.duploline.values import Options as _Options
+from boardctl.errors import BadOptions, RecordError
+
+_CHOICES = (
+    ("both_lines", ("mover", "opponent", "draw")),
+    ("forced_add", ("either", "own", "opponent", "off")),
+    ("no_option", ("draw", "loss")),
+)
+
+# Every action, built once: _ADDS[kind][pos] and _MOVES[kind][src * 64 + dst].
+_ADDS: tuple[tuple[Add | None, ...], ...] = tuple(
+    tuple(Add(kind, NAME[pos]) if NAME[pos] else None for pos in range(64)) for kind in KINDS
+)
+_MOVES: tuple[tuple[Move | None, ...], ...] = tuple(
+    tuple(
+        Move(kind, NAME[i >> 6], NAME[i & 63])
+        if NAME[i >> 6] and NAME[i & 63] and i >> 6 != i & 63
+        else None
+        for i in range(64 * 64)
+    )
+    for kind in KINDS
+)
+_EMPTY = State()
+_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _grow(mask: int) -> int:
+    return (
+        mask | (mask << 1) | (mask >> 1) | (mask << 8) | (mask >> 8) | (mask << 9) | (mask >> 9)
+    ) & VALID
+
+
+class DuploLine(Engine[State, Action]):
+    """DuploLine for two players: player 0 is White, player 1 Black.
+
+    White opens with one piece anywhere; then, from Black on, each turn is a
+    disc action and a ring action in either order. See
+    docs/engines_duploline.md for the notation, piece codes and options.
+    """
+
+    name: ClassVar[str] = "duploline"
+    Options: ClassVar[type[_Options]] = _Options
+
+    def __init__(self, options: _Options | None = None) -> None:
+        options = _Options() if options is None else options
+        if not isinstance(options.locked_pieces_count, bool):
+            raise BadOptions("duploline: option 'locked_pieces_count' must be true or false")
+        for key, allowed in _CHOICES:
+            value = getattr(options, key)
+            if value not in allowed:
+                raise BadOptions(
+                    f"duploline: option {key!r} must be one of {', '.join(allowed)}, not {value!r}"
+                )
+        self.options = options
+        self.players = 2
+        self._forced = options.forced_add
+
+    # -- the game --------------------------------------------------------
+    def initial(self) -> State:
+        return _EMPTY
+
+    def legal_actions(self, state: State) -> Iterator[Action]:
+        phase = state.phase
+        if phase is Phase.OVER:
+            return
+        if phase is Phase.OPENING:
+            for kind in (0, 1):
+                for pos in board.POSITIONS:
+                    yield _ADDS[kind][pos]  # type: ignore[misc]
+            return
+        if phase is not Phase.RING:
+            yield from self._kind_actions(state, 0)
+        if phase is not Phase.DISC:
+            yield from self._kind_actions(state, 1)
+
+    def _kind_actions(self, state: State, kind: int) -> Iterator[Action]:
+        """The options of the player to act for a disc (0) or ring (1) action."""
+        p = state.player
+        d0, d1 = state.discs
+        r0, r1 = state.rings
+        discs = d0 | d1
+        rings = r0 | r1
+        occupied = discs | rings
+        in_hand = state.hand[2 * p + kind]
+        ordinary = False
+        if in_hand:
+            opponent = (d1 | r1) if p == 0 else (d0 | r0)
+            targets = _grow(opponent) & ~occupied
+            adds = _ADDS[kind]
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                ordinary = True
+                yield adds[low.bit_length() - 1]  # type: ignore[misc]
+        if kind == 0:
+            movers = state.discs[p] & ~rings
+            hosts = rings & ~discs
+        else:
+            movers = state.rings[p] & ~discs
+            hosts = discs & ~rings
+        moves = _MOVES[kind]
+        while movers:
+            low = movers & -movers
+            movers ^= low
+            src = low.bit_length() - 1
+            near = NEIGHBOURS[src] & hosts
+            if near and board.connected(occupied & ~low):
+                ordinary = True
+                base = src << 6
+                while near:
+                    dlow = near & -near
+                    near ^= dlow
+                    yield moves[base | (dlow.bit_length() - 1)]  # type: ignore[misc]
+        if not ordinary and in_hand:
+            adds = _ADDS[kind]
+            for pos in bits(self._forced_hosts(state, kind)):
+                yield adds[pos]  # type: ignore[misc]
+
+    def _forced_hosts(self, state: State, kind: int) -> int:
+        """Cells the forced add of ``kind`` may go to (option forced_add)."""
+        forced = self._forced
+        if forced == "off":
+            return 0
+        discs = state.discs[0] | state.discs[1]
+        rings = state.rings[0] | state.rings[1]
+        if forced == "either":
+            others = rings if kind == 0 else discs
+        else:
+            owner = state.player if forced == "own" else 1 - state.player
+            others = state.rings[owner] if kind == 0 else state.discs[owner]
+        return others & ~(discs if kind == 0 else rings)
+
+    def why_illegal(self, state: State, action: Action) -> str | None:
+        if state.phase is Phase.OVER:
+            return f"the game is over ({self.outcome(state).reason})"
+        if not isinstance(action, Add | Move):
+            return f"{action!r} is not a DuploLine action"
+        p = state.player
+        who = COLOURS[p]
+        kind = action.kind.index
+        word = action.kind.word
+        if state.phase is Phase.OPENING:
+            if isinstance(action, Move):
+                return "the game opens with white adding one piece; there is nothing to move yet"
+            return None
+        if state.phase is Phase.DISC and kind == 1:
+            return f"{who} has already made the ring action this turn; a disc action is due"
+        if state.phase is Phase.RING and kind == 0:
+            return f"{who} has already made the disc action this turn; a ring action is due"
+        discs = state.discs[0] | state.discs[1]
+        rings = state.rings[0] | state.rings[1]
+        occupied = discs | rings
+        if isinstance(action, Add):
+            if not state.hand[2 * p + kind]:
+                return f"{who} has no {word} left in hand"
+            pos = POSITION[action.cell]
+            bit = 1 << pos
+            if not occupied & bit:
+                opponent = state.discs[1 - p] | state.rings[1 - p]
+                if not NEIGHBOURS[pos] & opponent:
+                    return f"{action.cell} is not next to an opponent piece"
+                return None
+            return self._why_not_forced(state, kind, action.cell)
+        src = POSITION[action.src]
+        dst = POSITION[action.dst]
+        own = state.discs[p] if kind == 0 else state.rings[p]
+        if not (own >> src) & 1:
+            return f"there is no {who} {word} at {action.src}"
+        if ((discs & rings) >> src) & 1:
+            how = "in a ring" if kind == 0 else "around a disc"
+            return f"the {word} at {action.src} is locked {how}"
+        if not (NEIGHBOURS[src] >> dst) & 1:
+            return f"{action.dst} is not next to {action.src}"
+        other = "ring" if kind == 0 else "disc"
+        hosts = rings if kind == 0 else discs
+        if not (hosts >> dst) & 1:
+            way = "into" if kind == 0 else "around"
+            return f"{action.dst} holds no {other} to move the {word} {way}"
+        if ((discs & rings) >> dst) & 1:
+            return f"{action.dst} already holds a disc and a ring"
+        rest = occupied & ~(1 << src)
+        if not board.connected(rest):
+            parts = board.groups(rest)
+            return (
+                f"moving the {word} at {action.src} would split the pieces into "
+                f"{_NUMBERS.get(parts, str(parts))} groups"
+            )
+        return None
+
+    def _why_not_forced(self, state: State, kind: int, cell: str) -> str | None:
+        """Why an add onto the occupied ``cell`` is not a legal forced add."""
+        pos = POSITION[cell]
+        discs = state.discs[0] | state.discs[1]
+        rings = state.rings[0] | state.rings[1]
+        word = KINDS[kind].word
+        other = KINDS[1 - kind].word
+        if ((discs & rings) >> pos) & 1:
+            return f"{cell} already holds a disc and a ring"
+        if ((discs if kind == 0 else rings) >> pos) & 1:
+            return f"{cell} already holds a {word}"
+        if not (self._forced_hosts(state, kind) >> pos) & 1:
+            if self._forced == "off":
+                return f"{cell} is not empty (the forced add is switched off)"
+            owner = "its own" if self._forced == "own" else "an opponent"
+            return f"{cell} is not empty, and the forced add goes only into {owner} {other}"
+        first = next(self._kind_actions(state, kind), None)
+        if isinstance(first, Move) or (
+            isinstance(first, Add) and not ((discs | rings) >> POSITION[first.cell]) & 1
+        ):
+            return (
+                f"{cell} is not empty: a {word} may be added to an occupied cell only when no "
+                f"other {word} action is possible, and {first} is"
+            )
+        return None
+
+    def apply_unchecked(self, state: State, action: Action) -> State:
+        p = state.player
+        discs = state.discs
+        rings = state.rings
+        hand = state.hand
+        if type(action) is Add:
+            bit = 1 << POSITION[action.cell]
+            if action.kind is Kind.DISC:
+                discs = (discs[0] | bit, discs[1]) if p == 0 else (discs[0], discs[1] | bit)
+                i = 2 * p
+            else:
+                rings = (rings[0] | bit, rings[1]) if p == 0 else (rings[0], rings[1] | bit)
+                i = 2 * p + 1
+            left = list(hand)
+            left[i] -= 1
+            hand = (left[0], left[1], left[2], left[3])
+        else:
+            assert isinstance(action, Move)
+            change = (1 << POSITION[action.src]) | (1 << POSITION[action.dst])
+            if action.kind is Kind.DISC:
+                discs = (discs[0] ^ change, discs[1]) if p == 0 else (discs[0], discs[1] ^ change)
+            else:
+                rings = (rings[0] ^ change, rings[1]) if p == 0 else (rings[0], rings[1] ^ change)
+        phase = state.phase
+        if phase is Phase.OPENING:
+            player, phase = 1, Phase.EITHER
+        elif phase is Phase.EITHER:
+            player = p
+            phase = Phase.RING if action.kind is Kind.DISC else Phase.DISC
+        else:
+            player, phase = 1 - p, Phase.EITHER
+        # the end checks, in the order of NOTES: a line, a full board, no option
+        line = self._line(discs, rings, p)
+        if line:
+            if self.options.both_lines != "mover" and self._line(discs, rings, 1 - p):
+                winner = -1 if self.options.both_lines == "draw" else 1 - p
+                return State(discs, rings, hand, p, Phase.OVER, End.BOTH_LINES, winner)
+            return State(discs, rings, hand, p, Phase.OVER, End(line), p)
+        occupied = discs[0] | discs[1] | rings[0] | rings[1]
+        if occupied == VALID:
+            return State(discs, rings, hand, p, Phase.OVER, End.FULL_BOARD, -1)
+        after = State(discs, rings, hand, player, phase)
+        for _ in self.legal_actions(after):
+            return after
+        winner = 1 - player if self.options.no_option == "loss" else -1
+        return State(discs, rings, hand, player, Phase.OVER, End.NO_OPTION, winner)
+
+    def _line(self, discs: tuple[int, int], rings: tuple[int, int], p: int) -> int:
+        """1 if player p has 4+ discs in a line, 2 for rings, else 0."""
+        d = discs[p]
+        r = rings[p]
+        if not self.options.locked_pieces_count:
+            both = (discs[0] | discs[1]) & (rings[0] | rings[1])
+            d &= ~both
+            r &= ~both
+        if board.has_line(d):
+            return 1
+        if board.has_line(r):
+            return 2
+        return 0
+
+    # -- whose turn, what next, how it ended ------------------------------
+    def to_move(self, state: State) -> int | None:
+        return None if state.phase is Phase.OVER else state.player
+
+    def expects(self, state: State) -> str:
+        return EXPECTS[state.phase]
+
+    def outcome(self, state: State) -> Outcome:
+        end = state.end
+        if end is End.PLAYING:
+            return PLAYING
+        winner = None if state.winner < 0 else state.winner
+        mover = COLOURS[state.player]
+        if end is End.DISC_LINE or end is End.RING_LINE:
+            word = "discs" if end is End.DISC_LINE else "rings"
+            mask = (state.discs if end is End.DISC_LINE else state.rings)[state.player]
+            if not self.options.locked_pieces_count:
+                mask &= ~((state.discs[0] | state.discs[1]) & (state.rings[0] | state.rings[1]))
+            cells = " ".join(NAME[pos] for pos in board.lines(mask)[0])
+            return Outcome(Status.WON, winner, f"{mover} has a line of {word}: {cells}")
+        if end is End.BOTH_LINES:
+            status = Status.DRAW if winner is None else Status.WON
+            return Outcome(status, winner, f"{mover}'s action left lines of both players")
+        if end is End.FULL_BOARD:
+            return Outcome(Status.DRAW, None, "the board is full")
+        status = Status.DRAW if winner is None else Status.WON
+        return Outcome(status, winner, f"{mover} has no legal action left")
+
+    # -- notation --------------------------------------------------------
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return str(action)
+
+    # -- serialisation ---------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return {
+            "cells": dict(self.layout(state)),
+            "in_hand": {
+                colour: {"discs": state.hand[2 * p], "rings": state.hand[2 * p + 1]}
+                for p, colour in enumerate(COLOURS)
+            },
+            "player": state.player,
+            "phase": state.phase.name.lower(),
+            "end": state.end.name.lower(),
+            "winner": None if state.winner < 0 else state.winner,
+        }
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        try:
+            return state_from_json(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"not a DuploLine state: {exc}") from None
+
+    # -- the physical board ----------------------------------------------
+    def sites(self) -> tuple[str, ...]:
+        return board.NAMES
+
+    def layout(self, state: State) -> Mapping[str, str]:
+        out: dict[str, str] = {}
+        for pos, name in zip(board.POSITIONS, board.NAMES, strict=True):
+            codes = [
+                f"{COLOURS[p]}-{word}"
+                for word, masks in (("disc", state.discs), ("ring", state.rings))
+                for p in (0, 1)
+                if (masks[p] >> pos) & 1
+            ]
+            if codes:
+                out[name] = "+".join(codes)
+        return out
+
+    def render(self, state: State) -> str:
+        return render(state, self.expects(state), self.outcome(state))
