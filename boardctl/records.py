@@ -2,7 +2,10 @@
 
 A record is ``{"game": "shiftago", "options": {...}, "moves": ["W1", ...]}``
 with, optionally, ``"started"`` and ``"ended"`` (ISO 8601 times) and
-``"result"`` (the replay summary when the game ended). Reading is strict: a
+``"result"`` (the replay summary when the game ended). Golden records in the
+test suite add ``"note"`` (what the record shows), and ``"expect"`` (the
+replay's summary, in part) or ``"expect_error"`` (``{"move": N, "reason": ...}``
+for a record whose move N is illegal); replay ignores them. Reading is strict: a
 record that cannot be used raises :class:`~boardctl.errors.RecordError` naming
 the file, the place and what to do.
 """
@@ -22,6 +25,8 @@ from boardctl.engines import Engine, Match, create
 from boardctl.errors import RecordError
 
 _KEYS = {"game", "options", "moves", "started", "ended", "result"}
+#: keys of golden test records: a comment and the expected replay, kept but not played
+_ANNOTATIONS = {"note", "expect", "expect_error"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +39,8 @@ class GameRecord:
     started: str | None = None
     ended: str | None = None
     result: Mapping[str, Any] | None = None
+    #: ``note``, ``expect`` and ``expect_error`` of golden test records
+    annotations: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def engine(self) -> Engine[Any, Any]:
         """The engine this record is played with (errors name the record's options)."""
@@ -55,6 +62,7 @@ class GameRecord:
             data["ended"] = self.ended
         if self.result is not None:
             data["result"] = dict(self.result)
+        data.update(self.annotations)
         return data
 
     @classmethod
@@ -65,7 +73,7 @@ class GameRecord:
                 f'{where}: a game record is a JSON object like {{"game": "shiftago", '
                 f'"options": {{}}, "moves": []}}, not {type(data).__name__}'
             )
-        unknown = sorted(set(data) - _KEYS)
+        unknown = sorted(set(data) - _KEYS - _ANNOTATIONS)
         if unknown:
             raise RecordError(
                 f"{where}: unknown key {unknown[0]!r}; a record has {', '.join(sorted(_KEYS))}"
@@ -95,6 +103,7 @@ class GameRecord:
             started=data.get("started"),
             ended=data.get("ended"),
             result=MappingProxyType(dict(result)) if result is not None else None,
+            annotations=MappingProxyType({k: data[k] for k in _ANNOTATIONS if k in data}),
         )
 
 
