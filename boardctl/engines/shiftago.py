@@ -107,6 +107,9 @@ def _line_masks(length: int) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(out)
 
 
+_COLUMN_A = _mask(lambda r, c: c == 0)
+_ROW_1 = _mask(lambda r, c: r == 0)
+
 #: per direction, the cells whose predecessor along that direction is on the board
 _PRED_MASKS: tuple[int, ...] = tuple(
     _mask(lambda r, c, dr=dr, dc=dc: _on_board(r - dr, c - dc)) for _, dr, dc in DIRECTIONS
@@ -279,6 +282,9 @@ class Shiftago(Engine[ShiftagoState, Action]):
                 prefixes.append(prefixes[-1] | bit)
             tracks.append((cells, tuple(prefixes), step))
         self._tracks = tuple(tracks)
+        # the legal insertions by which rows and columns are full (filled lazily:
+        # the same answer for the same key, so it is a cache, not state)
+        self._legal_inserts: dict[int, tuple[Insert, ...]] = {}
         # (action, mask of its track) for the legality test of insertions
         self._insert_masks = tuple(
             (self._inserts[t], prefixes[-1]) for t, (_, prefixes, _) in enumerate(tracks)
@@ -367,7 +373,21 @@ class Shiftago(Engine[ShiftagoState, Action]):
             occ = 0
             for b in state.boards:
                 occ |= b
-            return (a for a, m in self._insert_masks if occ & m != m)
+            # full rows leave a bit at column a, full columns a bit at row 1
+            rows = occ & (occ >> 1)
+            rows &= rows >> 2
+            rows &= (rows >> 3) & _COLUMN_A
+            cols = occ & (occ >> 7)
+            cols &= cols >> 14
+            cols &= (cols >> 21) & _ROW_1
+            if not rows | cols:
+                return iter(self._inserts)
+            key = rows << CELLS | cols
+            legal = self._legal_inserts.get(key)
+            if legal is None:
+                legal = tuple(a for a, m in self._insert_masks if occ & m != m)
+                self._legal_inserts[key] = legal
+            return iter(legal)
         if state.phase == SCORE:
             return self._score_actions(state)
         return iter(())
