@@ -210,3 +210,11 @@ def test_state_json_refuses_a_broken_board() -> None:
     data["board"] = ["..3...."] + [EMPTY] * 6
     with pytest.raises(RecordError, match="cell c7 holds '3'"):
         engine.state_from_json(data)
+
+
+def test_state_json_refuses_marbles_that_do_not_add_up() -> None:
+    engine = _engine()
+    data = engine.state_to_json(engine.initial())
+    data["board"] = ["0......"] + [EMPTY] * 6
+    with pytest.raises(RecordError, match="player 0 has 1 marbles on the board and 22 in hand"):
+        engine.state_from_json(data)

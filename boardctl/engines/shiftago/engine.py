@@ -1,58 +1,33 @@
-"""Shiftago: push marbles into a 7 x 7 board and make lines of your colour.
-
-Rules: seed 004 (the Expert variant) and the Shiftago section of the rule notes.
-Every option, its default and the reasoning behind it is in ``docs/engines.md``.
-
-Coordinates: cells ``a1``..``g7``, ``a1`` at the south-west corner, columns
-``a``..``g`` west to east, rows ``1``..``7`` south to north. Inside, cell ``a1``
-is bit 0, ``b1`` bit 1, ... ``g7`` bit 48 (row by row from the south, west to
-east in a row); a player's marbles are one 49-bit int.
-
-Actions (the notation in brackets):
-
-* :class:`Insert` (``W3``, ``E3``, ``Sd``, ``Nd``): a marble enters at the west,
-  east, south or north edge of that row or column and pushes the run of marbles
-  starting at the edge one cell along. A track without an empty cell is full.
-* :class:`Score` (``x:a1-e1``; with 3-4 players ``x:a1-e1/e1`` names the end
-  marble that stays), Expert only: the line the mover scores. The canonical
-  text writes first the end with the lower cell number (the southern end, or
-  the western end of a row); the parser accepts both orders.
-
-Piece codes in :meth:`Shiftago.layout`: ``"p0"``..``"p3"``, a marble of that
-player. Tracks are sites (they have LEDs and, on some boards, a light gate)
-but are never occupied. :meth:`Shiftago.expects` answers ``"insert"``,
-``"score"`` or ``"nothing"``.
-"""
+"""The Shiftago rules engine: options, state and the :class:`Shiftago` engine."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.errors import BadNotation, BadOptions, RecordError
+from boardctl.engines.shiftago.actions import Action, Insert, Score, parse_action
+from boardctl.engines.shiftago.geometry import (
+    CELL_NAMES,
+    CELLS,
+    COLUMN_A,
+    DIRECTIONS,
+    FILES,
+    FULL,
+    PRED_MASKS,
+    ROW_1,
+    SIZE,
+    TRACK_NAMES,
+    cell_bit,
+    line_masks,
+    on_board,
+    track_geometry,
+)
+from boardctl.errors import BadOptions, RecordError
 
-SIZE = 7
-CELLS = SIZE * SIZE
-FULL = (1 << CELLS) - 1
 MARBLES = 22
 TARGET = 10
-FILES = "abcdefg"
-
-#: cell names by bit number
-CELL_NAMES: tuple[str, ...] = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS))
-CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
-
-#: track names by track number: W1..W7, E1..E7, Sa..Sg, Na..Ng
-TRACK_NAMES: tuple[str, ...] = (
-    tuple(f"W{r + 1}" for r in range(SIZE))
-    + tuple(f"E{r + 1}" for r in range(SIZE))
-    + tuple(f"S{FILES[c]}" for c in range(SIZE))
-    + tuple(f"N{FILES[c]}" for c in range(SIZE))
-)
-TRACK_INDEX: dict[str, int] = {name: i for i, name in enumerate(TRACK_NAMES)}
 
 #: points for a line of each length (the notes' table)
 POINTS_2P: Mapping[int, int] = {5: 2, 6: 5, 7: 10}
@@ -66,133 +41,6 @@ PHASE_NAMES = ("insert", "score", "over")
 # why a game ended
 END_NONE, END_LINE, END_TARGET, END_FULL, END_MARBLES = 0, 1, 2, 3, 4
 END_NAMES = ("", "line", "target", "board_full", "no_marbles")
-
-
-def _on_board(r: int, c: int) -> bool:
-    return 0 <= r < SIZE and 0 <= c < SIZE
-
-
-def _bit(r: int, c: int) -> int:
-    return 1 << (r * SIZE + c)
-
-
-def _track_geometry(track: int) -> tuple[tuple[int, ...], int]:
-    """The cells of a track from its entry cell on (as bits) and its bit step."""
-    side, k = divmod(track, SIZE)
-    if side == 0:  # west edge of row k, pushing east
-        return tuple(_bit(k, c) for c in range(SIZE)), 1
-    if side == 1:  # east edge of row k, pushing west
-        return tuple(_bit(k, c) for c in reversed(range(SIZE))), -1
-    if side == 2:  # south edge of column k, pushing north
-        return tuple(_bit(r, k) for r in range(SIZE)), SIZE
-    return tuple(_bit(r, k) for r in reversed(range(SIZE))), -SIZE
-
-
-#: the four line directions as (bit step, row step, column step)
-DIRECTIONS: tuple[tuple[int, int, int], ...] = ((1, 0, 1), (7, 1, 0), (8, 1, 1), (6, 1, -1))
-
-
-def _mask(pred: Any) -> int:
-    return sum(_bit(r, c) for r in range(SIZE) for c in range(SIZE) if pred(r, c))
-
-
-def _line_masks(length: int) -> tuple[tuple[int, int, int, int], ...]:
-    """Per direction: (step, 2*step, 4*step or 3*step, cells where a run of ``length``
-    can start)."""
-    out = []
-    last = length - 1
-    for step, dr, dc in DIRECTIONS:
-        start = _mask(lambda r, c, dr=dr, dc=dc: _on_board(r + last * dr, c + last * dc))
-        out.append((step, 2 * step, last * step, start))
-    return tuple(out)
-
-
-_COLUMN_A = _mask(lambda r, c: c == 0)
-_ROW_1 = _mask(lambda r, c: r == 0)
-
-#: per direction, the cells whose predecessor along that direction is on the board
-_PRED_MASKS: tuple[int, ...] = tuple(
-    _mask(lambda r, c, dr=dr, dc=dc: _on_board(r - dr, c - dc)) for _, dr, dc in DIRECTIONS
-)
-
-
-# -- actions -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Insert:
-    """Insert a marble on a track (0..27: W1..W7, E1..E7, Sa..Sg, Na..Ng)."""
-
-    track: int
-
-    def __str__(self) -> str:
-        return TRACK_NAMES[self.track]
-
-    @classmethod
-    def from_str(cls, text: str) -> Insert:
-        action = parse_action(text)
-        if not isinstance(action, Insert):
-            raise BadNotation(f"{text!r} is a scoring choice, not an insertion")
-        return action
-
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    """Score the line from cell ``first`` to cell ``last`` (bit numbers, stored in
-    canonical order, lower first); ``keep`` is the end marble that stays, named
-    with 3-4 players only."""
-
-    first: int
-    last: int
-    keep: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.first > self.last:
-            first, last = self.last, self.first
-            object.__setattr__(self, "first", first)
-            object.__setattr__(self, "last", last)
-
-    def __str__(self) -> str:
-        text = f"x:{CELL_NAMES[self.first]}-{CELL_NAMES[self.last]}"
-        return text if self.keep is None else f"{text}/{CELL_NAMES[self.keep]}"
-
-    @classmethod
-    def from_str(cls, text: str) -> Score:
-        action = parse_action(text)
-        if not isinstance(action, Score):
-            raise BadNotation(f"{text!r} is an insertion, not a scoring choice")
-        return action
-
-
-Action = Insert | Score
-
-_CELL_RE = "([a-g][1-7])"
-_SCORE_RE = re.compile(rf"x:{_CELL_RE}-{_CELL_RE}(?:/{_CELL_RE})?")
-_NOTATION_HELP = (
-    "write a track (W1..W7, E1..E7, Sa..Sg, Na..Ng) or a scoring line "
-    "(x:a1-e1, with 3-4 players x:a1-e1/e1)"
-)
-
-
-def parse_action(text: str) -> Action:
-    """Read ``W3``, ``Sd``, ``x:a1-e1`` or ``x:a1-d1/d1``; :class:`BadNotation`
-    for anything else."""
-    if not isinstance(text, str):
-        raise BadNotation(f"{text!r} is not a Shiftago action: {_NOTATION_HELP}")
-    s = text.strip()
-    track = TRACK_INDEX.get(s)
-    if track is not None:
-        return Insert(track)
-    m = _SCORE_RE.fullmatch(s)
-    if m is None:
-        raise BadNotation(f"{text!r} is not a Shiftago action: {_NOTATION_HELP}")
-    a, b, keep = m.groups()
-    if a == b:
-        raise BadNotation(f"{text!r}: a line needs two different end cells")
-    return Score(CELL_INDEX[a], CELL_INDEX[b], None if keep is None else CELL_INDEX[keep])
-
-
-# -- options and state -----------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,11 +120,11 @@ class Shiftago(Engine[ShiftagoState, Action]):
         #: the shortest line that wins (Express) or scores (Expert)
         self.line_length = 5 if opts.players == 2 else 4
         self.points = POINTS_2P if opts.players == 2 else POINTS_MANY
-        self._runs = _line_masks(self.line_length)
+        self._runs = line_masks(self.line_length)
         self._inserts = tuple(Insert(t) for t in range(len(TRACK_NAMES)))
         tracks = []
         for t in range(len(TRACK_NAMES)):
-            cells, step = _track_geometry(t)
+            cells, step = track_geometry(t)
             prefixes = [0]
             for bit in cells:
                 prefixes.append(prefixes[-1] | bit)
@@ -311,7 +159,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
         bit numbers, first the lower."""
         length = self.line_length
         for (step, dr, dc), (s, _, _, start), pred in zip(
-            DIRECTIONS, self._runs, _PRED_MASKS, strict=True
+            DIRECTIONS, self._runs, PRED_MASKS, strict=True
         ):
             run = b
             for k in range(1, length):
@@ -323,7 +171,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
                 i = low.bit_length() - 1
                 r, c = divmod(i, SIZE)
                 n = 1
-                while _on_board(r + n * dr, c + n * dc) and b >> (i + n * step) & 1:
+                while on_board(r + n * dr, c + n * dc) and b >> (i + n * step) & 1:
                     n += 1
                 yield i, i + (n - 1) * step
 
@@ -376,10 +224,10 @@ class Shiftago(Engine[ShiftagoState, Action]):
             # full rows leave a bit at column a, full columns a bit at row 1
             rows = occ & (occ >> 1)
             rows &= rows >> 2
-            rows &= (rows >> 3) & _COLUMN_A
+            rows &= (rows >> 3) & COLUMN_A
             cols = occ & (occ >> 7)
             cols &= cols >> 14
-            cols &= (cols >> 21) & _ROW_1
+            cols &= (cols >> 21) & ROW_1
             if not rows | cols:
                 return iter(self._inserts)
             key = rows << CELLS | cols
@@ -416,6 +264,8 @@ class Shiftago(Engine[ShiftagoState, Action]):
             mask = self._tracks[action.track][1][-1]
             if occ & mask == mask:
                 return f"track {TRACK_NAMES[action.track]} is full"
+            if not state.supply[p]:
+                return f"player {p} has no marbles left"
             return None
         if isinstance(action, Score):
             return self._why_score_illegal(state, action)
@@ -452,10 +302,10 @@ class Shiftago(Engine[ShiftagoState, Action]):
         before = (r0 - dr, c0 - dc)
         after = (r1 + dr, c1 + dc)
         lo, hi = first, last
-        while _on_board(*before) and board >> (before[0] * SIZE + before[1]) & 1:
+        while on_board(*before) and board >> (before[0] * SIZE + before[1]) & 1:
             lo -= step
             before = (before[0] - dr, before[1] - dc)
-        while _on_board(*after) and board >> (after[0] * SIZE + after[1]) & 1:
+        while on_board(*after) and board >> (after[0] * SIZE + after[1]) & 1:
             hi += step
             after = (after[0] + dr, after[1] + dc)
         if (lo, hi) != (first, last):
@@ -643,11 +493,17 @@ class Shiftago(Engine[ShiftagoState, Action]):
                         continue
                     if not ch.isdigit() or int(ch) >= n:
                         raise ValueError(f"cell {FILES[c]}{r + 1} holds {ch!r}")
-                    boards[int(ch)] |= _bit(r, c)
+                    boards[int(ch)] |= cell_bit(r, c)
             supply = tuple(int(x) for x in data["supply"])
             scores = tuple(int(x) for x in data["scores"])
             if len(supply) != n or len(scores) != n:
                 raise ValueError(f"'supply' and 'scores' need {n} entries")
+            for q in range(n):
+                if boards[q].bit_count() + supply[q] != MARBLES:
+                    raise ValueError(
+                        f"player {q} has {boards[q].bit_count()} marbles on the board and "
+                        f"{supply[q]} in hand, not {MARBLES} in all"
+                    )
             phase = PHASE_NAMES.index(data["phase"])
             winner = data.get("winner")
             end = END_NAMES.index(data.get("end", ""))
@@ -686,7 +542,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
         for r in reversed(range(SIZE)):
             chars = []
             for c in range(SIZE):
-                bit = _bit(r, c)
+                bit = cell_bit(r, c)
                 owner = next((str(q) for q, b in enumerate(state.boards) if b & bit), ".")
                 chars.append(owner)
             rows.append("".join(chars))
