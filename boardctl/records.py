@@ -5,7 +5,8 @@ with, optionally, ``"started"`` and ``"ended"`` (ISO 8601 times) and
 ``"result"`` (the replay summary when the game ended). Golden records in the
 test suite add ``"note"`` (what the record shows), and ``"expect"`` (the
 replay's summary, in part) or ``"expect_error"`` (``{"move": N, "reason": ...}``
-for a record whose move N is illegal); replay ignores them. Reading is strict: a
+for a record whose move N is illegal) and ``"checkpoints"`` (expected
+summaries after some moves); replay ignores them. Reading is strict: a
 record that cannot be used raises :class:`~boardctl.errors.RecordError` naming
 the file, the place and what to do.
 """
@@ -26,7 +27,7 @@ from boardctl.errors import RecordError
 
 _KEYS = {"game", "options", "moves", "started", "ended", "result"}
 #: keys of golden test records: a comment and the expected replay, kept but not played
-_ANNOTATIONS = {"note", "expect", "expect_error"}
+_ANNOTATIONS = {"note", "expect", "expect_error", "checkpoints"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class GameRecord:
     started: str | None = None
     ended: str | None = None
     result: Mapping[str, Any] | None = None
-    #: ``note``, ``expect`` and ``expect_error`` of golden test records
+    #: ``note``, ``expect``, ``expect_error`` and ``checkpoints`` of golden test records
     annotations: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def engine(self) -> Engine[Any, Any]:

@@ -59,7 +59,7 @@ class DuploLine(Engine[State, Action]):
 
     White opens with one piece anywhere; then, from Black on, each turn is a
     disc action and a ring action in either order. See
-    docs/engines_duploline.md for the notation, piece codes and options.
+    docs/engines.md for the notation, piece codes and options.
     """
 
     name: ClassVar[str] = "duploline"

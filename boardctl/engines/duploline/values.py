@@ -88,7 +88,7 @@ def parse_action(text: str) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The rule points the seed text leaves open (see docs/engines_duploline.md)."""
+    """The rule points the seed text leaves open (see docs/engines.md)."""
 
     #: a disc inside a ring still counts for a line of discs, and the ring for
     #: a line of rings; False: only a piece alone in its cell counts

@@ -1,0 +1,68 @@
+"""Random complete playouts per second for every game in the engine registry.
+
+Run: ``.venv/bin/python bench/engines.py [--seconds S]``. One core, one process:
+each configuration plays uniformly random games from the start until the game
+is over, through the engine interface only (``legal_actions``,
+``apply_unchecked``, ``outcome``), for a fixed wall-clock time.
+Games pick their configurations below; any game not listed runs with its
+default options, so a newly registered engine is measured without changes here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from boardctl.engines import GAMES, create
+
+#: extra option sets per game, beside the defaults
+CONFIGS: Mapping[str, list[dict[str, Any]]] = {
+    "shiftago": [
+        {},
+        {"variant": "expert"},
+        {"players": 4},
+        {"players": 4, "variant": "expert"},
+    ],
+}
+
+
+def playouts_per_second(game: str, options: dict[str, Any], seconds: float, seed: int) -> float:
+    engine = create(game, options)
+    rng = random.Random(seed)
+    choice = rng.choice
+    legal, apply, outcome, initial = (
+        engine.legal_actions,
+        engine.apply_unchecked,
+        engine.outcome,
+        engine.initial,
+    )
+    games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = initial()
+        while not outcome(state).over:
+            state = apply(state, choice(list(legal(state))))
+        games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per configuration")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    for game in sorted(GAMES):
+        for options in CONFIGS.get(game, [{}]):
+            rate = playouts_per_second(game, options, args.seconds, args.seed)
+            label = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+            print(f"{game:10} {label:32} {rate:9,.0f} playouts/s")
+
+
+if __name__ == "__main__":
+    main()
