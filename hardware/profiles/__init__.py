@@ -68,10 +68,14 @@ def find_profile(name_or_path: str | Path) -> Path:
     raise ProfileError(str(name_or_path), [f"no such profile; the shipped ones are {names}"])
 
 
-def load_profile(name_or_path: str | Path) -> BoardProfile:
-    """Read, check and build a profile; raises :class:`ProfileError` listing every problem."""
+def load_profile(name_or_path: str | Path, *, require_channels: bool = True) -> BoardProfile:
+    """Read, check and build a profile; raises :class:`ProfileError` listing every problem.
+
+    ``require_channels=False`` accepts sensed sites whose channel is not known yet
+    (a new board before ``boardctl calibrate``)."""
     path = find_profile(name_or_path)
-    return parse_profile(path.read_text(encoding="utf-8"), str(path))
+    text = path.read_text(encoding="utf-8")
+    return parse_profile(text, str(path), require_channels=require_channels)
 
 
 def check_profile(name_or_path: str | Path) -> list[str]:
@@ -83,13 +87,15 @@ def check_profile(name_or_path: str | Path) -> list[str]:
     return []
 
 
-def parse_profile(text: str, source: str = "<profile>") -> BoardProfile:
+def parse_profile(
+    text: str, source: str = "<profile>", *, require_channels: bool = True
+) -> BoardProfile:
     """Build a profile from TOML text; ``source`` names it in messages."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ProfileError(source, [f"{source}: not valid TOML: {e}"]) from None
-    checker = _Checker(source, text)
+    checker = _Checker(source, text, require_channels)
     profile = checker.build(data)
     if checker.problems or profile is None:
         raise ProfileError(source, checker.sorted_problems())
@@ -127,6 +133,7 @@ def _key_lines(text: str) -> dict[tuple[str, str], int]:
 class _Checker:
     source: str
     text: str
+    require_channels: bool = True
     problems: list[str] = field(default_factory=list)
     _order: list[int] = field(default_factory=list)
 
@@ -447,7 +454,7 @@ class _Checker:
             x = self.get("sites", entry, "x", (int, float), 0.0, expect="a number")
             y = self.get("sites", entry, "y", (int, float), 0.0, expect="a number")
             report = Reports(reports)
-            if channel is None and report is not Reports.NONE:
+            if channel is None and report is not Reports.NONE and self.require_channels:
                 self.problem(
                     "sites", name, f'reports "{reports}" but has no channel',
                     "add channel = N (the sensor that reads it), or run boardctl calibrate",
