@@ -1,8 +1,8 @@
 """Entry point of the ``boardctl`` command.
 
-Each command module has ``register(subparsers)``, which adds its subcommands
-and sets ``handler`` on them. Modules import only argparse at load time; the
-handlers import what they need, so ``boardctl --help`` stays fast.
+Each command module in :data:`COMMANDS` has ``register(subparsers)``, which adds
+its subcommands and sets ``handler`` on them. Modules import only argparse at
+load time; the handlers import what they need, so ``boardctl --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -11,22 +11,24 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from boardctl import __version__
-from boardctl.cli import daemon_cmds, rules_cmds
+from boardctl.cli import daemon_cmds, hardware_cmds, rules_cmds
 from boardctl.errors import BoardctlError
 
-COMMANDS = (rules_cmds, daemon_cmds)
+#: the modules whose ``register(subparsers)`` adds subcommands
+COMMANDS: tuple[ModuleType, ...] = (rules_cmds, hardware_cmds, daemon_cmds)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boardctl",
-        description="Sensors, rules and LEDs for electronic line-game boards.",
+        description="Sensors, rules and LEDs for a physical line-game board.",
     )
     parser.add_argument("--version", action="version", version=f"boardctl {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)
     return parser
@@ -38,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
     )
     handler = getattr(args, "handler", None)
     if handler is None:

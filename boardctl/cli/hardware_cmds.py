@@ -1,0 +1,198 @@
+"""Commands for board profiles and bring-up: ``profile check``, ``test leds``,
+``test sensors`` and ``calibrate``. Heavy imports happen inside the handlers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+PROFILE_HELP = "a profile name from hardware/profiles (e.g. shiftago-colour) or a .toml path"
+
+
+def register(subparsers: Any) -> None:
+    profile = subparsers.add_parser("profile", help="board profiles")
+    profile_sub = profile.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
+    check = profile_sub.add_parser("check", help="validate board profiles and list every problem")
+    check.add_argument("files", nargs="+", metavar="FILE", help=PROFILE_HELP)
+    check.set_defaults(handler=profile_check)
+
+    test = subparsers.add_parser("test", help="bring-up tests of a board's LEDs and sensors")
+    test_sub = test.add_subparsers(dest="test_command", metavar="PART", required=True)
+    leds = test_sub.add_parser(
+        "leds", help="light every site's LEDs, site by site, colour by colour"
+    )
+    leds.add_argument("profile", metavar="PROFILE", help=PROFILE_HELP)
+    leds.add_argument("--sim", action="store_true", help="draw the LEDs in the terminal instead")
+    leds.add_argument("--delay", type=float, default=0.4, help="seconds per step (default 0.4)")
+    leds.add_argument("--site", action="append", help="only these sites (repeatable)")
+    leds.add_argument("--png", metavar="FILE", help="with --sim: also save the all-white frame")
+    leds.set_defaults(handler=test_leds)
+
+    sensors = test_sub.add_parser("sensors", help="live table of every site's reading")
+    sensors.add_argument("profile", metavar="PROFILE", help=PROFILE_HELP)
+    sensors.add_argument(
+        "--sim",
+        action="store_true",
+        help="simulated sensors: type 'SITE [VALUE]' lines to set them",
+    )
+    sensors.set_defaults(handler=test_sensors)
+
+    calibrate = subparsers.add_parser(
+        "calibrate", help="learn which sensor channel reads each site; writes it to the profile"
+    )
+    calibrate.add_argument("profile", metavar="PROFILE", help=PROFILE_HELP)
+    calibrate.add_argument(
+        "--sim", action="store_true", help="simulated LEDs, sensors and a hand that places pieces"
+    )
+    calibrate.add_argument(
+        "--shuffle", type=int, metavar="SEED", help="with --sim: wire the sensors in a random order"
+    )
+    calibrate.add_argument(
+        "--dry-run", action="store_true", help="print the mapping, write nothing"
+    )
+    calibrate.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds to wait at each site (default 120)"
+    )
+    calibrate.set_defaults(handler=calibrate_board)
+
+
+def profile_check(args: argparse.Namespace) -> int:
+    from hardware.errors import ProfileError
+    from hardware.profiles import load_profile
+
+    failed = 0
+    for name in args.files:
+        try:
+            board = load_profile(name)
+        except ProfileError as e:
+            failed += 1
+            print(e, file=sys.stderr)
+            continue
+        sensed = sum(1 for s in board.sites if s.channel is not None)
+        print(
+            f"{board.source}: ok: {board.name} ({board.game}), {len(board.sites)} sites, "
+            f"{sensed} sensed over {board.sensing}, {board.leds.count} LEDs on {board.leds.backend}"
+        )
+    return 1 if failed else 0
+
+
+def _strip(board: Any, sim: bool) -> Any:
+    from hardware.leds import create_strip, simulated
+
+    if sim:
+        return create_strip(simulated(board.leds), profile=board, stream=sys.stdout)
+    return create_strip(board.leds)
+
+
+def test_leds(args: argparse.Namespace) -> int:
+    import threading
+
+    from hardware.bringup import led_walk
+    from hardware.leds.render import render_png
+    from hardware.profiles import load_profile
+
+    board = load_profile(args.profile)
+    pause = threading.Event()
+    steps = [s for s in led_walk(board) if not args.site or s.site in args.site]
+    with _strip(board, args.sim) as strip:
+        for step in steps:
+            print(f"{step.site}: {step.colour}", flush=True)
+            strip.show(step.frame)
+            pause.wait(args.delay)
+        if args.png:
+            white = strip.process([(255, 255, 255)] * board.leds.count)
+            render_png(board, white, args.png)
+            print(f"wrote {args.png}")
+    print(f"{len(steps)} steps over {len({s.site for s in steps})} sites")
+    return 0
+
+
+def test_sensors(args: argparse.Namespace) -> int:
+    import queue
+    import threading
+
+    from boardctl.sensing import SensorEvent
+    from hardware.bringup import SensorTable
+    from hardware.gpio_sensing import open_sensor_source
+    from hardware.profiles import load_profile
+    from hardware.sim_sensing import ScriptedSource
+
+    board = load_profile(args.profile)
+    table = SensorTable(board)
+    events: queue.Queue[SensorEvent | None] = queue.Queue()
+    source: Any = ScriptedSource(board.channel_count) if args.sim else open_sensor_source(board)
+
+    def keyboard() -> None:
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            if words[0] in ("q", "quit"):
+                break
+            try:
+                site = board.site(words[0])
+                value = int(words[1]) if len(words) > 1 else int(not source.values[site.channel])
+                source.set(site.channel, value)
+            except (KeyError, ValueError, IndexError, TypeError) as e:
+                print(f"? {e}: type a site and a value, e.g. a1 2, or q", file=sys.stderr)
+        events.put(None)
+
+    with source:
+        source.start(events.put)
+        if args.sim:
+            print("simulated sensors: type 'SITE VALUE' (a1 2), 'SITE' to toggle, q to quit")
+            threading.Thread(target=keyboard, daemon=True).start()
+        while (event := events.get()) is not None:
+            table.apply(event)
+            if events.empty() or not sys.stdout.isatty():
+                print("\x1b[2J\x1b[H" if sys.stdout.isatty() else "", end="")
+                print(table.render(), flush=True)
+    return 0
+
+
+def calibrate_board(args: argparse.Namespace) -> int:
+    import random
+
+    from boardctl.board import Reports
+    from hardware.bringup import Calibration, SimHand, run_calibration, write_channels
+    from hardware.gpio_sensing import open_sensor_source
+    from hardware.profiles import load_profile
+    from hardware.sim_sensing import ScriptedSource
+
+    board = load_profile(args.profile, require_channels=False)
+    calibration = Calibration(board)
+    targets = calibration.targets
+    source: Any
+    with _sim_quiet(board) if args.sim else _strip(board, sim=False) as strip:
+        if args.sim:
+            channels = list(range(max(len(targets), board.channel_count)))
+            if args.shuffle is not None:
+                random.Random(args.shuffle).shuffle(channels)
+            wiring = {s.name: channels[n] for n, s in enumerate(targets)}
+            source = ScriptedSource(len(channels))
+            code = min(board.codes, default=1)
+
+            reads_code = {wiring[s.name] for s in targets if s.reports is Reports.CODE}
+
+            def act(channel: int, on: bool) -> None:
+                value = code if channel in reads_code else 1
+                source.set(channel, value if on else 0)
+
+            SimHand(board, strip, wiring, act)
+        else:
+            source = open_sensor_source(board)
+        mapping = run_calibration(calibration, strip, source, timeout=args.timeout)
+    if args.dry_run:
+        for name, channel in mapping.items():
+            print(f"{name} = channel {channel}")
+        return 0
+    backup = write_channels(board.source, mapping)
+    print(f"wrote {len(mapping)} channels to {board.source} (the old one is {backup})")
+    return 0
+
+
+def _sim_quiet(board: Any) -> Any:
+    from hardware.leds import create_strip, simulated
+
+    return create_strip(simulated(board.leds), profile=board)

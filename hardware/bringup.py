@@ -1,0 +1,354 @@
+"""The logic of the bring-up tools, apart from the terminal and the hardware.
+
+- :func:`led_walk`: every site's LEDs, one site and one colour at a time;
+- :class:`SensorTable`: every site's reading, kept up to date from events;
+- :class:`Calibration`: lights one site at a time and learns which channel
+  answers when a piece is placed there; :func:`run_calibration` drives it with
+  a strip and a sensor source, :func:`write_channels` puts the result in the
+  profile file (keeping a ``.bak``);
+- :class:`SimHand`: a simulated player's hand that watches a simulated strip
+  and puts a piece on the site it lights (for ``--sim`` and the tests).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import os
+import queue
+import re
+import shutil
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from boardctl.board import BoardProfile, Reports, Site
+from boardctl.sensing import (
+    ButtonPress,
+    LinkDown,
+    LinkUp,
+    SensorChange,
+    SensorEvent,
+    SensorSnapshot,
+    SensorSource,
+)
+from hardware.errors import HardwareError
+from hardware.leds.base import BLACK, RGB, LedStrip
+from hardware.leds.sim import SentFrame, SimStrip
+from hardware.profiles import parse_profile
+
+log = logging.getLogger(__name__)
+
+#: the colours of the LED walk, by name
+WALK_COLOURS: tuple[tuple[str, RGB], ...] = (
+    ("red", (255, 0, 0)),
+    ("green", (0, 255, 0)),
+    ("blue", (0, 0, 255)),
+    ("white", (255, 255, 255)),
+)
+
+#: calibration: the site waiting for a piece, the site that answered, the sites done
+PROMPT: RGB = (255, 140, 0)
+ANSWERED: RGB = (0, 255, 0)
+DONE: RGB = (0, 24, 0)
+
+
+# --------------------------------------------------------------------------- LED walk
+
+
+@dataclass(frozen=True, slots=True)
+class LedStep:
+    """One step of the LED walk: ``site``'s LEDs lit in ``colour``, all others off."""
+
+    site: str
+    colour: str
+    frame: tuple[RGB, ...]
+
+
+def led_walk(
+    profile: BoardProfile, colours: Sequence[tuple[str, RGB]] = WALK_COLOURS
+) -> Iterator[LedStep]:
+    """Every site with LEDs, in profile order, in each colour."""
+    count = profile.leds.count
+    for site in profile.sites:
+        if not site.leds:
+            continue
+        for name, rgb in colours:
+            frame = [BLACK] * count
+            for index in site.leds:
+                frame[index] = rgb
+            yield LedStep(site.name, name, tuple(frame))
+
+
+# --------------------------------------------------------------------------- sensor table
+
+
+class SensorTable:
+    """The latest reading of every channel and what it means on each site."""
+
+    def __init__(self, profile: BoardProfile) -> None:
+        self.profile = profile
+        self.values: dict[int, int] = {}
+        self.link = "waiting for the sensors"
+        self.last_button = ""
+
+    def apply(self, event: SensorEvent) -> None:
+        match event:
+            case SensorSnapshot(values):
+                self.values = dict(enumerate(values))
+            case SensorChange(channel, value):
+                self.values[channel] = value
+            case LinkUp(description):
+                self.link = f"up ({description})" if description else "up"
+            case LinkDown(reason):
+                self.link = f"down: {reason}"
+                self.values = {}
+            case ButtonPress(button):
+                self.last_button = button
+
+    def reading(self, site: Site) -> str:
+        """What ``site`` reads: ``-`` nothing, a piece code, or ``?`` unknown."""
+        if site.channel is None or site.channel not in self.values:
+            return "?"
+        value = self.values[site.channel]
+        if site.reports is Reports.PULSE:
+            return "interrupted" if value else "-"
+        return self.profile.sensed_piece(site.name, value) or "-"
+
+    def render(self) -> str:
+        """A table: one line per sensed site, then any channel no site claims."""
+        lines = [
+            f"sensors: {self.link}" + (f"   button: {self.last_button}" * bool(self.last_button))
+        ]
+        lines.append(f"{'site':<6} {'channel':>7} {'raw':>5}  reading")
+        for site in self.profile.sites:
+            if site.channel is None and site.reports is Reports.NONE:
+                continue
+            raw = self.values.get(site.channel, "") if site.channel is not None else ""
+            channel = "" if site.channel is None else site.channel
+            lines.append(f"{site.name:<6} {channel!s:>7} {raw!s:>5}  {self.reading(site)}")
+        stray = [
+            ch
+            for ch, value in sorted(self.values.items())
+            if value and self.profile.site_of_channel(ch) is None
+        ]
+        if stray:
+            lines.append("channels with a reading but no site: " + ", ".join(map(str, stray)))
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+class Step(enum.Enum):
+    PLACE = "place"
+    REMOVE = "remove"
+    DONE = "done"
+
+
+class Calibration:
+    """Learns each sensed site's channel. Pure: feed it events, show its frames.
+
+    For each site in turn it asks for a piece there (:data:`PROMPT` colour); the
+    first channel that answers and is not already some other site's is that
+    site's; once the piece is taken off again it moves to the next site."""
+
+    def __init__(self, profile: BoardProfile, sites: Sequence[str] | None = None) -> None:
+        self.profile = profile
+        names = sites or [s.name for s in profile.sites if s.reports is not Reports.NONE]
+        self.targets = [profile.site(n) for n in names]
+        self.mapping: dict[str, int] = {}
+        self.position = 0
+        self.step = Step.PLACE if self.targets else Step.DONE
+        self.busy: set[int] = set()
+        self.messages: list[str] = []
+
+    @property
+    def current(self) -> Site | None:
+        return self.targets[self.position] if self.step is not Step.DONE else None
+
+    @property
+    def done(self) -> bool:
+        return self.step is Step.DONE
+
+    def prompt(self) -> str:
+        site = self.current
+        if site is None:
+            return f"done: {len(self.mapping)} sites calibrated"
+        what = "roll a marble through" if site.reports is Reports.PULSE else "put a piece on"
+        if self.step is Step.PLACE:
+            return f"[{self.position + 1}/{len(self.targets)}] {what} {site.name} (lit)"
+        return f"{site.name} is channel {self.mapping[site.name]}: take the piece off"
+
+    def frame(self) -> tuple[RGB, ...]:
+        frame = [BLACK] * self.profile.leds.count
+        for name in self.mapping:
+            for index in self.profile.site(name).leds:
+                frame[index] = DONE
+        site = self.current
+        if site is not None:
+            colour = PROMPT if self.step is Step.PLACE else ANSWERED
+            for index in site.leds:
+                frame[index] = colour
+        return tuple(frame)
+
+    def feed(self, event: SensorEvent) -> None:
+        site = self.current
+        if isinstance(event, SensorSnapshot):
+            self.busy = {ch for ch, v in enumerate(event.values) if v}
+            if self.busy:
+                self.note(f"channels {sorted(self.busy)} read something: clear the board")
+            return
+        if not isinstance(event, SensorChange) or site is None:
+            return
+        channel, value = event.channel, event.value
+        if value:
+            self.busy.add(channel)
+        else:
+            self.busy.discard(channel)
+        if self.step is Step.PLACE and value:
+            owner = next((n for n, ch in self.mapping.items() if ch == channel), None)
+            if owner is not None:
+                self.note(f"channel {channel} answered, but it is {owner}'s: ignored")
+                return
+            self.mapping[site.name] = channel
+            self.step = Step.REMOVE
+        elif self.step is Step.REMOVE and channel == self.mapping[site.name] and not value:
+            self.position += 1
+            self.step = Step.PLACE if self.position < len(self.targets) else Step.DONE
+
+    def note(self, message: str) -> None:
+        log.warning("%s", message)
+        self.messages.append(message)
+
+
+def run_calibration(
+    calibration: Calibration,
+    strip: LedStrip,
+    source: SensorSource,
+    *,
+    timeout: float = 120.0,
+    say: Callable[[str], None] = print,
+) -> dict[str, int]:
+    """Run a calibration to the end with an open strip and an unstarted source.
+    Raises :class:`HardwareError` if no sensor answers within ``timeout``."""
+    events: queue.Queue[SensorEvent] = queue.Queue()
+    source.start(events.put)
+    try:
+        shown = ""
+        while True:
+            strip.show(calibration.frame())
+            text = calibration.prompt()
+            if text != shown:
+                say(text)
+                shown = text
+            if calibration.done:
+                return dict(calibration.mapping)
+            try:
+                event = events.get(timeout=timeout)
+            except queue.Empty:
+                raise HardwareError(
+                    f"calibration: nothing answered for {timeout:g} s at "
+                    f"{calibration.current.name if calibration.current else '?'}; "
+                    "check the sensor wiring and run it again"
+                ) from None
+            if isinstance(event, LinkDown):
+                raise HardwareError(f"calibration: the sensors stopped: {event.reason}")
+            calibration.feed(event)
+    finally:
+        source.close()
+
+
+_SITE_LINE = re.compile(r"^(\s*)([\"']?)([A-Za-z0-9_+-]+)\2(\s*=\s*\{)(.*)(\}\s*(#.*)?)$")
+_CHANNEL = re.compile(r"\bchannel\s*=\s*\d+")
+
+
+def set_channels(text: str, mapping: Mapping[str, int]) -> str:
+    """The profile text with each named site's ``channel`` set; everything else
+    (comments, order, spacing) is kept."""
+    out = []
+    section = ""
+    left = dict(mapping)
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            section = stripped
+        match = _SITE_LINE.match(line.rstrip("\n"))
+        if section == "[sites]" and match and match.group(3) in left:
+            channel = left.pop(match.group(3))
+            body = match.group(5)
+            if _CHANNEL.search(body):
+                body = _CHANNEL.sub(f"channel = {channel}", body, count=1)
+            else:
+                body = re.sub(
+                    r"^(\s*kind\s*=\s*\"[^\"]*\"\s*,?)", rf"\1 channel = {channel},", body
+                )
+                if "channel" not in body:
+                    body = f" channel = {channel}," + body
+            ending = "\n" if line.endswith("\n") else ""
+            line = "".join(match.group(i) or "" for i in (1, 2, 3, 2, 4)) + body + match.group(6)
+            line += ending
+        out.append(line)
+    if left:
+        raise HardwareError(
+            f"cannot write the channels of {', '.join(sorted(left))}: write each site of "
+            "[sites] on one line as name = { ... }"
+        )
+    return "".join(out)
+
+
+def write_channels(path: Path | str, mapping: Mapping[str, int]) -> Path:
+    """Write the learned channels into the profile at ``path``, after checking the
+    result loads; the old file is kept as ``<name>.toml.bak``. Returns the backup."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    new = set_channels(text, mapping)
+    parse_profile(new, str(path))  # never write a profile that does not load
+    backup = path.with_name(path.name + ".bak")
+    shutil.copy2(path, backup)
+    temporary = path.with_name(path.name + ".new")
+    temporary.write_text(new, encoding="utf-8")
+    os.replace(temporary, path)
+    log.info("wrote %d channels to %s (backup %s)", len(mapping), path, backup)
+    return backup
+
+
+# --------------------------------------------------------------------------- simulated hand
+
+
+class SimHand:
+    """A player's hand for simulations: watches a :class:`SimStrip`, and when a
+    site lights in the :data:`PROMPT` colour puts a piece there (through ``act``,
+    with the channel ``wiring`` says is under that site); when the site turns to
+    :data:`ANSWERED` it takes the piece off."""
+
+    def __init__(
+        self,
+        profile: BoardProfile,
+        strip: SimStrip,
+        wiring: Mapping[str, int],
+        act: Callable[[int, bool], None],
+    ) -> None:
+        self.profile = profile
+        self.wiring = dict(wiring)
+        self.act = act
+        self.placed: list[str] = []
+        self._holding: str | None = None
+        self._prompt = strip.process([PROMPT])[0]
+        self._answered = strip.process([ANSWERED])[0]
+        strip.on_frame(self._look)
+
+    def _look(self, frame: SentFrame) -> None:
+        for site in self.profile.sites:
+            if not site.leds or site.name not in self.wiring:
+                continue
+            colour = frame.pixels[site.leds[0]]
+            if colour == self._prompt and self._holding is None:
+                self._holding = site.name
+                self.placed.append(site.name)
+                self.act(self.wiring[site.name], True)
+                return
+            if colour == self._answered and self._holding == site.name:
+                self._holding = None
+                self.act(self.wiring[site.name], False)
+                return

@@ -1,0 +1,27 @@
+"""The errors of the hardware package, all rooted in :mod:`boardctl.errors`."""
+
+from __future__ import annotations
+
+from boardctl.errors import BoardctlError, ConfigError
+
+
+class HardwareError(BoardctlError, RuntimeError):
+    """Root of the errors raised while driving sensors and LEDs."""
+
+
+class HardwareUnavailable(HardwareError):
+    """A backend cannot start here: its library, device or permission is missing.
+
+    The message says which and what to do (install a package, enable SPI, choose
+    another backend in the profile, or run with ``--sim``)."""
+
+
+class ProfileError(ConfigError):
+    """A board profile with one or more problems; ``problems`` lists them all."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = list(problems)
+        count = len(self.problems)
+        head = f"{source}: {count} problem{'s' if count != 1 else ''} in the board profile"
+        super().__init__("\n".join([head, *(f"  {p}" for p in self.problems)]))

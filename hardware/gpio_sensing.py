@@ -1,0 +1,440 @@
+"""Sensors and control buttons read through the Pi's GPIO, with gpiozero.
+
+Two sources, both emitting the typed events of :mod:`boardctl.sensing`:
+
+- :class:`PinSource`: one GPIO pin per sensor (reed switches, hall sensors,
+  light gates), gpiozero input devices with their edge callbacks;
+- :class:`ShiftRegisterSource`: chained 74HC165 parallel-in shift registers,
+  loaded and clocked through three GPIO pins, polled.
+
+Both take the café board's buttons (``new``, ``undo``, ``mode``) too. On start
+a source emits ``LinkUp`` and a ``SensorSnapshot``, then a ``SensorChange`` for
+every settled change and a ``ButtonPress`` for every press.
+
+Debouncing is a settle time: a sensor's new reading is reported once the line
+has kept it for ``debounce`` seconds, so a marble that rocks as it lands gives
+one change, and the reading reported is always the final one. (gpiozero's
+``bounce_time`` ignores edges after the first one, which can leave the last,
+true, level unreported, and is not simulated by its MockFactory.) A light gate
+(``pulse_channels``) is reported the moment it is interrupted, so a marble
+rolling through is never missed; its release then settles like any reading. A
+button counts as pressed when its line had been still for the settle time
+before, so the bounces of a press and of a release are ignored.
+
+The pin factory is gpiozero's: the default one on a Pi, ``MockFactory()`` in
+tests and simulations (see :class:`Sim74HC165Chain` for the shift registers).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Any
+
+from boardctl.board import BoardProfile, Reports
+from boardctl.sensing import ButtonPress, Emit, LinkDown, LinkUp, SensorChange, SensorSnapshot
+from hardware.errors import HardwareError, HardwareUnavailable
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+
+class Debouncer:
+    """Settles raw levels into reported readings. Pure: the caller passes the time.
+
+    ``update`` takes a raw level and returns what must be reported at once (a
+    light gate's interruption); ``due`` returns the readings that have settled
+    by ``now``; ``next_deadline`` says when to call ``due`` next.
+    """
+
+    def __init__(
+        self, initial: Sequence[int], settle: float, pulse_channels: Iterable[int] = ()
+    ) -> None:
+        self.settle = settle
+        self.reported = list(initial)
+        self.pulse_channels = frozenset(pulse_channels)
+        self._pending: dict[int, tuple[int, float]] = {}
+
+    def update(self, channel: int, level: int, now: float) -> list[tuple[int, int]]:
+        if level == self.reported[channel]:
+            self._pending.pop(channel, None)
+            return []
+        if channel in self.pulse_channels and level:
+            self._pending.pop(channel, None)
+            self.reported[channel] = level
+            return [(channel, level)]
+        pending = self._pending.get(channel)
+        if pending is None or pending[0] != level:
+            # a new level starts its settle time; the same level seen again does not
+            self._pending[channel] = (level, now)
+        return []
+
+    def due(self, now: float) -> list[tuple[int, int]]:
+        settled = [
+            (ch, level)
+            for ch, (level, since) in self._pending.items()
+            if now >= since + self.settle
+        ]
+        for ch, level in settled:
+            del self._pending[ch]
+            self.reported[ch] = level
+        return sorted(settled)
+
+    def next_deadline(self) -> float | None:
+        if not self._pending:
+            return None
+        return min(since for _, since in self._pending.values()) + self.settle
+
+
+class _GpioSource:
+    """What both GPIO sources share: buttons, the debouncer, the worker thread."""
+
+    description = "gpio"
+
+    def __init__(
+        self,
+        *,
+        debounce: float,
+        pulse_channels: Iterable[int],
+        buttons: Mapping[str, int],
+        pin_factory: Any,
+        clock: Clock,
+    ) -> None:
+        self.debounce = debounce
+        self.pulse_channels = frozenset(pulse_channels)
+        self.buttons = dict(buttons)
+        self.pin_factory = pin_factory
+        self.clock = clock
+        self._devices: list[Any] = []
+        self._lock = threading.Condition()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._emit: Emit | None = None
+        self._debouncer: Debouncer | None = None
+        self._button_edges: dict[str, float] = {}
+
+    # -- lifecycle
+
+    def start(self, emit: Emit) -> None:
+        if self._thread is not None:
+            raise HardwareError(f"{self.description}: already started")
+        self._emit = emit
+        try:
+            initial = self._open()
+            self._open_buttons()
+        except BaseException:
+            self._release()
+            raise
+        self._debouncer = Debouncer(initial, self.debounce, self.pulse_channels)
+        emit(LinkUp(self.description))
+        emit(SensorSnapshot(tuple(initial)))
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name=self.description, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._lock:
+            self._lock.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+            if self._emit is not None:
+                self._emit(LinkDown("closed"))
+        self._release()
+
+    def __enter__(self) -> _GpioSource:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _release(self) -> None:
+        devices, self._devices = self._devices, []
+        for device in reversed(devices):
+            device.close()
+
+    def _device(self, cls_name: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            import gpiozero
+        except ImportError as e:  # pragma: no cover - gpiozero is a dependency
+            raise HardwareUnavailable("gpiozero is not installed: pip install gpiozero") from e
+        cls = getattr(gpiozero, cls_name)
+        try:
+            device = cls(*args, pin_factory=self.pin_factory, **kwargs)
+        except gpiozero.GPIOZeroError as e:
+            raise HardwareUnavailable(
+                f"{self.description}: cannot use GPIO {args[0]}: {e}; on a Pi, check that the "
+                "user is in the gpio group; elsewhere run the command with --sim"
+            ) from None
+        self._devices.append(device)
+        return device
+
+    def _open_buttons(self) -> None:
+        for name, pin in self.buttons.items():
+            button = self._device("Button", pin, pull_up=True, bounce_time=None)
+            button.when_pressed = lambda name=name: self._button_edge(name, pressed=True)
+            button.when_released = lambda name=name: self._button_edge(name, pressed=False)
+
+    def _button_edge(self, name: str, *, pressed: bool) -> None:
+        now = self.clock()
+        with self._lock:
+            last = self._button_edges.get(name, float("-inf"))
+            self._button_edges[name] = now
+        if pressed and now - last >= self.debounce and self._emit is not None:
+            self._emit(ButtonPress(name))
+
+    # -- readings
+
+    def _edge(self, channel: int, level: int) -> None:
+        """A raw level seen on a channel (from a callback or a poll)."""
+        if self._debouncer is None or self._emit is None:
+            return
+        with self._lock:
+            now_events = self._debouncer.update(channel, level, self.clock())
+            self._lock.notify_all()
+        for ch, value in now_events:
+            self._emit(SensorChange(ch, value))
+
+    def _settle(self) -> float | None:
+        """Emit what has settled; return when to look again."""
+        assert self._debouncer is not None and self._emit is not None
+        with self._lock:
+            settled = self._debouncer.due(self.clock())
+            deadline = self._debouncer.next_deadline()
+        for ch, value in settled:
+            self._emit(SensorChange(ch, value))
+        return deadline
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            deadline = self._settle()
+            with self._lock:
+                if self._stop.is_set():
+                    break
+                timeout = None if deadline is None else max(0.0, deadline - self.clock())
+                if timeout is None or timeout > 0:
+                    self._lock.wait(timeout)
+
+    def _open(self) -> list[int]:
+        raise NotImplementedError
+
+
+class PinSource(_GpioSource):
+    """One sensor per GPIO pin: channel ``n`` is ``pins[n]``.
+
+    With ``pull_up`` (the default) a piece closes the line to ground: it reads
+    1 when the pin is low."""
+
+    description = "gpio pins"
+
+    def __init__(
+        self,
+        pins: Sequence[int],
+        *,
+        pull_up: bool = True,
+        debounce: float = 0.02,
+        pulse_channels: Iterable[int] = (),
+        buttons: Mapping[str, int] | None = None,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        super().__init__(
+            debounce=debounce,
+            pulse_channels=pulse_channels,
+            buttons=buttons or {},
+            pin_factory=pin_factory,
+            clock=clock,
+        )
+        self.pins = tuple(pins)
+        self.pull_up = pull_up
+
+    def _open(self) -> list[int]:
+        initial = []
+        for channel, pin in enumerate(self.pins):
+            device = self._device("DigitalInputDevice", pin, pull_up=self.pull_up, bounce_time=None)
+            device.when_activated = lambda ch=channel: self._edge(ch, 1)
+            device.when_deactivated = lambda ch=channel: self._edge(ch, 0)
+            initial.append(int(device.is_active))
+        return initial
+
+
+class ShiftRegisterSource(_GpioSource):
+    """Chained 74HC165s: ``load`` to every SH/LD, ``clock`` to every CLK, ``data``
+    from QH of the register nearest the Pi (each QH feeds the next one's SER).
+
+    Channel ``n`` is the ``n``-th bit shifted out: 0..7 are inputs H..A of the
+    register nearest the Pi, 8..15 those of the next. With ``active_low`` a piece
+    pulls its input low."""
+
+    description = "74HC165 chain"
+
+    def __init__(
+        self,
+        load: int,
+        clock: int,
+        data: int,
+        chips: int,
+        *,
+        active_low: bool = True,
+        poll_hz: float = 200.0,
+        debounce: float = 0.02,
+        pulse_channels: Iterable[int] = (),
+        buttons: Mapping[str, int] | None = None,
+        pin_factory: Any = None,
+        clock_fn: Clock = time.monotonic,
+    ) -> None:
+        super().__init__(
+            debounce=debounce,
+            pulse_channels=pulse_channels,
+            buttons=buttons or {},
+            pin_factory=pin_factory,
+            clock=clock_fn,
+        )
+        self.load_pin, self.clock_pin, self.data_pin = load, clock, data
+        self.channels = 8 * chips
+        self.active_low = active_low
+        self.period = 1.0 / poll_hz
+        self._pins: tuple[Any, Any, Any] | None = None
+
+    def _open(self) -> list[int]:
+        load = self._device("DigitalOutputDevice", self.load_pin, initial_value=True)
+        clock = self._device("DigitalOutputDevice", self.clock_pin, initial_value=False)
+        data = self._device("InputDevice", self.data_pin, pull_up=False)
+        # the pins themselves: 3 * channels operations per scan, gpiozero's devices
+        # would add their own overhead to each
+        self._pins = (load.pin, clock.pin, data.pin)
+        return self.scan()
+
+    def scan(self) -> list[int]:
+        """Read every input once: pulse SH/LD low, then shift the bits out."""
+        assert self._pins is not None
+        load, clock, data = self._pins
+        load.state = False
+        load.state = True
+        invert = self.active_low
+        values = []
+        for _ in range(self.channels):
+            values.append(int(bool(data.state) != invert))
+            clock.state = True
+            clock.state = False
+        return values
+
+    def _run(self) -> None:
+        next_scan = self.clock()
+        while not self._stop.is_set():
+            try:
+                values = self.scan()
+            except Exception as e:  # a pin error must end the source, not the program
+                log.exception("reading the shift registers failed")
+                if self._emit is not None:
+                    self._emit(LinkDown(f"reading the shift registers failed: {e}"))
+                return
+            for ch, value in enumerate(values):
+                self._edge(ch, value)
+            self._settle()
+            next_scan += self.period
+            self._stop.wait(max(0.0, next_scan - self.clock()))
+
+
+def open_sensor_source(profile: BoardProfile, *, pin_factory: Any = None) -> _GpioSource:
+    """The GPIO source a profile describes (``gpio`` or ``shift-register``), with its
+    buttons. Serial sensing comes from the firmware link, not from here."""
+    s = profile.sensing_settings
+    pulses = [
+        x.channel for x in profile.sites if x.reports is Reports.PULSE and x.channel is not None
+    ]
+    debounce = int(s.get("debounce_ms", 20)) / 1000
+    if profile.sensing == "gpio":
+        return PinSource(
+            s["pins"],
+            pull_up=bool(s.get("pull_up", True)),
+            debounce=debounce,
+            pulse_channels=pulses,
+            buttons=profile.buttons,
+            pin_factory=pin_factory,
+        )
+    if profile.sensing == "shift-register":
+        return ShiftRegisterSource(
+            s["load"],
+            s["clock"],
+            s["data"],
+            s["chips"],
+            active_low=bool(s.get("active_low", True)),
+            poll_hz=float(s.get("poll_hz", 200)),
+            debounce=debounce,
+            pulse_channels=pulses,
+            buttons=profile.buttons,
+            pin_factory=pin_factory,
+        )
+    raise HardwareUnavailable(
+        f"{profile.source}: the sensors are read by the microcontroller "
+        f"(sensing kind = {profile.sensing!r}); they come through the firmware link"
+    )
+
+
+class Sim74HC165Chain:
+    """A simulated 74HC165 chain on gpiozero's MockFactory: it watches the load
+    and clock pins the source drives and puts each bit on the data pin, as the
+    chips would. A hand changes inputs with :meth:`set_input` (levels as wired:
+    with active-low sensors a piece makes its input low).
+
+    Create it before the source opens its pins."""
+
+    def __init__(self, factory: Any, load: int, clock: int, data: int, chips: int) -> None:
+        from gpiozero.pins.mock import MockPin
+
+        chain = self
+
+        class WatchedPin(MockPin):
+            def __init__(self, factory: Any, info: Any, on_change: Callable[[bool], None]):
+                super().__init__(factory, info)
+                self._on_change = on_change
+
+            def _change_state(self, value: bool) -> bool:
+                changed = bool(super()._change_state(value))
+                if changed:
+                    self._on_change(value)
+                return changed
+
+        self.inputs = [True] * (8 * chips)
+        self._register = list(self.inputs)
+        self._load_low = False
+        self._lock = threading.Lock()
+        factory.pin(load, pin_class=WatchedPin, on_change=chain._load_changed)
+        factory.pin(clock, pin_class=WatchedPin, on_change=chain._clock_changed)
+        self.data = factory.pin(data)
+        self.scans = 0
+
+    def set_input(self, channel: int, high: bool) -> None:
+        with self._lock:
+            self.inputs[channel] = high
+
+    def _put(self) -> None:
+        if self._register[0]:
+            self.data.drive_high()
+        else:
+            self.data.drive_low()
+
+    def _load_changed(self, high: bool) -> None:
+        self._load_low = not high
+        if not high:
+            with self._lock:
+                self._register = list(self.inputs)
+            self.scans += 1
+            self._put()
+
+    def _clock_changed(self, high: bool) -> None:
+        if high and not self._load_low:
+            # shift towards QH; SER of the last chip is tied low
+            self._register = [*self._register[1:], False]
+            self._put()

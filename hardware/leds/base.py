@@ -1,0 +1,168 @@
+"""What every LED backend shares: the output processing and the strip interface.
+
+Processing is pure. A frame is one ``(r, g, b)`` per LED, 0..255, as the scene
+builder means it. :class:`FrameProcessor` turns it into what the LEDs receive:
+global brightness, then gamma (so that half brightness looks half as bright),
+then the current limiter, which scales the whole frame down until its estimated
+draw fits the chain's budget. The byte order of the LEDs (``"GRB"``...) is
+applied by the backends that send bytes (:func:`wire_order`).
+
+:class:`LedStrip` is the interface: ``open()`` starts the hardware (or fails at
+once with :class:`~hardware.errors.HardwareUnavailable` saying why), ``show()``
+sends a frame only if it differs from the last one sent, ``close()`` turns the
+LEDs off and releases the device. Strips are context managers.
+"""
+
+from __future__ import annotations
+
+import abc
+import logging
+from collections.abc import Sequence
+from types import TracebackType
+
+from boardctl.board import LedChain
+from hardware.errors import HardwareError
+
+log = logging.getLogger(__name__)
+
+#: one LED's colour, each channel 0..255
+RGB = tuple[int, int, int]
+
+BLACK: RGB = (0, 0, 0)
+
+
+def gamma_table(brightness: float, gamma: float) -> tuple[int, ...]:
+    """The 256 output levels for input levels 0..255 at this brightness and gamma."""
+    return tuple(round(255 * ((v / 255) * brightness) ** gamma) for v in range(256))
+
+
+def estimate_milliamps(pixels: Sequence[RGB], milliamps_per_led: int) -> float:
+    """A frame's estimated draw: each colour channel draws a third of a white LED's
+    current, in proportion to its level (the LEDs are PWM driven)."""
+    levels = sum(r + g + b for r, g, b in pixels)
+    return levels * milliamps_per_led / (3 * 255)
+
+
+def wire_order(pixels: Sequence[RGB], order: str) -> list[RGB]:
+    """Each pixel's channels in the order the LEDs expect them (``"GRB"`` for WS2812)."""
+    index = tuple("RGB".index(c) for c in order)
+    i, j, k = index
+    return [(p[i], p[j], p[k]) for p in pixels]
+
+
+class FrameProcessor:
+    """Brightness, gamma and the current limiter for one LED chain. Pure."""
+
+    def __init__(self, chain: LedChain) -> None:
+        self.chain = chain
+        self._table = gamma_table(chain.brightness, chain.gamma)
+
+    def __call__(self, frame: Sequence[RGB]) -> tuple[RGB, ...]:
+        count = self.chain.count
+        if len(frame) > count:
+            raise ValueError(f"a frame of {len(frame)} LEDs for a chain of {count}")
+        t = self._table
+        out = [(t[r], t[g], t[b]) for r, g, b in frame]
+        out.extend([BLACK] * (count - len(out)))
+        return tuple(self.limit(out))
+
+    def limit(self, pixels: list[RGB]) -> list[RGB]:
+        """Scale the frame down, if needed, so its estimated draw is within budget."""
+        budget = self.chain.max_milliamps
+        draw = estimate_milliamps(pixels, self.chain.milliamps_per_led)
+        if draw <= budget:
+            return pixels
+        scale = budget / draw
+        log.debug("frame would draw %.0f mA of %d: scaled by %.2f", draw, budget, scale)
+        # rounding down keeps the scaled draw within the budget
+        return [(int(r * scale), int(g * scale), int(b * scale)) for r, g, b in pixels]
+
+
+class LedStrip(abc.ABC):
+    """An LED chain that shows frames. Backends implement ``_open``, ``_send`` and
+    ``_close``; this class does the processing and sends only changed frames."""
+
+    def __init__(self, chain: LedChain) -> None:
+        self.chain = chain
+        self.process = FrameProcessor(chain)
+        self._last: tuple[RGB, ...] | None = None
+        self._open_now = False
+
+    @property
+    def count(self) -> int:
+        return self.chain.count
+
+    @property
+    def is_open(self) -> bool:
+        return self._open_now
+
+    @property
+    def last_sent(self) -> tuple[RGB, ...] | None:
+        """The processed frame the LEDs show now (None before the first)."""
+        return self._last
+
+    @property
+    def estimated_milliamps(self) -> float:
+        """The estimated draw of what the LEDs show now."""
+        if self._last is None:
+            return 0.0
+        return estimate_milliamps(self._last, self.chain.milliamps_per_led)
+
+    def open(self) -> None:
+        """Start the hardware; raises :class:`~hardware.errors.HardwareUnavailable`
+        with what to do when it cannot."""
+        if self._open_now:
+            return
+        self._open()
+        self._open_now = True
+        self._last = None
+
+    def show(self, frame: Sequence[RGB]) -> bool:
+        """Process ``frame`` and send it if it differs from what is shown.
+        Returns whether it was sent."""
+        if not self._open_now:
+            raise HardwareError(f"the {self.chain.backend} LED strip is not open; call open()")
+        pixels = self.process(frame)
+        if pixels == self._last:
+            return False
+        self._send(pixels)
+        self._last = pixels
+        return True
+
+    def clear(self) -> bool:
+        """Turn every LED off."""
+        return self.show([BLACK] * self.count)
+
+    def close(self) -> None:
+        """Turn the LEDs off and release the device. Safe to call twice."""
+        if not self._open_now:
+            return
+        try:
+            self.clear()
+        except HardwareError as e:
+            log.warning("could not turn the LEDs off: %s", e)
+        finally:
+            self._open_now = False
+            self._close()
+
+    def __enter__(self) -> LedStrip:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @abc.abstractmethod
+    def _open(self) -> None: ...
+
+    @abc.abstractmethod
+    def _send(self, pixels: tuple[RGB, ...]) -> None:
+        """Send processed pixels, in RGB order, one per LED."""
+
+    @abc.abstractmethod
+    def _close(self) -> None: ...

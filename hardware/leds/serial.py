@@ -1,0 +1,45 @@
+"""LEDs driven by the board's microcontroller over the serial link.
+
+The link object comes from ``firmware_bridge``; this module only needs its
+``set_leds`` method (:class:`LedLink`). The pixels it receives are final:
+brightness, gamma and the current limit applied, and each tuple already in the
+chain's byte order (``order`` in the profile), so the firmware shifts the bytes
+out as they come.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from boardctl.board import LedChain
+from hardware.errors import HardwareUnavailable
+from hardware.leds.base import RGB, LedStrip, wire_order
+
+
+class LedLink(Protocol):
+    """What the serial backend needs of the link to the microcontroller."""
+
+    def set_leds(self, pixels: Sequence[tuple[int, int, int]]) -> None: ...
+
+
+class SerialStrip(LedStrip):
+    """The chain behind the microcontroller; the link is opened and closed by its owner."""
+
+    def __init__(self, chain: LedChain, link: LedLink | None) -> None:
+        super().__init__(chain)
+        self.link = link
+
+    def _open(self) -> None:
+        if self.link is None:
+            raise HardwareUnavailable(
+                'the profile\'s LEDs are on the serial link (backend = "serial") but no link '
+                "was given; start them through the firmware link, or run with --sim"
+            )
+
+    def _send(self, pixels: tuple[RGB, ...]) -> None:
+        assert self.link is not None
+        self.link.set_leds(wire_order(pixels, self.chain.order))
+
+    def _close(self) -> None:
+        pass

@@ -1,0 +1,177 @@
+"""The bring-up tools, driven through the simulated twins: a recording strip,
+MockFactory pins moved by a simulated hand, and scripted sensors."""
+
+from __future__ import annotations
+
+import queue
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from boardctl.board import BoardProfile
+from boardctl.cli.main import main
+from boardctl.sensing import SensorChange, SensorEvent, SensorSnapshot
+from hardware.bringup import (
+    Calibration,
+    SensorTable,
+    SimHand,
+    led_walk,
+    run_calibration,
+    write_channels,
+)
+from hardware.errors import HardwareError
+from hardware.gpio_sensing import PinSource
+from hardware.leds import SimStrip, simulated
+from hardware.profiles import load_profile, parse_profile
+from hardware.sim_sensing import ScriptedSource
+
+PINS = [17, 27, 22, 23]
+GPIO_BOARD = """\
+[board]
+name = "four-cells"
+game = "beeline"
+
+[sensing]
+kind = "gpio"
+pins = [17, 27, 22, 23]
+debounce_ms = 5
+
+[leds]
+count = 4
+
+[sites]
+# calibrate fills in the channels
+a1 = { kind = "cell", reports = "presence", leds = [0], x = 1, y = 1 }
+a2 = { kind = "cell", reports = "presence", leds = [1], x = 2, y = 1 }
+b1 = { kind = "cell", reports = "presence", leds = [2], x = 1, y = 2 }
+b2 = { kind = "cell", reports = "presence", leds = [3], x = 2, y = 2 }
+"""
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    f = MockFactory()
+    yield f
+    f.close()
+
+
+def test_led_walk_lights_each_site_alone_in_each_colour() -> None:
+    board = load_profile("shiftago-colour")
+    steps = list(led_walk(board))
+    assert len(steps) == 77 * 4
+    for step in steps:
+        lit = [i for i, p in enumerate(step.frame) if any(p)]
+        assert lit == list(board.site(step.site).leds)
+    assert [s.colour for s in steps[:4]] == ["red", "green", "blue", "white"]
+
+
+def test_test_leds_command_walks_the_simulated_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    png = tmp_path / "all.png"
+    assert main(["test", "leds", "duploline", "--sim", "--delay", "0", "--png", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "a1: red" in out and "g7: white" in out
+    assert "148 steps over 37 sites" in out
+    assert out.count("frame ") == 149  # every step, then all off
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_sensor_table_follows_pieces_placed_on_pins(factory: MockFactory, tmp_path: Path) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text(GPIO_BOARD)
+    write_channels(path, {"a1": 0, "a2": 1, "b1": 2, "b2": 3})
+    board = load_profile(path)
+    table = SensorTable(board)
+    events: queue.Queue[SensorEvent] = queue.Queue()
+    with PinSource(PINS, debounce=0.005, pin_factory=factory) as source:
+        source.start(events.put)
+        for _ in range(2):
+            table.apply(events.get(timeout=2))
+        factory.pin(22).drive_low()  # a piece on b1
+        table.apply(events.get(timeout=2))
+    lines = table.render().splitlines()
+    assert lines[0] == "sensors: up (gpio pins)"
+    assert "b1           2     1  occupied" in lines
+    assert "a1           0     0  -" in lines
+
+
+def test_sensor_table_shows_pieces_and_stray_channels() -> None:
+    board = load_profile("shiftago-colour")
+    table = SensorTable(board)
+    table.apply(SensorSnapshot((3,) + (0,) * 48 + (9, 1)))
+    table.apply(SensorChange(48, 7))
+    text = table.render()
+    assert "a1           0     3  p1" in text
+    assert "g7          48     7  ?7" in text
+    assert text.endswith("channels with a reading but no site: 49, 50")
+
+
+def test_calibration_learns_the_wiring_from_a_hand_on_the_pins(
+    factory: MockFactory, tmp_path: Path
+) -> None:
+    path = tmp_path / "four.toml"
+    path.write_text(GPIO_BOARD)
+    board = load_profile(path, require_channels=False)
+    # the sensors were soldered in another order than the sites are listed
+    wiring = {"a1": 2, "a2": 0, "b1": 3, "b2": 1}
+    strip = SimStrip(simulated(board.leds))
+
+    def act(channel: int, present: bool) -> None:
+        pin = factory.pin(PINS[channel])
+        if present:  # the marble lands with a bounce
+            pin.drive_low()
+            pin.drive_high()
+            pin.drive_low()
+        else:
+            pin.drive_high()
+
+    hand = SimHand(board, strip, wiring, act)
+    source = PinSource(PINS, debounce=0.005, pin_factory=factory)
+    said: list[str] = []
+    with strip:
+        mapping = run_calibration(Calibration(board), strip, source, timeout=5, say=said.append)
+    assert mapping == wiring
+    assert hand.placed == ["a1", "a2", "b1", "b2"]
+    assert said[0] == "[1/4] put a piece on a1 (lit)" and said[-1] == "done: 4 sites calibrated"
+
+    backup = write_channels(path, mapping)
+    assert backup.read_text() == GPIO_BOARD
+    learned = load_profile(path)
+    assert {s.name: s.channel for s in learned.sites} == wiring
+    assert "# calibrate fills in the channels" in path.read_text()
+
+
+def test_calibration_ignores_a_channel_that_belongs_to_a_done_site() -> None:
+    board = parse_profile(GPIO_BOARD, require_channels=False)
+    calibration = Calibration(board)
+    for event in (SensorChange(2, 1), SensorChange(2, 0), SensorChange(2, 1)):
+        calibration.feed(event)
+    assert calibration.mapping == {"a1": 2}
+    assert calibration.messages == ["channel 2 answered, but it is a1's: ignored"]
+    assert calibration.prompt() == "[2/4] put a piece on a2 (lit)"
+
+
+def test_calibration_gives_up_when_nothing_answers() -> None:
+    board = parse_profile(GPIO_BOARD, require_channels=False)
+    with SimStrip(simulated(board.leds)) as strip, pytest.raises(HardwareError, match="at a1"):
+        run_calibration(Calibration(board), strip, ScriptedSource(4), timeout=0.01, say=str)
+
+
+def test_calibrate_command_writes_the_shuffled_wiring_and_keeps_a_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    original = load_profile("shiftago-presence")
+    path = tmp_path / "cheap.toml"
+    shutil.copy(original.source, path)
+    assert main(["calibrate", str(path), "--sim", "--shuffle", "7", "--timeout", "5"]) == 0
+    assert "wrote 77 channels" in capsys.readouterr().out
+    channels = list(range(77))
+    random.Random(7).shuffle(channels)
+    learned: BoardProfile = load_profile(path)
+    assert [s.channel for s in learned.sites] == channels
+    assert (tmp_path / "cheap.toml.bak").read_text() == Path(original.source).read_text()

@@ -1,0 +1,148 @@
+"""Board profiles load into BoardProfile, and every mistake is reported with its place and fix."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from boardctl.board import Reports
+from boardctl.cli.main import main
+from boardctl.errors import ConfigError
+from hardware.errors import ProfileError
+from hardware.profiles import builtin_profiles, check_profile, load_profile, parse_profile
+from hardware.profiles.games import LAYOUTS
+
+GOOD_HEAD = """\
+[board]
+name = "mini"
+game = "beeline"
+
+[sensing]
+kind = "gpio"
+pins = [17, 27, 22]
+
+[leds]
+count = 3
+"""
+
+
+def _problems(text: str) -> list[str]:
+    with pytest.raises(ProfileError) as info:
+        parse_profile(text, "mini.toml")
+    return info.value.problems
+
+
+def test_the_reference_boards_load_and_cover_their_games() -> None:
+    assert builtin_profiles() == ["duploline", "shiftago-colour", "shiftago-presence"]
+    colour = load_profile("shiftago-colour")
+    assert {s.name for s in colour.sites} == set(LAYOUTS["shiftago"].sites)
+    assert colour.leds.count == 77 and colour.channel_count == 49
+    assert colour.sensed_layout((2,) + (0,) * 47 + (5,)) == {"a1": "p0", "g7": "p3"}
+    assert all(s.leds for s in colour.sites if s.kind == "track")
+
+    cheap = load_profile("shiftago-presence")
+    tracks = [s for s in cheap.sites if s.kind == "track"]
+    assert len(tracks) == 28 and {s.reports for s in tracks} == {Reports.PULSE}
+    assert cheap.sensing == "shift-register" and cheap.sensing_settings["chips"] == 10
+    assert dict(cheap.buttons) == {"new": 5, "undo": 6, "mode": 13}
+
+    duplo = load_profile("duploline")
+    assert len(duplo.sites) == 37 and duplo.sensed_piece("d4", 36) == "white-disc+black-ring"
+    assert duplo.sensed_piece("d4", 8) == "?8"  # a black disc is not a DuploLine piece
+
+
+def test_a_path_and_a_name_find_the_same_profile() -> None:
+    by_name = load_profile("duploline")
+    path = Path(by_name.source)
+    assert load_profile(path).sites == by_name.sites
+    with pytest.raises(ProfileError, match="the shipped ones are duploline"):
+        load_profile("no-such-board")
+
+
+def test_every_problem_is_listed_with_file_line_key_and_fix() -> None:
+    text = GOOD_HEAD.replace('game = "beeline"', 'game = "beeline"\ncolour = "red"') + (
+        "[sites]\n"
+        'a1 = { kind = "cell", channel = 0, leds = [0] }\n'
+        'a2 = { kind = "cell", channel = 0, leds = [3] }\n'
+        'a3 = { kind = "cell", reports = "presence" }\n'
+    )
+    problems = _problems(text)
+    assert len(problems) == 4
+    assert problems[0].startswith("mini.toml:4: board.colour: unknown key; the keys here are")
+    assert any(
+        re.match(r"mini.toml:14: sites.a2: LED 3 is out of range; the chain has 3 LEDs", p)
+        for p in problems
+    )
+    assert any(
+        p.startswith("mini.toml:14: sites.a2: channel 0 is also a1's; give each site its own")
+        for p in problems
+    )
+    assert any(
+        'sites.a3: reports "presence" but has no channel; add channel' in p for p in problems
+    )
+
+
+def test_profile_errors_are_config_errors_and_value_errors() -> None:
+    with pytest.raises(ConfigError):
+        parse_profile("[board", "broken.toml")
+    with pytest.raises(ValueError, match=r"broken\.toml: not valid TOML"):
+        parse_profile("[board", "broken.toml")
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (('kind = "gpio"', 'kind = "wires"'), "sensing.kind: bad value 'wires'"),
+        (("count = 3", "count = 0"), "leds.count: bad value 0"),
+        (("count = 3", "count = 3\nbrightness = 1.5"), "leds.brightness: bad value 1.5"),
+        (
+            ("count = 3", 'count = 3\nbackend = "ws281x"\n[leds.settings]\npin = 4'),
+            "leds.settings.pin",
+        ),
+        (
+            ("pins = [17, 27, 22]", "pins = [17, 17, 22]"),
+            "GPIO 17 is also used by sensing channel 0",
+        ),
+        (
+            ("pins = [17, 27, 22]", "pins = [17]"),
+            "channel 1 is not read: sensing.pins lists 1 pins",
+        ),
+    ],
+)
+def test_bad_values_are_named(change: tuple[str, str], expected: str) -> None:
+    text = (
+        GOOD_HEAD
+        + "[sites]\n"
+        + "\n".join(
+            f'a{n} = {{ kind = "cell", channel = {n}, reports = "presence", leds = [{n}] }}'
+            for n in range(3)
+        )
+    )
+    problems = _problems(text.replace(*change))
+    assert any(expected in p for p in problems), problems
+
+
+def test_a_known_game_must_name_its_own_sites_and_pieces() -> None:
+    text = Path(load_profile("duploline").source).read_text()
+    text = text.replace('36 = "white-disc+black-ring"', '36 = "white-ring"')
+    text = text.replace("g7 = {", "h9 = {")
+    problems = _problems(text)
+    assert any("codes.36: 'white-ring' is not a duploline piece" in p for p in problems)
+    assert any("duploline needs 1 more sites: g7" in p for p in problems)
+    assert any("sites.h9: duploline has no site 'h9'" in p for p in problems)
+
+
+def test_profile_check_command_reports_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["profile", "check", "shiftago-colour", "duploline"]) == 0
+    assert "ok: shiftago-colour (shiftago), 77 sites" in capsys.readouterr().out
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GOOD_HEAD + '[sites]\na1 = { kind = "cell", channel = 7 }\n')
+    assert main(["profile", "check", str(bad), "duploline"]) == 1
+    out = capsys.readouterr()
+    assert f"{bad}:12: sites.a1: channel 7 is not read" in out.err
+    assert "ok: duploline" in out.out
+    assert check_profile("duploline") == []
