@@ -1,0 +1,1 @@
+"""The ``boardctl`` command line: one module per group of subcommands."""

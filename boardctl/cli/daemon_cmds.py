@@ -1,0 +1,93 @@
+"""``boardctl config`` and ``boardctl service``: the daemon's configuration and unit."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags every command that reads the configuration takes."""
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="configuration file (default /etc/boardctl/boardctl.toml, if present)",
+    )
+    parser.add_argument(
+        "--set",
+        metavar="SECTION.KEY=VALUE",
+        action="append",
+        default=[],
+        help="override one key, e.g. --set controller.settle_ms=200 (repeatable)",
+    )
+
+
+def register(sub: Any) -> None:
+    cfg = sub.add_parser("config", help="the daemon's configuration")
+    csub = cfg.add_subparsers(title="config commands", metavar="ACTION", required=True)
+    show = csub.add_parser("show", help="print the configuration in force, as TOML")
+    add_config_arguments(show)
+    show.set_defaults(handler=_show)
+    register_service(sub)
+
+
+def _show(args: argparse.Namespace) -> int:
+    from boardctl import config
+
+    print(config.load(args.config, args.set, required=args.config is not None).to_toml())
+    return 0
+
+
+def register_service(sub: Any) -> None:
+    service = sub.add_parser("service", help="install boardctl as a systemd service")
+    ssub = service.add_subparsers(title="service commands", metavar="ACTION", required=True)
+    install = ssub.add_parser(
+        "install", help="write the unit, sysusers and udev files for this installation"
+    )
+    install.add_argument(
+        "--root",
+        default="/",
+        metavar="DIR",
+        help="write below DIR instead of / (for images and packaging)",
+    )
+    install.add_argument(
+        "--boardctl",
+        metavar="PATH",
+        help="the boardctl executable the unit runs (default: this installation's)",
+    )
+    install.set_defaults(handler=_install)
+
+
+def _install(args: argparse.Namespace) -> int:
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from boardctl.daemon.units import unit_files
+    from boardctl.errors import ConfigError
+
+    exe = args.boardctl or shutil.which("boardctl") or str(Path(sys.prefix) / "bin" / "boardctl")
+    exe = str(Path(exe).absolute())
+    root = Path(args.root)
+    written = []
+    for unit in unit_files(exe):
+        target = root / unit.path.lstrip("/")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(unit.text)
+        except OSError as exc:
+            raise ConfigError(
+                f"{target}: cannot write: {exc.strerror or exc}; run as root (sudo) "
+                "or pass --root DIR"
+            ) from exc
+        written.append(target)
+    for path in written:
+        print(f"wrote {path}")
+    print(f"the service runs {exe}")
+    print("next, as root:")
+    print("  systemd-sysusers                # create the boardctl user and its groups")
+    print("  udevadm control --reload && udevadm trigger")
+    print("  systemctl daemon-reload")
+    print("  systemctl enable --now boardctl")
+    print("then follow it with: journalctl -u boardctl -f")
+    return 0

@@ -1,0 +1,56 @@
+"""Entry point of the ``boardctl`` command.
+
+Each command module has ``register(subparsers)``, which adds its subcommands
+and sets ``handler`` on them. Modules import only argparse at load time; the
+handlers import what they need, so ``boardctl --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from boardctl import __version__
+from boardctl.cli import daemon_cmds, rules_cmds
+from boardctl.errors import BoardctlError
+
+COMMANDS = (rules_cmds, daemon_cmds)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="boardctl",
+        description="Sensors, rules and LEDs for electronic line-game boards.",
+    )
+    parser.add_argument("--version", action="version", version=f"boardctl {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args))
+    except BoardctlError as exc:
+        print(f"boardctl: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

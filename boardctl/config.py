@@ -1,0 +1,296 @@
+"""The daemon's configuration: packaged defaults, then the file, then flags.
+
+The packaged defaults live in ``boardctl/defaults.toml``; ``/etc/boardctl/boardctl.toml``
+overrides them key by key, and ``--set section.key=value`` flags override both.
+The result is a frozen :class:`Config`. Reading is strict, like Klipper's config
+sections: an unknown section or key, a value of the wrong type or out of range
+fails at start-up with the file, line, key and what to write instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, get_type_hints
+
+from boardctl.errors import ConfigError
+
+DEFAULT_PATH = Path("/etc/boardctl/boardctl.toml")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
+    #: a profile name from hardware/profiles or a path to a profile file
+    profile: str
+    #: the game to start; empty for the profile's own game
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class SerialConfig:
+    #: the microcontroller's port, by a stable name
+    port: str
+    baudrate: int
+
+
+@dataclass(frozen=True, slots=True)
+class ControllerConfig:
+    #: how long the board must be still before a change is judged
+    settle_ms: int
+    #: how long a wrong board may stand before it is shown as an error
+    grace_ms: int
+    #: idle time before the attract animation; 0 never
+    attract_after_s: int
+    #: how often the LED scene is refreshed while something animates
+    frame_rate_hz: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedsConfig:
+    #: 0.0-1.0; negative keeps the profile's brightness
+    brightness: float
+    #: colours of players 0..3 as "#rrggbb"
+    palette: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StorageConfig:
+    #: where the game database and finished records are kept
+    state_dir: str
+
+
+@dataclass(frozen=True, slots=True)
+class ControlConfig:
+    #: the control socket's path
+    socket: str
+    #: its permission bits, as an octal string
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoggingConfig:
+    #: debug, info, warning or error
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    board: BoardConfig
+    game_options: Mapping[str, Any]
+    serial: SerialConfig
+    controller: ControllerConfig
+    leds: LedsConfig
+    storage: StorageConfig
+    control: ControlConfig
+    logging: LoggingConfig
+
+    def to_toml(self) -> str:
+        """The configuration as TOML that :func:`load` reads back."""
+        lines: list[str] = []
+        for name, section in _sections().items():
+            lines.append(f"[{name}]")
+            if section is None:
+                for key, value in self.game_options.items():
+                    lines.append(f"{key} = {_toml_value(value)}")
+            else:
+                for f in dataclasses.fields(section):
+                    lines.append(f"{f.name} = {_toml_value(getattr(getattr(self, name), f.name))}")
+            lines.append("")
+        return "\n".join(lines)
+
+
+#: the [game] section holds the engine's options, checked by the engine itself
+_GAME = "game"
+
+_RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
+    ("serial", "baudrate"): (300, 4_000_000),
+    ("controller", "settle_ms"): (0, 5_000),
+    ("controller", "grace_ms"): (0, 60_000),
+    ("controller", "attract_after_s"): (0, 86_400),
+    ("controller", "frame_rate_hz"): (1, 120),
+    ("leds", "brightness"): (-1.0, 1.0),
+}
+_CHOICES: Mapping[tuple[str, str], tuple[str, ...]] = {
+    ("logging", "level"): ("debug", "info", "warning", "error"),
+}
+
+
+def _sections() -> dict[str, type[Any] | None]:
+    hints = get_type_hints(Config)
+    out: dict[str, type[Any] | None] = {}
+    for f in dataclasses.fields(Config):
+        out[_GAME if f.name == "game_options" else f.name] = (
+            None if f.name == "game_options" else hints[f.name]
+        )
+    return out
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return repr(value)
+
+
+def _line_of(text: str, section: str, key: str | None) -> int | None:
+    """The 1-based line where ``key`` (or the section header) stands in TOML text."""
+    current = ""
+    header = re.compile(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]")
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = header.match(line)
+        if m:
+            current = m.group(1)
+            if key is None and current == section:
+                return number
+            continue
+        if key is not None and current == section and re.match(rf"^\s*{re.escape(key)}\s*=", line):
+            return number
+    return None
+
+
+class _Source:
+    """One layer of configuration, with enough to name it in an error."""
+
+    def __init__(self, name: str, data: Mapping[str, Any], text: str = "") -> None:
+        self.name = name
+        self.data = data
+        self.text = text
+
+    def where(self, section: str, key: str | None = None) -> str:
+        line = _line_of(self.text, section, key) if self.text else None
+        place = f"{self.name}:{line}" if line else self.name
+        return f"{place}: [{section}]" + (f" {key}" if key else "")
+
+
+def _read_toml(path: Path) -> _Source:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror or exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}; fix the file there") from exc
+    return _Source(str(path), data, text)
+
+
+def _defaults() -> _Source:
+    text = resources.files("boardctl").joinpath("defaults.toml").read_text(encoding="utf-8")
+    return _Source("boardctl/defaults.toml", tomllib.loads(text), text)
+
+
+def parse_set(assignment: str) -> tuple[str, str, Any]:
+    """Read a ``--set section.key=value`` flag; the value is TOML (bare words are text)."""
+    name, sep, raw = assignment.partition("=")
+    section, dot, key = name.strip().partition(".")
+    if not sep or not dot or not section or not key:
+        raise ConfigError(
+            f"--set {assignment!r}: write section.key=value, e.g. --set controller.settle_ms=200"
+        )
+    try:
+        value = tomllib.loads(f"v = {raw.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw.strip()
+    return section, key, value
+
+
+def _check(section: str, key: str, value: Any, expected: Any, where: str) -> Any:
+    origin = getattr(expected, "__origin__", None)
+    if origin is tuple:
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f'{where}: must be a list of text, e.g. ["#e69f00"]')
+        value = tuple(value)
+    elif expected is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"{where}: must be a number, not {value!r}")
+        value = float(value)
+    elif expected is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where}: must be a whole number, not {value!r}")
+    elif expected is str and not isinstance(value, str):
+        raise ConfigError(f'{where}: must be text in quotes, e.g. "{value}"')
+    bounds = _RANGES.get((section, key))
+    if bounds is not None and not bounds[0] <= value <= bounds[1]:
+        raise ConfigError(f"{where}: {value} is out of range; use {bounds[0]} to {bounds[1]}")
+    choices = _CHOICES.get((section, key))
+    if choices is not None and value not in choices:
+        raise ConfigError(f"{where}: {value!r} is not one of {', '.join(choices)}")
+    return value
+
+
+def load(
+    path: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    *,
+    required: bool = False,
+) -> Config:
+    """The configuration: defaults, then ``path`` (if it exists), then overrides.
+
+    ``path`` defaults to ``/etc/boardctl/boardctl.toml``; a missing file is
+    fine unless ``required``.
+    """
+    layers = [_defaults()]
+    file = Path(path) if path is not None else DEFAULT_PATH
+    if file.exists() or required:
+        layers.append(_read_toml(file))
+    if overrides:
+        flags: dict[str, dict[str, Any]] = {}
+        for assignment in overrides:
+            section, key, value = parse_set(assignment)
+            flags.setdefault(section, {})[key] = value
+        layers.append(_Source("--set", flags))
+
+    sections = _sections()
+    merged: dict[str, dict[str, Any]] = {name: {} for name in sections}
+    where: dict[tuple[str, str], str] = {}
+    for layer in layers:
+        for section, table in layer.data.items():
+            if section not in sections:
+                raise ConfigError(
+                    f"{layer.where(section)}: unknown section; the sections are "
+                    f"{', '.join(sections)}"
+                )
+            if not isinstance(table, dict):
+                raise ConfigError(f"{layer.where(section)}: must be a table, [{section}]")
+            cls = sections[section]
+            known = {f.name for f in dataclasses.fields(cls)} if cls is not None else None
+            for key, value in table.items():
+                if known is not None and key not in known:
+                    raise ConfigError(
+                        f"{layer.where(section, key)}: unknown key; [{section}] has "
+                        f"{', '.join(sorted(known))}"
+                    )
+                merged[section][key] = value
+                where[(section, key)] = layer.where(section, key)
+
+    built: dict[str, Any] = {}
+    for section, cls in sections.items():
+        if cls is None:
+            built["game_options"] = MappingProxyType(dict(merged[section]))
+            continue
+        hints = get_type_hints(cls)
+        values = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in merged[section]:
+                raise ConfigError(f"boardctl/defaults.toml: [{section}] {f.name} has no default")
+            values[f.name] = _check(
+                section, f.name, merged[section][f.name], hints[f.name], where[(section, f.name)]
+            )
+        built[section] = cls(**values)
+    mode = built["control"].mode
+    try:
+        int(mode, 8)
+    except ValueError:
+        raise ConfigError(
+            f'{where[("control", "mode")]}: {mode!r} is not octal permission bits, e.g. "0600"'
+        ) from None
+    return Config(**built)

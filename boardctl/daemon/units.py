@@ -1,0 +1,132 @@
+"""The systemd unit, sysusers.d and udev files, rendered for an installation.
+
+``systemd/`` in the source tree holds these files rendered for the default
+installation (a virtual environment in ``/opt/boardctl/venv``); ``boardctl
+service install`` renders them for the running one. A test keeps the two equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_BOARDCTL = "/opt/boardctl/venv/bin/boardctl"
+USER = "boardctl"
+#: the microcontroller's stable name, made by the udev rule
+MCU_LINK = "boardctl-mcu"
+#: USB ids of an RP2040 running MicroPython
+MCU_VENDOR = "2e8a"
+MCU_PRODUCT = "0005"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitFile:
+    """One file to install: where it goes and what it says."""
+
+    path: str
+    text: str
+
+
+def service_unit(boardctl: str = DEFAULT_BOARDCTL) -> str:
+    """The service unit for the ``boardctl`` executable at ``boardctl``."""
+    return f"""\
+# boardctl: the board controller daemon.
+# Installed by `boardctl service install`; see docs/install.md.
+[Unit]
+Description=boardctl electronic board game controller
+Documentation=man:systemd.service(5)
+After=systemd-udev-settle.service
+StartLimitIntervalSec=120
+StartLimitBurst=5
+
+[Service]
+Type=notify
+NotifyAccess=main
+ExecStart={boardctl} run --config /etc/boardctl/boardctl.toml
+Restart=on-failure
+RestartSec=2
+WatchdogSec=10
+TimeoutStartSec=30
+TimeoutStopSec=10
+Environment=PYTHONUNBUFFERED=1 BOARDCTL_LOG_FORMAT=journal
+
+User={USER}
+Group={USER}
+SupplementaryGroups=gpio spi dialout
+StateDirectory=boardctl
+StateDirectoryMode=0750
+RuntimeDirectory=boardctl
+RuntimeDirectoryMode=0750
+ConfigurationDirectory=boardctl
+UMask=0077
+
+# Devices: GPIO character devices, SPI, the microcontroller's serial port.
+DevicePolicy=closed
+DeviceAllow=char-gpiochip rw
+DeviceAllow=/dev/gpiomem rw
+DeviceAllow=char-spidev rw
+DeviceAllow=char-ttyACM rw
+DeviceAllow=char-ttyUSB rw
+
+# Sandbox: nothing beyond the state, runtime and configuration directories.
+NoNewPrivileges=yes
+CapabilityBoundingSet=
+AmbientCapabilities=
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+PrivateNetwork=yes
+IPAddressDeny=any
+RestrictAddressFamilies=AF_UNIX
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+ProtectProc=invisible
+ProcSubset=pid
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+MemoryDenyWriteExecute=yes
+RemoveIPC=yes
+KeyringMode=private
+PrivateMounts=yes
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallFilter=~@privileged @resources
+SystemCallErrorNumber=EPERM
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def sysusers() -> str:
+    """The sysusers.d file that makes the service's user and its groups."""
+    return f"""\
+# boardctl's service user: reads GPIO and SPI, opens the microcontroller's port.
+u {USER} - "boardctl board controller" /var/lib/boardctl
+m {USER} gpio
+m {USER} spi
+m {USER} dialout
+"""
+
+
+def udev_rule(vendor: str = MCU_VENDOR, product: str = MCU_PRODUCT) -> str:
+    """The udev rule that names the board's microcontroller /dev/boardctl-mcu."""
+    return f"""\
+# The board's microcontroller (an RP2040 running MicroPython) gets a stable name.
+SUBSYSTEM=="tty", ATTRS{{idVendor}}=="{vendor}", ATTRS{{idProduct}}=="{product}", \\
+  SYMLINK+="{MCU_LINK}", GROUP="dialout", MODE="0660", TAG+="systemd"
+"""
+
+
+def unit_files(boardctl: str = DEFAULT_BOARDCTL) -> tuple[UnitFile, ...]:
+    """Every file ``boardctl service install`` writes, with its system path."""
+    return (
+        UnitFile("/etc/systemd/system/boardctl.service", service_unit(boardctl)),
+        UnitFile("/etc/sysusers.d/boardctl.conf", sysusers()),
+        UnitFile("/etc/udev/rules.d/70-boardctl.rules", udev_rule()),
+    )

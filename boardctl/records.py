@@ -1,0 +1,146 @@
+"""Game records: the JSON file the project writes for every game played.
+
+A record is ``{"game": "shiftago", "options": {...}, "moves": ["W1", ...]}``
+with, optionally, ``"started"`` and ``"ended"`` (ISO 8601 times) and
+``"result"`` (the replay summary when the game ended). Reading is strict: a
+record that cannot be used raises :class:`~boardctl.errors.RecordError` naming
+the file, the place and what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from boardctl.engines import Engine, Match, create
+from boardctl.errors import RecordError
+
+_KEYS = {"game", "options", "moves", "started", "ended", "result"}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game: which game, with which options, and the moves in notation."""
+
+    game: str
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    moves: tuple[str, ...] = ()
+    started: str | None = None
+    ended: str | None = None
+    result: Mapping[str, Any] | None = None
+
+    def engine(self) -> Engine[Any, Any]:
+        """The engine this record is played with (errors name the record's options)."""
+        return create(self.game, dict(self.options))
+
+    def replay(self) -> Match[Any, Any]:
+        """Play every move; :class:`~boardctl.engines.ReplayError` at the first bad one."""
+        return Match.from_moves(self.engine(), self.moves)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.game,
+            "options": dict(self.options),
+            "moves": list(self.moves),
+        }
+        if self.started is not None:
+            data["started"] = self.started
+        if self.ended is not None:
+            data["ended"] = self.ended
+        if self.result is not None:
+            data["result"] = dict(self.result)
+        return data
+
+    @classmethod
+    def from_json(cls, data: object, where: str = "record") -> GameRecord:
+        """Check and convert parsed JSON; errors start with ``where``."""
+        if not isinstance(data, dict):
+            raise RecordError(
+                f'{where}: a game record is a JSON object like {{"game": "shiftago", '
+                f'"options": {{}}, "moves": []}}, not {type(data).__name__}'
+            )
+        unknown = sorted(set(data) - _KEYS)
+        if unknown:
+            raise RecordError(
+                f"{where}: unknown key {unknown[0]!r}; a record has {', '.join(sorted(_KEYS))}"
+            )
+        game = data.get("game")
+        if not isinstance(game, str):
+            raise RecordError(f'{where}: "game" must name the game, e.g. "shiftago"')
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError(f'{where}: "options" must be an object, e.g. {{"players": 2}}')
+        moves = data.get("moves", [])
+        if not isinstance(moves, list):
+            raise RecordError(f'{where}: "moves" must be a list of moves in notation')
+        for number, move in enumerate(moves, start=1):
+            if not isinstance(move, str):
+                raise RecordError(f"{where}: move {number} must be text in notation, not {move!r}")
+        for key in ("started", "ended"):
+            if key in data and not isinstance(data[key], str):
+                raise RecordError(f'{where}: "{key}" must be an ISO 8601 time as text')
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError(f'{where}: "result" must be an object')
+        return cls(
+            game=game,
+            options=MappingProxyType(dict(options)),
+            moves=tuple(moves),
+            started=data.get("started"),
+            ended=data.get("ended"),
+            result=MappingProxyType(dict(result)) if result is not None else None,
+        )
+
+
+def load(path: str | os.PathLike[str]) -> GameRecord:
+    """Read a record file; :class:`RecordError` naming the file and line if it is bad."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"{p}: cannot read the record: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{p}: not UTF-8 text (byte {exc.start}); is it a record?") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"{p}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); fix the file there"
+        ) from exc
+    return GameRecord.from_json(data, where=str(p))
+
+
+def dump(record: GameRecord, path: str | os.PathLike[str]) -> None:
+    """Write a record atomically: a crash leaves the old file or the new one."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(record.to_json(), f, indent=2)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def record_of(match: Match[Any, Any], **times: str) -> GameRecord:
+    """The record of a match so far."""
+    moves: Sequence[str] = match.moves_text()
+    result = match.summary() if match.outcome().over else None
+    return GameRecord(
+        game=match.engine.name,
+        options=MappingProxyType(match.engine.options_json()),
+        moves=tuple(moves),
+        started=times.get("started"),
+        ended=times.get("ended"),
+        result=MappingProxyType(result) if result is not None else None,
+    )

@@ -1,0 +1,83 @@
+"""The systemd unit is hardened, valid, and the same one the installer writes."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from boardctl.cli.main import main
+from boardctl.daemon import units
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_systemd = pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed"
+)
+
+
+def test_shipped_files_are_the_rendered_defaults() -> None:
+    assert (ROOT / "systemd/boardctl.service").read_text() == units.service_unit()
+    assert (ROOT / "systemd/boardctl.sysusers").read_text() == units.sysusers()
+    assert (ROOT / "systemd/70-boardctl.rules").read_text() == units.udev_rule()
+
+
+def test_unit_is_a_watched_notify_service_that_restarts() -> None:
+    text = units.service_unit("/x/bin/boardctl")
+    for line in (
+        "Type=notify",
+        "WatchdogSec=10",
+        "Restart=on-failure",
+        "StartLimitBurst=5",
+        "ExecStart=/x/bin/boardctl run --config /etc/boardctl/boardctl.toml",
+        "SupplementaryGroups=gpio spi dialout",
+        "StateDirectory=boardctl",
+        "RuntimeDirectory=boardctl",
+    ):
+        assert line in text.splitlines()
+
+
+@needs_systemd
+def test_security_rating_is_two_or_lower() -> None:
+    out = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", str(ROOT / "systemd/boardctl.service")],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    line = next(x for x in out.splitlines() if "Overall exposure level" in x)
+    assert float(line.split(":")[1].split()[0]) <= 2.0, line
+
+
+@needs_systemd
+def test_verify_reports_only_the_missing_executable(tmp_path: Path) -> None:
+    unit = tmp_path / "boardctl.service"
+    unit.write_text(units.service_unit("/nonexistent/bin/boardctl"))
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False
+    )
+    problems = [line for line in result.stderr.splitlines() if line.strip()]
+    assert problems == [
+        "boardctl.service: Command /nonexistent/bin/boardctl is not executable: "
+        "No such file or directory"
+    ]
+
+
+def test_install_writes_the_files_for_this_installation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exe = tmp_path / "venv/bin/boardctl"
+    assert main(["service", "install", "--root", str(tmp_path), "--boardctl", str(exe)]) == 0
+    unit = (tmp_path / "etc/systemd/system/boardctl.service").read_text()
+    assert f"ExecStart={exe} run" in unit
+    assert (tmp_path / "etc/sysusers.d/boardctl.conf").read_text() == units.sysusers()
+    assert "boardctl-mcu" in (tmp_path / "etc/udev/rules.d/70-boardctl.rules").read_text()
+    assert "systemctl enable --now boardctl" in capsys.readouterr().out
+
+
+def test_install_without_permission_says_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "ro"
+    blocked.write_text("a file where a directory must go")
+    assert main(["service", "install", "--root", str(blocked)]) == 2
+    assert "or pass --root DIR" in capsys.readouterr().err
