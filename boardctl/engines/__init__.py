@@ -16,8 +16,16 @@ from boardctl.errors import UnknownGame
 __all__ = ["GAMES", "Engine", "Match", "Outcome", "ReplayError", "Status", "create"]
 
 
+def _shiftago(options: Mapping[str, Any]) -> Engine[Any, Any]:
+    from boardctl.engines.shiftago import Shiftago
+
+    return Shiftago.from_options(options)
+
+
 #: game name -> factory taking the options mapping
-GAMES: Mapping[str, Callable[[Mapping[str, Any]], Engine[Any, Any]]] = {}
+GAMES: Mapping[str, Callable[[Mapping[str, Any]], Engine[Any, Any]]] = {
+    "shiftago": _shiftago,
+}
 
 
 def create(game: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> Engine[Any, Any]:
