@@ -31,7 +31,9 @@ def test_option_of_wrong_type_is_refused(value: object) -> None:
 
 
 def test_unknown_game_lists_the_games() -> None:
-    with pytest.raises(UnknownGame, match=r"unknown game 'chess'; the games are duploline$"):
+    with pytest.raises(
+        UnknownGame, match=r"unknown game 'chess'; the games are duploline, shiftago$"
+    ):
         create("chess")
     with pytest.raises(LookupError):
         create("chess")

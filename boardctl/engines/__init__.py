@@ -22,9 +22,16 @@ def _duploline(options: Mapping[str, Any]) -> Engine[Any, Any]:
     return DuploLine.from_options(options)
 
 
+def _shiftago(options: Mapping[str, Any]) -> Engine[Any, Any]:
+    from boardctl.engines.shiftago import Shiftago
+
+    return Shiftago.from_options(options)
+
+
 #: game name -> factory taking the options mapping
 GAMES: Mapping[str, Callable[[Mapping[str, Any]], Engine[Any, Any]]] = {
     "duploline": _duploline,
+    "shiftago": _shiftago,
 }
 
 
