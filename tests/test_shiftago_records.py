@@ -80,4 +80,6 @@ def test_record_replays_as_expected(path: Path) -> None:
         replayed = Match.from_moves(engine, moves)
         want = record["expect"]
         assert _observed(engine, replayed.state, set(want)) == want
-        assert replayed.moves_text() == [engine.format_action(engine.parse_action(m)) for m in moves]
+        assert replayed.moves_text() == [
+            engine.format_action(engine.parse_action(m)) for m in moves
+        ]

@@ -278,9 +278,12 @@ class Reconciler:
             narrowed = [p for p in paths if any(o.named & pulsed for o in p)]
             if narrowed:
                 paths = narrowed
-        if len(paths) == 1:
+        paths = sorted(paths, key=lambda p: tuple(o.text for o in p))
+        if len({p[-1].state for p in paths}) == 1:
+            # one game whichever was done (W1 and Sa on an empty corner): the
+            # pulse named it, or the first in notation order stands for all
             return Played(paths[0])
-        return Ambiguous(tuple(sorted(paths, key=lambda p: tuple(o.text for o in p))))
+        return Ambiguous(tuple(paths))
 
     def _chains_from(
         self, exp: Expectation, diff: set[str]
