@@ -416,14 +416,12 @@ class Controller:
         if self.state is not Phase.GAME_OVER and isinstance(verdict, Played):
             if self.settled_for() >= 0:
                 self._fire("move_made", verdict.path)
-                self._reconcile(deep=self.settled_for() >= 0)
         elif (
             isinstance(verdict, Takeback)
             and self.state is not Phase.SETUP
             and self.settled_for() >= self.timing.takeback_hold
         ):
             self._fire("take_back", verdict.steps, False)
-            self._reconcile(deep=True)
         self._fire("observe")
         attract = self.timing.attract_after
         if attract > 0 and now - self.activity_at >= attract:
@@ -489,6 +487,7 @@ class Controller:
         outcome = self.match.outcome()
         if outcome.over:
             self.recorder.finish(self.match.summary())
+        self._reconcile(deep=self.settled_for() >= 0)
 
     def withdraw(self, steps: int, block: bool = False, *_: Any) -> None:
         """Take ``steps`` actions back. After an operator's undo the board
@@ -503,6 +502,7 @@ class Controller:
         expected = self.reconciler.expect(self.match.state).key
         key = layout_key(self.sensed)
         self.blocked = key if block and key != expected else None
+        self._reconcile(deep=self.settled_for() >= 0)
 
     def start_game(self, engine: Engine[Any, Any], *_: Any) -> None:
         self.engine = engine
