@@ -30,7 +30,7 @@ def mermaid() -> str:
             for t in transitions:
                 conds = [c.func if c.target else f"not {c.func}" for c in t.conditions]
                 label = name + (f" [{', '.join(str(c) for c in conds)}]" if conds else "")
-                line = f"    {Phase[source].value} --> {Phase[t.dest].value}: {label}"
+                line = f"    {Phase[source].value} --> {Phase[str(t.dest)].value}: {label}"
                 if line not in seen:
                     seen.add(line)
                     lines.append(line)
