@@ -261,6 +261,9 @@ class Controller:
         self.last_path: Path = ()
         self.blocked: frozenset[tuple[str, str]] | None = None
         self.have_snapshot = False
+        #: False after a resume or a resync until the board has matched the game
+        #: once: until then an earlier position is a board to restore, not a takeback
+        self.trusted = False
         if resume is not None:
             r_game, r_options, moves = resume
             self.engine = create(r_game, r_options)
@@ -306,6 +309,7 @@ class Controller:
         elif isinstance(event, LinkDown):
             log.warning("sensors stopped answering: %s", event.reason)
             self.have_snapshot = False
+            self.trusted = False
             self._fire("link_down")
             return
         elif isinstance(event, ButtonPress):
@@ -393,9 +397,17 @@ class Controller:
                 {s: expected[s] for s in sorted(diff) if s in expected},
             )
             return
-        self.verdict = self.reconciler.reconcile(
-            self.match.states, self.sensed, self.pulses, deep=deep
-        )
+        verdict = self.reconciler.reconcile(self.match.states, self.sensed, self.pulses, deep=deep)
+        if isinstance(verdict, Waiting):
+            self.trusted = True
+        elif isinstance(verdict, Takeback) and not self.trusted:
+            expected = self.reconciler.expect(self.match.state).layout
+            diff = diff_sites(self.sensed, expected)
+            verdict = Wrong(
+                frozenset(s for s in diff if s in self.sensed),
+                {s: expected[s] for s in sorted(diff) if s in expected},
+            )
+        self.verdict = verdict
 
     def _update(self, now: float) -> None:
         if self.state in (Phase.STARTING, Phase.LINKING, Phase.FAULT) or not self.have_snapshot:
