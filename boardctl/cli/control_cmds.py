@@ -1,0 +1,113 @@
+"""``boardctl status|new|undo|games|export``: talk to the running daemon."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+DEFAULT_SOCKET = "/run/boardctl/control.sock"
+
+
+def register(subparsers: Any) -> None:
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
+        p.add_argument(
+            "--socket", default=DEFAULT_SOCKET, help=f"control socket (default {DEFAULT_SOCKET})"
+        )
+        p.add_argument("--json", action="store_true", help="print the raw JSON answer")
+        return p
+
+    add("status", "what the board and the game are doing").set_defaults(handler=_status)
+    p = add("new", "start a new game")
+    p.add_argument("game", nargs="?", help="the game (default: the board's own)")
+    p.add_argument("options", nargs="*", metavar="KEY=VALUE", help="game options, e.g. players=4")
+    p.set_defaults(handler=_new)
+    add("undo", "take the last action back").set_defaults(handler=_undo)
+    add("games", "the games played on this board").set_defaults(handler=_games)
+    p = add("export", "print a game record (the latest finished game by default)")
+    p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
+    p.add_argument("-o", "--output", help="write the record to this file")
+    p.set_defaults(handler=_export)
+
+
+def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
+    from boardctl.controller.control import ControlError, request
+
+    reply = request(args.socket, body)
+    if not reply.get("ok"):
+        raise ControlError(str(reply.get("error", "the controller refused")))
+    return reply
+
+
+def _print_status(reply: dict[str, Any]) -> None:
+    print(f"board {reply.get('board')}: {reply.get('phase')}")
+    print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
+    if reply.get("to_move") is not None:
+        print(f"player {reply['to_move']} to {reply.get('expects')}")
+    if reply.get("winner") is not None:
+        print(f"winner: player {reply['winner']} ({reply.get('reason')})")
+    if reply.get("scores") is not None:
+        print("scores: " + " ".join(str(s) for s in reply["scores"]))
+    print("moves: " + (" ".join(reply.get("moves", [])) or "none"))
+    if reply.get("offending") or reply.get("restore"):
+        print(f"remove: {' '.join(reply.get('offending', []))}")
+        print(f"restore: {' '.join(f'{k}={v}' for k, v in reply.get('restore', {}).items())}")
+
+
+def _status(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "status"})
+    print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
+    return 0
+
+
+def _option_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _new(args: argparse.Namespace) -> int:
+    from boardctl.errors import BadOptions
+
+    options: dict[str, Any] = {}
+    for item in args.options:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise BadOptions(f"option {item!r} must be written KEY=VALUE, e.g. players=4")
+        options[key] = _option_value(value)
+    body: dict[str, Any] = {"cmd": "new", "game": args.game}
+    if args.options:
+        body["options"] = options
+    reply = _send(args, body)
+    print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
+    return 0
+
+
+def _undo(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "undo"})
+    print(json.dumps(reply, indent=2) if args.json else f"took back {reply['undone']}")
+    return 0
+
+
+def _games(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "games"})
+    if args.json:
+        print(json.dumps(reply["games"], indent=2))
+        return 0
+    for g in reply["games"]:
+        print(f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {g['started']}  {g['moves']} moves")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "export", "id": args.id})
+    text = json.dumps(reply["record"], indent=2) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,188 @@
+"""The one loop that owns the controller.
+
+Sensor sources, GPIO buttons and the control socket only put events on the
+loop's queue (:meth:`Loop.emit`, :meth:`Loop.submit`, both thread-safe). The
+loop takes them one at a time, hands them to the :class:`~.machine.Controller`
+with the time they were taken, ticks it when a deadline passes, draws the
+scene and hands the frame to the LED output only when it changed. It pings the
+watchdog hook on every turn, so a hung loop stops the pings.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from boardctl.controller.machine import Controller, ControllerError
+from boardctl.controller.scenes import Frame, Palette, render
+from boardctl.controller.view import Phase, View
+from boardctl.errors import BoardctlError
+from boardctl.sensing import SensorEvent
+
+log = logging.getLogger(__name__)
+
+#: phases whose scene does not move while nothing happens
+_STILL = frozenset({Phase.AWAITING_MOVE})
+
+
+class LedOutput(Protocol):
+    """Anything that shows frames: an LED strip, the simulated strip, a recorder."""
+
+    def show(self, frame: Frame) -> None: ...
+
+
+class Store(Protocol):
+    def games(self, limit: int = 50) -> list[dict[str, Any]]: ...
+
+    def record_of(self, game_id: int | None = None) -> dict[str, Any]: ...
+
+
+@dataclass(slots=True)
+class _Request:
+    body: Mapping[str, Any]
+    done: threading.Event
+    reply: dict[str, Any] | None = None
+
+
+_STOP = object()
+
+
+def animated(view: View) -> bool:
+    """Whether the scene changes with time alone (blinking, waves)."""
+    return view.phase not in _STILL or bool(view.destinations)
+
+
+class Loop:
+    """Runs ``controller``: frames go to ``output.show``; ``watchdog`` (if
+    given) is called on every turn of the loop; ``store`` answers ``games`` and
+    ``export`` requests; ``clock`` is monotonic seconds."""
+
+    def __init__(
+        self,
+        controller: Controller,
+        output: LedOutput,
+        *,
+        palette: Palette | None = None,
+        frame_rate: float = 30.0,
+        store: Store | None = None,
+        watchdog: Callable[[], None] | None = None,
+        watchdog_interval: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.controller = controller
+        self.output = output
+        self.palette = palette or Palette()
+        self.frame_period = 1.0 / frame_rate
+        self.store = store
+        self.watchdog = watchdog
+        self.watchdog_interval = watchdog_interval
+        self.clock = clock
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._last: Frame | None = None
+        self.frames_shown = 0
+
+    # -- thread-safe entry points ----------------------------------------------
+    def emit(self, event: SensorEvent) -> None:
+        """A sensor source's ``emit``: queue one event."""
+        self._queue.put(event)
+
+    def submit(self, request: Mapping[str, Any], timeout: float = 5.0) -> dict[str, Any]:
+        """Queue a control request and wait for the loop's reply."""
+        item = _Request(request, threading.Event())
+        self._queue.put(item)
+        if not item.done.wait(timeout):
+            return {"ok": False, "error": "the controller did not answer in time"}
+        assert item.reply is not None
+        return item.reply
+
+    def stop(self) -> None:
+        self._queue.put(_STOP)
+
+    # -- the loop ------------------------------------------------------------
+    def start(self) -> None:
+        now = self.clock()
+        self.controller.start(now)
+        self.draw(now)
+
+    def run(self) -> None:
+        """Run until :meth:`stop`; then show a dark frame."""
+        self.start()
+        while self.turn():
+            pass
+        self.output.show(tuple((0, 0, 0) for _ in range(self.controller.profile.leds.count)))
+
+    def turn(self, block: bool = True) -> bool:
+        """Take one event (waiting until the next deadline at most), handle it
+        and every event already queued, tick, draw. False after :meth:`stop`."""
+        try:
+            item = self._queue.get(block, self._timeout()) if block else self._queue.get_nowait()
+        except queue.Empty:
+            item = None
+        while item is not None:
+            if item is _STOP:
+                return False
+            self.handle(item, self.clock())
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                item = None
+        now = self.clock()
+        self.controller.tick(now)
+        self.draw(now)
+        if self.watchdog is not None:
+            self.watchdog()
+        return True
+
+    def _timeout(self) -> float:
+        now = self.clock()
+        wait = self.watchdog_interval if self.watchdog is not None else 60.0
+        deadline = self.controller.next_deadline()
+        if deadline is not None:
+            wait = min(wait, max(0.0, deadline - now))
+        if animated(self.controller.view()):
+            wait = min(wait, self.frame_period)
+        return wait
+
+    def handle(self, item: Any, now: float) -> None:
+        if isinstance(item, _Request):
+            try:
+                item.reply = {"ok": True, **self.command(item.body, now)}
+            except (BoardctlError, KeyError, TypeError, ValueError) as exc:
+                item.reply = {"ok": False, "error": str(exc)}
+            item.done.set()
+            return
+        self.controller.feed(item, now)
+        self.draw(now)
+
+    def draw(self, now: float) -> None:
+        frame = render(self.controller.view(), self.controller.profile, self.palette, now)
+        if frame != self._last:
+            self._last = frame
+            self.frames_shown += 1
+            self.output.show(frame)
+
+    # -- operators' commands ------------------------------------------------------
+    def command(self, body: Mapping[str, Any], now: float) -> dict[str, Any]:
+        cmd = body.get("cmd")
+        c = self.controller
+        if cmd == "status":
+            return c.status()
+        if cmd == "new":
+            c.new(body.get("game"), body.get("options"), now)
+            return c.status()
+        if cmd == "undo":
+            return {"undone": c.undo(now), **c.status()}
+        if cmd in ("games", "export"):
+            if self.store is None:
+                raise ControllerError("this controller keeps no games")
+            if cmd == "games":
+                return {"games": self.store.games(int(body.get("limit", 50)))}
+            return {"record": self.store.record_of(body.get("id"))}
+        raise ControllerError(
+            f"unknown command {cmd!r}; the commands are status, new, undo, games, export"
+        )

@@ -1,0 +1,208 @@
+"""LED scenes: a pure function from a :class:`~.view.View` and a time to a frame.
+
+A frame is one ``(r, g, b)`` per LED of the profile's chain, full scale
+(brightness, gamma and colour order are the LED backend's business). A scene is
+built from layers, each drawn over the ones before it, site by site through the
+profile's site -> LED mapping:
+
+1. base: every site a dim glow, so the board reads as alive;
+2. turn: track and edge sites (and any ``turn`` status LEDs) tinted with the
+   colour of the player to act;
+3. legal: where that player may act, in their colour (lines to score blink);
+4. last move: the sites the last action touched, soft white;
+5. move under way: the destinations of a lifted piece or a marble in transit,
+   blinking in the player's colour (amber and colour in turn when ambiguous);
+6. errors and restore hints: offending sites blink vermilion, sites to restore
+   amber; a takeback offer blinks the sites that would go back;
+7. celebration: the winner's colour sweeping across the board, the winning
+   line bright;
+8. attract and fault: an idle wave of the player colours; a slow vermilion
+   pulse when the sensors are not answering.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from boardctl.board import BoardProfile, Reports
+from boardctl.controller.view import Phase, View
+from boardctl.errors import ConfigError
+
+RGB = tuple[int, int, int]
+Frame = tuple[RGB, ...]
+
+BLACK: RGB = (0, 0, 0)
+
+#: Okabe-Ito colours, distinguishable with the common colour-vision deficiencies
+ORANGE: RGB = (230, 159, 0)
+SKY_BLUE: RGB = (86, 180, 233)
+BLUISH_GREEN: RGB = (0, 158, 115)
+YELLOW: RGB = (240, 228, 66)
+BLUE: RGB = (0, 114, 178)
+VERMILION: RGB = (213, 94, 0)
+REDDISH_PURPLE: RGB = (204, 121, 167)
+
+
+def parse_colour(text: str) -> RGB:
+    """``"#e69f00"`` -> ``(230, 159, 0)``; :class:`ConfigError` otherwise."""
+    raw = text.strip().removeprefix("#")
+    if len(raw) != 6:
+        raise ConfigError(f"colour {text!r} must be written #rrggbb")
+    try:
+        return (int(raw[0:2], 16), int(raw[2:4], 16), int(raw[4:6], 16))
+    except ValueError:
+        raise ConfigError(f"colour {text!r} must be written #rrggbb") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """The colours of a scene. Player colours are configurable; the defaults
+    are colour-blind safe, and errors (blinking vermilion) and restore hints
+    (steady yellow) differ from them in colour and in rhythm."""
+
+    players: tuple[RGB, ...] = (ORANGE, SKY_BLUE, BLUISH_GREEN, REDDISH_PURPLE)
+    error: RGB = VERMILION
+    restore: RGB = YELLOW
+    base: RGB = (10, 10, 10)
+    highlight: RGB = (160, 160, 160)
+    #: blinks per second of errors and move hints
+    blink_hz: float = 2.0
+
+    @classmethod
+    def from_hex(cls, players: Sequence[str]) -> Palette:
+        if not players:
+            raise ConfigError("the palette needs at least one player colour")
+        return cls(players=tuple(parse_colour(p) for p in players))
+
+    def player(self, index: int | None) -> RGB:
+        if index is None:
+            return self.highlight
+        return self.players[index % len(self.players)]
+
+
+def scale(colour: RGB, factor: float) -> RGB:
+    f = max(0.0, min(1.0, factor))
+    return (round(colour[0] * f), round(colour[1] * f), round(colour[2] * f))
+
+
+def _blink(view: View, now: float, hz: float) -> bool:
+    """On for the first half of each period, counted from the phase's start."""
+    return ((now - view.since) * hz) % 1.0 < 0.5
+
+
+def _breathe(now: float, period: float) -> float:
+    return 0.5 - 0.5 * math.cos(2 * math.pi * (now % period) / period)
+
+
+class Canvas:
+    """A frame being drawn: colours by LED index, painted by site name."""
+
+    __slots__ = ("leds", "profile")
+
+    def __init__(self, profile: BoardProfile) -> None:
+        self.profile = profile
+        self.leds: list[RGB] = [BLACK] * profile.leds.count
+
+    def paint(self, sites: frozenset[str] | set[str], colour: RGB) -> None:
+        count = len(self.leds)
+        for name in sites:
+            try:
+                site = self.profile.site(name)
+            except KeyError:
+                continue
+            for i in site.leds:
+                if 0 <= i < count:
+                    self.leds[i] = colour
+
+    def frame(self) -> Frame:
+        return tuple(self.leds)
+
+
+def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> Frame:
+    """The frame for ``view`` at time ``now`` (the loop's clock, in seconds)."""
+    canvas = Canvas(profile)
+    everything = frozenset(s.name for s in profile.sites)
+    phase = view.phase
+    blink = _blink(view, now, palette.blink_hz)
+
+    if phase in (Phase.STARTING, Phase.LINKING):
+        canvas.paint(everything, scale(palette.highlight, 0.05 + 0.15 * _breathe(now, 2.0)))
+        return canvas.frame()
+    if phase is Phase.FAULT:
+        canvas.paint(everything, scale(palette.error, 0.1 + 0.4 * _breathe(now, 2.0)))
+        return canvas.frame()
+    if phase is Phase.ATTRACT:
+        _attract(canvas, profile, palette, now)
+        return canvas.frame()
+
+    # 1. base
+    canvas.paint(everything, palette.base)
+    mover = palette.player(view.to_move)
+    if phase is Phase.GAME_OVER:
+        _celebrate(canvas, profile, palette, view, now)
+        return canvas.frame()
+
+    # 2. whose turn
+    if view.to_move is not None and phase is not Phase.SETUP:
+        rails = {
+            s.name
+            for s in profile.sites
+            if s.kind in ("track", "edge") or s.reports is Reports.PULSE
+        }
+        canvas.paint(rails, scale(mover, 0.2))
+        canvas.paint({s.name for s in profile.sites if s.kind == "turn"}, mover)
+
+    # 3. legal
+    if phase in (Phase.AWAITING_MOVE, Phase.MOVE_IN_PROGRESS):
+        canvas.paint(view.legal, scale(mover, 0.6))
+    if phase is Phase.CHOOSING_SCORE:
+        canvas.paint(view.legal, mover if blink else scale(mover, 0.3))
+
+    # 4. last move
+    if phase in (Phase.AWAITING_MOVE, Phase.CHOOSING_SCORE):
+        canvas.paint(view.last_move, scale(palette.highlight, 0.5))
+
+    # 5. a move under way
+    if phase is Phase.MOVE_IN_PROGRESS:
+        canvas.paint(view.lifted, scale(palette.highlight, 0.5))
+        if view.ambiguous:
+            canvas.paint(view.destinations, mover if blink else palette.restore)
+        else:
+            canvas.paint(view.destinations, mover if blink else scale(mover, 0.25))
+
+    # 6. errors, restore hints, takeback
+    if phase in (Phase.WRONG_BOARD, Phase.SETUP):
+        canvas.paint(view.restore, palette.restore)
+        canvas.paint(view.offending, palette.error if blink else BLACK)
+    if phase is Phase.TAKEBACK_OFFERED:
+        canvas.paint(view.takeback, palette.restore if blink else palette.highlight)
+    return canvas.frame()
+
+
+def _celebrate(
+    canvas: Canvas, profile: BoardProfile, palette: Palette, view: View, now: float
+) -> None:
+    """A band of the winner's colour sweeps west to east; the winning line
+    stays bright. A draw sweeps every player's colour in turn."""
+    t = now - view.since
+    width = max((s.x for s in profile.sites), default=0.0) + 1.0
+    for site in profile.sites:
+        if view.winner is None:
+            colour = palette.player(int(t + site.x / width * view.players) % view.players)
+        else:
+            colour = palette.player(view.winner)
+        wave = 0.5 + 0.5 * math.sin(2 * math.pi * (site.x / width - t / 2.0))
+        canvas.paint({site.name}, scale(colour, 0.15 + 0.35 * wave))
+    if view.winner is not None:
+        canvas.paint(view.winning, palette.player(view.winner))
+
+
+def _attract(canvas: Canvas, profile: BoardProfile, palette: Palette, now: float) -> None:
+    """The idle animation: slow diagonal waves in the players' colours."""
+    n = len(palette.players)
+    for site in profile.sites:
+        phase = (site.x + site.y) / 8.0 - now / 6.0
+        colour = palette.players[math.floor(phase) % n]
+        canvas.paint({site.name}, scale(colour, 0.1 + 0.3 * _breathe(phase * 6.0, 6.0)))

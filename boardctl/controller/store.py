@@ -1,0 +1,193 @@
+"""Games and their actions in SQLite, written before they show.
+
+The database runs in WAL mode with ``synchronous=FULL``: when :meth:`Store.record`
+returns, the action survives a crash or a power cut. After a restart
+:meth:`Store.current` gives the game that was being played, to resume it;
+finished games are kept and exported as game records
+(``{"game", "options", "moves", "started", "ended", "result"}``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from boardctl.errors import BoardctlError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    started TEXT NOT NULL,
+    ended TEXT,
+    result TEXT,
+    status TEXT NOT NULL DEFAULT 'playing'
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class StoreError(BoardctlError, OSError):
+    """The game database cannot be opened or written."""
+
+
+def iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class Store:
+    """The game database at ``path`` (created if missing). ``clock`` gives wall
+    time in seconds for the records' dates. A context manager."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the game database {self.path}: {exc}") from exc
+        self._game_id: int | None = self._playing_id()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _now(self) -> str:
+        return iso(self._clock())
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> int:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            cur = self._db.execute(sql, args)
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise StoreError(f"cannot write to {self.path}: {exc}") from exc
+        return cur.lastrowid or 0
+
+    def _playing_id(self) -> int | None:
+        row = self._db.execute(
+            "SELECT id FROM games WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    # -- the recorder the controller writes to ---------------------------------
+    def begin(self, game: str, options: Mapping[str, Any]) -> None:
+        """A new game; one left unfinished is kept as abandoned."""
+        now = self._now()
+        self._write(
+            "UPDATE games SET status = 'abandoned', ended = ? WHERE status = 'playing'", (now,)
+        )
+        self._game_id = self._write(
+            "INSERT INTO games (game, options, started) VALUES (?, ?, ?)",
+            (game, json.dumps(dict(options), sort_keys=True), now),
+        )
+
+    def record(self, move: str) -> None:
+        game_id = self._require()
+        self._write(
+            "INSERT INTO moves (game_id, seq, move, at) VALUES "
+            "(?, (SELECT COUNT(*) FROM moves WHERE game_id = ?), ?, ?)",
+            (game_id, game_id, move, self._now()),
+        )
+
+    def undo(self, steps: int) -> None:
+        game_id = self._require()
+        self._write(
+            "DELETE FROM moves WHERE game_id = ? AND seq >= "
+            "(SELECT COUNT(*) FROM moves WHERE game_id = ?) - ?",
+            (game_id, game_id, steps),
+        )
+        self._write(
+            "UPDATE games SET status = 'playing', ended = NULL, result = NULL WHERE id = ?",
+            (game_id,),
+        )
+
+    def finish(self, result: Mapping[str, Any]) -> None:
+        game_id = self._require()
+        self._write(
+            "UPDATE games SET status = 'finished', ended = ?, result = ? WHERE id = ?",
+            (self._now(), json.dumps(dict(result), sort_keys=True), game_id),
+        )
+
+    def _require(self) -> int:
+        if self._game_id is None:
+            raise StoreError("no game has begun: call begin() first")
+        return self._game_id
+
+    # -- reading --------------------------------------------------------------
+    def current(self) -> tuple[str, dict[str, Any], list[str]] | None:
+        """The game being played when the daemon stopped: game, options, moves;
+        or the last game if it finished (its board may still stand)."""
+        row = self._db.execute(
+            "SELECT id, game, options FROM games ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        self._game_id = int(row[0])
+        return str(row[1]), json.loads(row[2]), self.moves(int(row[0]))
+
+    def moves(self, game_id: int) -> list[str]:
+        rows = self._db.execute(
+            "SELECT move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def games(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The latest games, newest first: id, game, status, dates, moves played."""
+        rows = self._db.execute(
+            "SELECT g.id, g.game, g.status, g.started, g.ended, "
+            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
+            "FROM games g ORDER BY g.id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        keys = ("id", "game", "status", "started", "ended", "moves")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def record_of(self, game_id: int | None = None) -> dict[str, Any]:
+        """The game record of one game (the latest finished one by default)."""
+        if game_id is None:
+            row = self._db.execute(
+                "SELECT id FROM games WHERE status = 'finished' ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                raise StoreError("no game has finished yet")
+            game_id = int(row[0])
+        row = self._db.execute(
+            "SELECT game, options, started, ended, result FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no game number {game_id}; `boardctl games` lists them")
+        record: dict[str, Any] = {
+            "game": row[0],
+            "options": json.loads(row[1]),
+            "moves": self.moves(game_id),
+            "started": row[2],
+        }
+        if row[3] is not None:
+            record["ended"] = row[3]
+        if row[4] is not None:
+            record["result"] = json.loads(row[4])
+        return record

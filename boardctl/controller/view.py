@@ -1,0 +1,72 @@
+"""What the controller shows: the phases of its state machine and a snapshot
+of everything the LED scenes need, as plain values."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Phase(enum.Enum):
+    """The controller's states, as an operator names them."""
+
+    STARTING = "starting"
+    LINKING = "linking"
+    SETUP = "setup"
+    AWAITING_MOVE = "awaiting_move"
+    MOVE_IN_PROGRESS = "move_in_progress"
+    WRONG_BOARD = "wrong_board"
+    CHOOSING_SCORE = "choosing_score"
+    TAKEBACK_OFFERED = "takeback_offered"
+    GAME_OVER = "game_over"
+    ATTRACT = "attract"
+    FAULT = "fault"
+
+    @property
+    def playing(self) -> bool:
+        return self in PLAYING
+
+
+#: the phases of a game under way (the "playing" group)
+PLAYING = frozenset(
+    {
+        Phase.AWAITING_MOVE,
+        Phase.MOVE_IN_PROGRESS,
+        Phase.WRONG_BOARD,
+        Phase.CHOOSING_SCORE,
+        Phase.TAKEBACK_OFFERED,
+    }
+)
+
+_EMPTY: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything a scene is drawn from. Sites are the profile's site names."""
+
+    phase: Phase
+    players: int = 2
+    #: the player to act, or None
+    to_move: int | None = None
+    #: sites where the player to act may act (tracks, cells, lines to remove)
+    legal: frozenset[str] = _EMPTY
+    #: sites the last action touched
+    last_move: frozenset[str] = _EMPTY
+    #: sites still to change for a move under way, or the candidates of an ambiguity
+    destinations: frozenset[str] = _EMPTY
+    #: sites a piece was lifted from
+    lifted: frozenset[str] = _EMPTY
+    #: several actions explain the board: the players must make it clear
+    ambiguous: bool = False
+    #: sites holding what they must not: blink red
+    offending: frozenset[str] = _EMPTY
+    #: sites that must get their piece back: amber
+    restore: frozenset[str] = _EMPTY
+    #: sites that differ from the earlier position a takeback would go back to
+    takeback: frozenset[str] = _EMPTY
+    winner: int | None = None
+    #: sites of the winning line (or the last move when the engine names none)
+    winning: frozenset[str] = _EMPTY
+    #: when the current phase began, in the loop's clock
+    since: float = 0.0

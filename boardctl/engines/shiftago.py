@@ -1,0 +1,689 @@
+"""Shiftago: push marbles into a 7 x 7 board and make lines of your colour.
+
+Rules: seed 004 (the Expert variant) and the Shiftago section of the rule notes.
+Every option, its default and the reasoning behind it is in ``docs/engines.md``.
+
+Coordinates: cells ``a1``..``g7``, ``a1`` at the south-west corner, columns
+``a``..``g`` west to east, rows ``1``..``7`` south to north. Inside, cell ``a1``
+is bit 0, ``b1`` bit 1, ... ``g7`` bit 48 (row by row from the south, west to
+east in a row); a player's marbles are one 49-bit int.
+
+Actions (the notation in brackets):
+
+* :class:`Insert` (``W3``, ``E3``, ``Sd``, ``Nd``): a marble enters at the west,
+  east, south or north edge of that row or column and pushes the run of marbles
+  starting at the edge one cell along. A track without an empty cell is full.
+* :class:`Score` (``x:a1-e1``; with 3-4 players ``x:a1-e1/e1`` names the end
+  marble that stays), Expert only: the line the mover scores. The canonical
+  text writes first the end with the lower cell number (the southern end, or
+  the western end of a row); the parser accepts both orders.
+
+Piece codes in :meth:`Shiftago.layout`: ``"p0"``..``"p3"``, a marble of that
+player. Tracks are sites (they have LEDs and, on some boards, a light gate)
+but are never occupied. :meth:`Shiftago.expects` answers ``"insert"``,
+``"score"`` or ``"nothing"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from boardctl.engines.base import PLAYING, Engine, Outcome, Status
+from boardctl.errors import BadNotation, BadOptions, RecordError
+
+SIZE = 7
+CELLS = SIZE * SIZE
+FULL = (1 << CELLS) - 1
+MARBLES = 22
+TARGET = 10
+FILES = "abcdefg"
+
+#: cell names by bit number
+CELL_NAMES: tuple[str, ...] = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS))
+CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
+
+#: track names by track number: W1..W7, E1..E7, Sa..Sg, Na..Ng
+TRACK_NAMES: tuple[str, ...] = (
+    tuple(f"W{r + 1}" for r in range(SIZE))
+    + tuple(f"E{r + 1}" for r in range(SIZE))
+    + tuple(f"S{FILES[c]}" for c in range(SIZE))
+    + tuple(f"N{FILES[c]}" for c in range(SIZE))
+)
+TRACK_INDEX: dict[str, int] = {name: i for i, name in enumerate(TRACK_NAMES)}
+
+#: points for a line of each length (the notes' table)
+POINTS_2P: Mapping[int, int] = {5: 2, 6: 5, 7: 10}
+POINTS_MANY: Mapping[int, int] = {4: 2, 5: 5, 6: 8, 7: 10}
+
+VARIANTS = ("express", "expert")
+
+# phases of a state
+INSERT, SCORE, OVER = 0, 1, 2
+PHASE_NAMES = ("insert", "score", "over")
+# why a game ended
+END_NONE, END_LINE, END_TARGET, END_FULL, END_MARBLES = 0, 1, 2, 3, 4
+END_NAMES = ("", "line", "target", "board_full", "no_marbles")
+
+
+def _on_board(r: int, c: int) -> bool:
+    return 0 <= r < SIZE and 0 <= c < SIZE
+
+
+def _bit(r: int, c: int) -> int:
+    return 1 << (r * SIZE + c)
+
+
+def _track_geometry(track: int) -> tuple[tuple[int, ...], int]:
+    """The cells of a track from its entry cell on (as bits) and its bit step."""
+    side, k = divmod(track, SIZE)
+    if side == 0:  # west edge of row k, pushing east
+        return tuple(_bit(k, c) for c in range(SIZE)), 1
+    if side == 1:  # east edge of row k, pushing west
+        return tuple(_bit(k, c) for c in reversed(range(SIZE))), -1
+    if side == 2:  # south edge of column k, pushing north
+        return tuple(_bit(r, k) for r in range(SIZE)), SIZE
+    return tuple(_bit(r, k) for r in reversed(range(SIZE))), -SIZE
+
+
+#: the four line directions as (bit step, row step, column step)
+DIRECTIONS: tuple[tuple[int, int, int], ...] = ((1, 0, 1), (7, 1, 0), (8, 1, 1), (6, 1, -1))
+
+
+def _mask(pred: Any) -> int:
+    return sum(_bit(r, c) for r in range(SIZE) for c in range(SIZE) if pred(r, c))
+
+
+def _line_masks(length: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Per direction: (step, 2*step, 4*step or 3*step, cells where a run of ``length``
+    can start)."""
+    out = []
+    last = length - 1
+    for step, dr, dc in DIRECTIONS:
+        start = _mask(lambda r, c, dr=dr, dc=dc: _on_board(r + last * dr, c + last * dc))
+        out.append((step, 2 * step, last * step, start))
+    return tuple(out)
+
+
+#: per direction, the cells whose predecessor along that direction is on the board
+_PRED_MASKS: tuple[int, ...] = tuple(
+    _mask(lambda r, c, dr=dr, dc=dc: _on_board(r - dr, c - dc)) for _, dr, dc in DIRECTIONS
+)
+
+
+# -- actions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Insert:
+    """Insert a marble on a track (0..27: W1..W7, E1..E7, Sa..Sg, Na..Ng)."""
+
+    track: int
+
+    def __str__(self) -> str:
+        return TRACK_NAMES[self.track]
+
+    @classmethod
+    def from_str(cls, text: str) -> Insert:
+        action = parse_action(text)
+        if not isinstance(action, Insert):
+            raise BadNotation(f"{text!r} is a scoring choice, not an insertion")
+        return action
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Score the line from cell ``first`` to cell ``last`` (bit numbers, stored in
+    canonical order, lower first); ``keep`` is the end marble that stays, named
+    with 3-4 players only."""
+
+    first: int
+    last: int
+    keep: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.first > self.last:
+            first, last = self.last, self.first
+            object.__setattr__(self, "first", first)
+            object.__setattr__(self, "last", last)
+
+    def __str__(self) -> str:
+        text = f"x:{CELL_NAMES[self.first]}-{CELL_NAMES[self.last]}"
+        return text if self.keep is None else f"{text}/{CELL_NAMES[self.keep]}"
+
+    @classmethod
+    def from_str(cls, text: str) -> Score:
+        action = parse_action(text)
+        if not isinstance(action, Score):
+            raise BadNotation(f"{text!r} is an insertion, not a scoring choice")
+        return action
+
+
+Action = Insert | Score
+
+_CELL_RE = "([a-g][1-7])"
+_SCORE_RE = re.compile(rf"x:{_CELL_RE}-{_CELL_RE}(?:/{_CELL_RE})?")
+_NOTATION_HELP = (
+    "write a track (W1..W7, E1..E7, Sa..Sg, Na..Ng) or a scoring line "
+    "(x:a1-e1, with 3-4 players x:a1-e1/e1)"
+)
+
+
+def parse_action(text: str) -> Action:
+    """Read ``W3``, ``Sd``, ``x:a1-e1`` or ``x:a1-d1/d1``; :class:`BadNotation`
+    for anything else."""
+    if not isinstance(text, str):
+        raise BadNotation(f"{text!r} is not a Shiftago action: {_NOTATION_HELP}")
+    s = text.strip()
+    track = TRACK_INDEX.get(s)
+    if track is not None:
+        return Insert(track)
+    m = _SCORE_RE.fullmatch(s)
+    if m is None:
+        raise BadNotation(f"{text!r} is not a Shiftago action: {_NOTATION_HELP}")
+    a, b, keep = m.groups()
+    if a == b:
+        raise BadNotation(f"{text!r}: a line needs two different end cells")
+    return Score(CELL_INDEX[a], CELL_INDEX[b], None if keep is None else CELL_INDEX[keep])
+
+
+# -- options and state -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftagoOptions:
+    """Shiftago's options; docs/engines.md says what each means."""
+
+    #: 2 to 4
+    players: int = 2
+    #: "express" (first line wins) or "expert" (lines score points, first to 10)
+    variant: str = "express"
+    #: how many of their first turns the handicapped player sits out (0 to 6)
+    handicap_turns: int = 0
+    #: the seat of the player who sits out those turns
+    handicap_player: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftagoState:
+    """A Shiftago position: immutable and hashable.
+
+    ``mover`` is the player to act while playing, and the player who acted
+    last (or who ran out of marbles) once the game is over.
+    """
+
+    #: one 49-bit int per player: bit i set when cell i holds their marble
+    boards: tuple[int, ...]
+    #: marbles each player still has to insert
+    supply: tuple[int, ...]
+    #: points (always 0 in Express)
+    scores: tuple[int, ...]
+    mover: int
+    #: 0 insert, 1 score, 2 over
+    phase: int
+    #: turns the handicapped player still sits out
+    skips: int
+    #: the winner once over, -1 for none
+    winner: int = -1
+    #: why the game ended (see END_NAMES)
+    end: int = END_NONE
+
+
+def _popcount(x: int) -> int:
+    return x.bit_count()
+
+
+# -- the engine ------------------------------------------------------------------
+
+
+class Shiftago(Engine[ShiftagoState, Action]):
+    """The rules of Shiftago, Express or Expert, for 2 to 4 players."""
+
+    name: ClassVar[str] = "shiftago"
+    Options: ClassVar[type[Any]] = ShiftagoOptions
+
+    def __init__(self, options: ShiftagoOptions | None = None) -> None:
+        opts = options if options is not None else ShiftagoOptions()
+        if not 2 <= opts.players <= 4:
+            raise BadOptions(f"shiftago: option 'players' must be 2, 3 or 4, not {opts.players}")
+        if opts.variant not in VARIANTS:
+            extra = " ('extreme' is not supported: its rules are not sourced)"
+            raise BadOptions(
+                f"shiftago: option 'variant' must be 'express' or 'expert', not {opts.variant!r}"
+                + (extra if opts.variant == "extreme" else "")
+            )
+        if not 0 <= opts.handicap_turns <= 6:
+            raise BadOptions(
+                f"shiftago: option 'handicap_turns' must be 0 to 6, not {opts.handicap_turns}"
+            )
+        if not 0 <= opts.handicap_player < opts.players:
+            raise BadOptions(
+                f"shiftago: option 'handicap_player' must be a seat 0 to {opts.players - 1}, "
+                f"not {opts.handicap_player}"
+            )
+        self.options = opts
+        self.players = opts.players
+        self.expert = opts.variant == "expert"
+        #: the shortest line that wins (Express) or scores (Expert)
+        self.line_length = 5 if opts.players == 2 else 4
+        self.points = POINTS_2P if opts.players == 2 else POINTS_MANY
+        self._runs = _line_masks(self.line_length)
+        self._inserts = tuple(Insert(t) for t in range(len(TRACK_NAMES)))
+        tracks = []
+        for t in range(len(TRACK_NAMES)):
+            cells, step = _track_geometry(t)
+            prefixes = [0]
+            for bit in cells:
+                prefixes.append(prefixes[-1] | bit)
+            tracks.append((cells, tuple(prefixes), step))
+        self._tracks = tuple(tracks)
+        # (action, mask of its track) for the legality test of insertions
+        self._insert_masks = tuple(
+            (self._inserts[t], prefixes[-1]) for t, (_, prefixes, _) in enumerate(tracks)
+        )
+
+    # -- lines -------------------------------------------------------------
+    def _has_line(self, b: int) -> bool:
+        """Whether ``b`` holds a run of at least ``line_length`` in any direction."""
+        if self.line_length == 5:
+            for s, s2, s4, start in self._runs:
+                r = b & (b >> s)
+                r &= r >> s2
+                if r & (b >> s4) & start:
+                    return True
+            return False
+        for s, s2, _, start in self._runs:
+            r = b & (b >> s)
+            if r & (r >> s2) & start:
+                return True
+        return False
+
+    def _lines(self, b: int) -> Iterator[tuple[int, int]]:
+        """The maximal runs of ``b`` of at least ``line_length``, as (first, last)
+        bit numbers, first the lower."""
+        length = self.line_length
+        for (step, dr, dc), (s, _, _, start), pred in zip(
+            DIRECTIONS, self._runs, _PRED_MASKS, strict=True
+        ):
+            run = b
+            for k in range(1, length):
+                run &= b >> (k * s)
+            starts = run & start & ~((b << step) & pred)
+            while starts:
+                low = starts & -starts
+                starts ^= low
+                i = low.bit_length() - 1
+                r, c = divmod(i, SIZE)
+                n = 1
+                while _on_board(r + n * dr, c + n * dc) and b >> (i + n * step) & 1:
+                    n += 1
+                yield i, i + (n - 1) * step
+
+    @staticmethod
+    def _line_cells(first: int, last: int) -> tuple[int, int] | None:
+        """(bit step, number of cells) of the straight line first..last, or None."""
+        r0, c0 = divmod(first, SIZE)
+        r1, c1 = divmod(last, SIZE)
+        dr, dc = r1 - r0, c1 - c0
+        if dr == 0 and dc > 0:
+            return 1, dc + 1
+        if dc == 0 and dr > 0:
+            return SIZE, dr + 1
+        if dr > 0 and dc == dr:
+            return SIZE + 1, dr + 1
+        if dr > 0 and dc == -dr:
+            return SIZE - 1, dr + 1
+        return None
+
+    def scoring_lines(self, state: ShiftagoState) -> tuple[tuple[str, str], ...]:
+        """The lines the player to act may score now, as (first, last) cell names."""
+        if state.phase != SCORE:
+            return ()
+        return tuple(
+            (CELL_NAMES[a], CELL_NAMES[b]) for a, b in self._lines(state.boards[state.mover])
+        )
+
+    # -- the game ------------------------------------------------------------
+    def initial(self) -> ShiftagoState:
+        n = self.players
+        skips = self.options.handicap_turns
+        mover = 0
+        if skips and self.options.handicap_player == 0:
+            skips -= 1
+            mover = 1
+        return ShiftagoState(
+            boards=(0,) * n,
+            supply=(MARBLES,) * n,
+            scores=(0,) * n,
+            mover=mover,
+            phase=INSERT,
+            skips=skips,
+        )
+
+    def legal_actions(self, state: ShiftagoState) -> Iterator[Action]:
+        if state.phase == INSERT:
+            occ = 0
+            for b in state.boards:
+                occ |= b
+            return (a for a, m in self._insert_masks if occ & m != m)
+        if state.phase == SCORE:
+            return self._score_actions(state)
+        return iter(())
+
+    def _score_actions(self, state: ShiftagoState) -> Iterator[Action]:
+        for a, b in self._lines(state.boards[state.mover]):
+            if self.players == 2:
+                yield Score(a, b)
+            else:
+                yield Score(a, b, a)
+                yield Score(a, b, b)
+
+    def why_illegal(self, state: ShiftagoState, action: Action) -> str | None:
+        p = state.mover
+        if state.phase == OVER:
+            return f"the game is over: {self.outcome(state).reason}"
+        if isinstance(action, Insert):
+            if not 0 <= action.track < len(TRACK_NAMES):
+                return f"there is no track number {action.track}"
+            if state.phase == SCORE:
+                choices = ", ".join(str(a) for a in self._score_actions(state))
+                return f"player {p} must score first: choose a line ({choices})"
+            occ = 0
+            for b in state.boards:
+                occ |= b
+            mask = self._tracks[action.track][1][-1]
+            if occ & mask == mask:
+                return f"track {TRACK_NAMES[action.track]} is full"
+            return None
+        if isinstance(action, Score):
+            return self._why_score_illegal(state, action)
+        return f"{action!r} is not a Shiftago action"
+
+    def _why_score_illegal(self, state: ShiftagoState, action: Score) -> str | None:
+        p = state.mover
+        if not self.expert:
+            return "there is no scoring in Shiftago Express: the first line wins at once"
+        if state.phase != SCORE:
+            return f"player {p} has no line to score now: insert a marble"
+        first, last = action.first, action.last
+        if not (0 <= first < CELLS and 0 <= last < CELLS) or first == last:
+            return "a line needs two different end cells on the board"
+        fa, la = CELL_NAMES[first], CELL_NAMES[last]
+        geometry = self._line_cells(first, last)
+        if geometry is None:
+            return f"{fa} and {la} are not on one row, column or diagonal"
+        step, n = geometry
+        board = state.boards[p]
+        for k in range(n):
+            cell = first + k * step
+            if not board >> cell & 1:
+                holder = next(
+                    (q for q, b in enumerate(state.boards) if b >> cell & 1),
+                    None,
+                )
+                what = "is empty" if holder is None else f"holds a marble of player {holder}"
+                return f"{fa}-{la} is not a line of player {p}'s marbles: {CELL_NAMES[cell]} {what}"
+        # full length: the run must not continue past either end
+        r0, c0 = divmod(first, SIZE)
+        r1, c1 = divmod(last, SIZE)
+        dr, dc = (r1 - r0) // (n - 1), (c1 - c0) // (n - 1)
+        before = (r0 - dr, c0 - dc)
+        after = (r1 + dr, c1 + dc)
+        lo, hi = first, last
+        while _on_board(*before) and board >> (before[0] * SIZE + before[1]) & 1:
+            lo -= step
+            before = (before[0] - dr, before[1] - dc)
+        while _on_board(*after) and board >> (after[0] * SIZE + after[1]) & 1:
+            hi += step
+            after = (after[0] + dr, after[1] + dc)
+        if (lo, hi) != (first, last):
+            return (
+                f"a line is scored at its full length: player {p}'s line runs "
+                f"{CELL_NAMES[lo]}-{CELL_NAMES[hi]}"
+            )
+        if n < self.line_length:
+            return (
+                f"a line of {n} does not score with {self.players} players: "
+                f"it takes {self.line_length} or more"
+            )
+        if self.players == 2:
+            if action.keep is not None:
+                return f"with 2 players both end marbles stay: write x:{fa}-{la}"
+            return None
+        if action.keep is None:
+            return f"with {self.players} players name the end marble that stays: x:{fa}-{la}/{la}"
+        if action.keep not in (first, last):
+            keep = CELL_NAMES[action.keep] if 0 <= action.keep < CELLS else str(action.keep)
+            return f"the marble that stays must be an end of the line, {fa} or {la}, not {keep}"
+        return None
+
+    def apply_unchecked(self, state: ShiftagoState, action: Action) -> ShiftagoState:
+        if isinstance(action, Insert):
+            return self._insert(state, action.track)
+        return self._score(state, action)
+
+    def _insert(self, state: ShiftagoState, track: int) -> ShiftagoState:
+        cells, prefixes, step = self._tracks[track]
+        boards = list(state.boards)
+        occ = 0
+        for b in boards:
+            occ |= b
+        k = 0
+        while occ & cells[k]:
+            k += 1
+        seg = prefixes[k]
+        if seg:
+            for q, b in enumerate(boards):
+                moved = b & seg
+                if moved:
+                    boards[q] = (b ^ moved) | (moved << step if step > 0 else moved >> -step)
+        p = state.mover
+        mine = boards[p] | cells[0]
+        boards[p] = mine
+        supply = list(state.supply)
+        supply[p] -= 1
+        if self._has_line(mine):
+            if self.expert:
+                return ShiftagoState(
+                    tuple(boards), tuple(supply), state.scores, p, SCORE, state.skips
+                )
+            return ShiftagoState(
+                tuple(boards), tuple(supply), state.scores, p, OVER, state.skips, p, END_LINE
+            )
+        return self._hand_over(tuple(boards), tuple(supply), state.scores, p, state.skips)
+
+    def _hand_over(
+        self,
+        boards: tuple[int, ...],
+        supply: tuple[int, ...],
+        scores: tuple[int, ...],
+        p: int,
+        skips: int,
+    ) -> ShiftagoState:
+        """The state after player ``p``'s turn ends without a score."""
+        occ = 0
+        for b in boards:
+            occ |= b
+        if occ == FULL:
+            return self._by_points(boards, supply, scores, p, skips, END_FULL)
+        n = self.players
+        nxt = (p + 1) % n
+        if skips and nxt == self.options.handicap_player:
+            skips -= 1
+            nxt = (nxt + 1) % n
+        if not supply[nxt]:
+            return self._by_points(boards, supply, scores, nxt, skips, END_MARBLES)
+        return ShiftagoState(boards, supply, scores, nxt, INSERT, skips)
+
+    def _by_points(
+        self,
+        boards: tuple[int, ...],
+        supply: tuple[int, ...],
+        scores: tuple[int, ...],
+        p: int,
+        skips: int,
+        end: int,
+    ) -> ShiftagoState:
+        top = max(scores)
+        winner = scores.index(top) if scores.count(top) == 1 else -1
+        return ShiftagoState(boards, supply, scores, p, OVER, skips, winner, end)
+
+    def _score(self, state: ShiftagoState, action: Score) -> ShiftagoState:
+        p = state.mover
+        step, n = self._line_cells(action.first, action.last) or (1, 1)
+        line = 0
+        for k in range(n):
+            line |= 1 << (action.first + k * step)
+        if self.players == 2:
+            stays = (1 << action.first) | (1 << action.last)
+        else:
+            stays = 1 << (action.last if action.keep is None else action.keep)
+        removed = line & ~stays
+        boards = list(state.boards)
+        boards[p] &= ~removed
+        supply = list(state.supply)
+        supply[p] += _popcount(removed)
+        scores = list(state.scores)
+        scores[p] += self.points[n]
+        if scores[p] >= TARGET:
+            return ShiftagoState(
+                tuple(boards), tuple(supply), tuple(scores), p, OVER, state.skips, p, END_TARGET
+            )
+        return ShiftagoState(tuple(boards), tuple(supply), tuple(scores), p, INSERT, state.skips)
+
+    def to_move(self, state: ShiftagoState) -> int | None:
+        return None if state.phase == OVER else state.mover
+
+    def expects(self, state: ShiftagoState) -> str:
+        return ("insert", "score", "nothing")[state.phase]
+
+    def outcome(self, state: ShiftagoState) -> Outcome:
+        if state.phase != OVER:
+            return PLAYING
+        w = state.winner
+        end = state.end
+        if end == END_LINE:
+            return Outcome(Status.WON, w, f"player {w} made a line of {self.line_length} or more")
+        if end == END_TARGET:
+            return Outcome(Status.WON, w, f"player {w} reached {state.scores[w]} points")
+        why = (
+            "the board is full" if end == END_FULL else f"player {state.mover} has no marbles left"
+        )
+        if not self.expert:
+            return Outcome(Status.DRAW, None, f"{why} and no line was made")
+        top = max(state.scores)
+        if w >= 0:
+            return Outcome(Status.WON, w, f"{why}: player {w} has the most points ({top})")
+        tied = [str(q) for q, s in enumerate(state.scores) if s == top]
+        return Outcome(
+            Status.DRAW, None, f"{why}: players {' and '.join(tied)} share the top score ({top})"
+        )
+
+    def scores(self, state: ShiftagoState) -> tuple[int, ...] | None:
+        return state.scores if self.expert else None
+
+    def supply(self, state: ShiftagoState) -> tuple[int, ...]:
+        """The marbles each player still has to insert."""
+        return state.supply
+
+    # -- notation ------------------------------------------------------------
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return str(action)
+
+    # -- serialisation ---------------------------------------------------------
+    def state_to_json(self, state: ShiftagoState) -> dict[str, Any]:
+        return {
+            "board": self._rows(state),
+            "supply": list(state.supply),
+            "scores": list(state.scores),
+            "mover": state.mover,
+            "phase": PHASE_NAMES[state.phase],
+            "handicap_skips_left": state.skips,
+            "winner": state.winner if state.winner >= 0 else None,
+            "end": END_NAMES[state.end],
+        }
+
+    def state_from_json(self, data: Mapping[str, Any]) -> ShiftagoState:
+        try:
+            rows = data["board"]
+            n = self.players
+            if not isinstance(rows, list) or len(rows) != SIZE:
+                raise ValueError("'board' must be a list of 7 rows, north first")
+            boards = [0] * n
+            for r, row in enumerate(reversed(rows)):
+                if not isinstance(row, str) or len(row) != SIZE:
+                    raise ValueError(f"row {r + 1} must be 7 characters")
+                for c, ch in enumerate(row):
+                    if ch == ".":
+                        continue
+                    if not ch.isdigit() or int(ch) >= n:
+                        raise ValueError(f"cell {FILES[c]}{r + 1} holds {ch!r}")
+                    boards[int(ch)] |= _bit(r, c)
+            supply = tuple(int(x) for x in data["supply"])
+            scores = tuple(int(x) for x in data["scores"])
+            if len(supply) != n or len(scores) != n:
+                raise ValueError(f"'supply' and 'scores' need {n} entries")
+            phase = PHASE_NAMES.index(data["phase"])
+            winner = data.get("winner")
+            end = END_NAMES.index(data.get("end", ""))
+            mover = int(data["mover"])
+            if not 0 <= mover < n:
+                raise ValueError(f"'mover' must be a seat 0 to {n - 1}")
+            return ShiftagoState(
+                tuple(boards),
+                supply,
+                scores,
+                mover,
+                phase,
+                int(data.get("handicap_skips_left", 0)),
+                -1 if winner is None else int(winner),
+                end,
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise RecordError(f"not a shiftago state: {exc}") from None
+
+    # -- the physical board --------------------------------------------------------
+    def sites(self) -> tuple[str, ...]:
+        return CELL_NAMES + TRACK_NAMES
+
+    def layout(self, state: ShiftagoState) -> Mapping[str, str]:
+        out: dict[str, str] = {}
+        for q, b in enumerate(state.boards):
+            while b:
+                low = b & -b
+                b ^= low
+                out[CELL_NAMES[low.bit_length() - 1]] = f"p{q}"
+        return out
+
+    def _rows(self, state: ShiftagoState) -> list[str]:
+        """The board as 7 strings, north row first; '.' empty, a digit a player."""
+        rows = []
+        for r in reversed(range(SIZE)):
+            chars = []
+            for c in range(SIZE):
+                bit = _bit(r, c)
+                owner = next((str(q) for q, b in enumerate(state.boards) if b & bit), ".")
+                chars.append(owner)
+            rows.append("".join(chars))
+        return rows
+
+    def render(self, state: ShiftagoState) -> str:
+        letters = "   " + " ".join(FILES)
+        lines = [letters]
+        for r, row in zip(reversed(range(SIZE)), self._rows(state), strict=True):
+            lines.append(f"{r + 1}  {' '.join(row)}  {r + 1}")
+        lines.append(letters)
+        marbles = " ".join(str(s) for s in state.supply)
+        status = f"marbles left {marbles}"
+        if self.expert:
+            status += f" · points {' '.join(str(s) for s in state.scores)}"
+        if state.phase == OVER:
+            lines.append(f"game over: {self.outcome(state).reason} · {status}")
+        else:
+            lines.append(f"player {state.mover} to {PHASE_NAMES[state.phase]} · {status}")
+        return "\n".join(lines)

@@ -1,0 +1,129 @@
+"""The controller's state machine, fed sensor events as hands make them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controller_support import Table, profile_for
+
+from boardctl.controller.machine import Controller, Timing
+from boardctl.controller.view import Phase
+from boardctl.engines import create
+from boardctl.sensing import ButtonPress, LinkDown, LinkUp, SensorSnapshot
+
+
+def _table(game: str = "shiftago", presence: bool = False, **options: object) -> Table:
+    engine = create(game, options)
+    profile = profile_for(engine, presence=presence, options=options)
+    return Table(Controller(profile, timing=Timing(attract_after=60.0)))
+
+
+def test_a_new_board_waits_for_the_sensors_then_plays() -> None:
+    engine = create("shiftago")
+    controller = Controller(profile_for(engine))
+    assert controller.state is Phase.STARTING
+    controller.start(0.0)
+    assert controller.state is Phase.LINKING
+    table = Table(controller)
+    table.settle()
+    assert controller.state is Phase.AWAITING_MOVE
+    view = controller.view()
+    assert view.to_move == 0
+    assert view.legal == {f"{e}{i}" for e in "WE" for i in range(1, 8)} | {
+        f"{e}{c}" for e in "SN" for c in "abcdefg"
+    }
+
+
+def test_an_insertion_is_played_once_the_board_settles() -> None:
+    table = _table()
+    c = table.controller
+    table.apply(__import__("boardctl.sim.hands", fromlist=["insert"]).insert({}, "W3", "p0"))
+    assert c.state is Phase.MOVE_IN_PROGRESS
+    assert c.match.moves_text() == []
+    table.settle()
+    assert c.match.moves_text() == ["W3"]
+    assert c.state is Phase.AWAITING_MOVE
+    assert c.view().last_move == {"W3", "a3"}
+
+
+def test_a_wrong_marble_blinks_only_after_the_grace_time_and_is_never_played() -> None:
+    table = _table()
+    c = table.controller
+    table.hands("place d4 p1")
+    assert c.state is Phase.MOVE_IN_PROGRESS
+    table.wait(c.timing.grace)
+    assert c.state is Phase.WRONG_BOARD
+    assert c.view().offending == {"d4"}
+    table.hands("lift d4")
+    assert c.state is Phase.AWAITING_MOVE
+    assert c.match.moves_text() == []
+
+
+def test_a_lifted_duploline_disc_shows_where_it_may_go() -> None:
+    table = _table("duploline")
+    c = table.controller
+    table.settle()
+    for command in ("place d4 white-disc", "place d5 black-ring", "place e5 black-disc"):
+        table.hands(command)
+    assert c.match.moves_text() == ["D+d4", "R+d5", "D+e5"]
+    table.hands("lift d4")
+    view = c.view()
+    assert c.state is Phase.MOVE_IN_PROGRESS
+    assert "d5" in view.destinations and "d4" in view.lifted
+    table.hands("place d5 white-disc")
+    assert c.match.moves_text()[-1] == "Dd4-d5"
+
+
+def test_operator_undo_waits_for_the_board_to_follow() -> None:
+    table = _table()
+    c = table.controller
+    table.hands("insert W1", "p0")
+    table.hands("insert E7", "p1")
+    assert c.undo(table.now) == "E7"
+    table.wait(c.timing.grace + 0.1)
+    assert c.match.moves_text() == ["W1"]
+    assert c.state is Phase.WRONG_BOARD
+    assert c.view().offending == {"g7"}
+    table.hands("lift g7")
+    assert c.state is Phase.AWAITING_MOVE and c.view().to_move == 1
+
+
+def test_a_board_held_in_an_earlier_position_takes_the_move_back() -> None:
+    table = _table("duploline")
+    c = table.controller
+    table.hands("place d4 white-disc")
+    table.hands("place d5 black-ring")
+    table.hands("lift d5")
+    assert c.state is Phase.TAKEBACK_OFFERED
+    table.wait(c.timing.takeback_hold)
+    assert c.match.moves_text() == ["D+d4"]
+    assert c.state is Phase.AWAITING_MOVE
+
+
+def test_link_down_is_a_fault_and_play_resumes_after_resync() -> None:
+    table = _table()
+    c = table.controller
+    table.hands("insert W1", "p0")
+    c.feed(LinkDown("cable pulled"), table.now)
+    assert c.state is Phase.FAULT
+    c.feed(LinkUp("back"), table.now)
+    c.feed(SensorSnapshot(tuple(c.values)), table.now)
+    table.settle()
+    assert c.state is Phase.AWAITING_MOVE
+    assert c.match.moves_text() == ["W1"]
+
+
+def test_idle_board_dozes_and_a_touch_wakes_it() -> None:
+    table = _table()
+    c = table.controller
+    table.wait(61.0)
+    assert c.state is Phase.ATTRACT
+    c.feed(ButtonPress("mode"), table.now)
+    assert c.state is Phase.AWAITING_MOVE
+
+
+def test_the_state_diagram_in_docs_is_up_to_date() -> None:
+    from boardctl.controller.diagram import mermaid
+
+    doc = Path(__file__).parent.parent / "docs" / "controller-states.md"
+    assert mermaid() in doc.read_text(), "run: python -m boardctl.controller.diagram --write"

@@ -1,0 +1,75 @@
+"""LED scenes: what the players see for each moment of a game."""
+
+from __future__ import annotations
+
+from controller_support import profile_for
+
+from boardctl.controller.scenes import (
+    BLACK,
+    ORANGE,
+    SKY_BLUE,
+    VERMILION,
+    YELLOW,
+    Palette,
+    parse_colour,
+    render,
+)
+from boardctl.controller.view import Phase, View
+from boardctl.engines import create
+
+PROFILE = profile_for(create("shiftago"))
+PALETTE = Palette()
+
+
+def _led(site: str) -> int:
+    return PROFILE.site(site).leds[0]
+
+
+def test_a_frame_has_one_colour_per_led_and_is_a_pure_function_of_view_and_time() -> None:
+    view = View(Phase.AWAITING_MOVE, to_move=0, legal=frozenset({"W1"}))
+    frame = render(view, PROFILE, PALETTE, 1.0)
+    assert len(frame) == PROFILE.leds.count
+    assert frame == render(view, PROFILE, PALETTE, 1.0)
+
+
+def test_legal_tracks_show_in_the_colour_of_the_player_to_move() -> None:
+    for player, colour in ((0, ORANGE), (1, SKY_BLUE)):
+        view = View(Phase.AWAITING_MOVE, to_move=player, legal=frozenset({"W1"}))
+        lit = render(view, PROFILE, PALETTE, 0.0)[_led("W1")]
+        assert lit != BLACK
+        assert lit == tuple(round(c * 0.6) for c in colour)
+
+
+def test_a_wrong_marble_blinks_vermilion_and_a_missing_one_is_amber() -> None:
+    view = View(
+        Phase.WRONG_BOARD,
+        to_move=0,
+        offending=frozenset({"d4"}),
+        restore=frozenset({"a1"}),
+        since=10.0,
+    )
+    on = render(view, PROFILE, PALETTE, 10.1)
+    off = render(view, PROFILE, PALETTE, 10.35)
+    assert on[_led("d4")] == VERMILION and off[_led("d4")] == BLACK
+    assert on[_led("a1")] == YELLOW == off[_led("a1")]
+
+
+def test_the_winning_line_shines_in_the_winners_colour() -> None:
+    line = frozenset({"a1", "b1", "c1", "d1", "e1"})
+    view = View(Phase.GAME_OVER, winner=1, winning=line)
+    frame = render(view, PROFILE, PALETTE, 3.0)
+    assert {frame[_led(s)] for s in line} == {SKY_BLUE}
+
+
+def test_fault_and_attract_light_the_board_differently() -> None:
+    fault = render(View(Phase.FAULT), PROFILE, PALETTE, 0.5)
+    attract = render(View(Phase.ATTRACT), PROFILE, PALETTE, 0.5)
+    assert fault != attract
+    assert all(led[2] == 0 for led in fault)  # no blue in vermilion
+
+
+def test_player_colours_are_configurable() -> None:
+    palette = Palette.from_hex(["#ff0000", "#00ff00"])
+    assert parse_colour("#e69f00") == ORANGE
+    view = View(Phase.AWAITING_MOVE, to_move=1, legal=frozenset({"W1"}))
+    assert render(view, PROFILE, palette, 0.0)[_led("W1")] == (0, 153, 0)
