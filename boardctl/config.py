@@ -34,8 +34,9 @@ class BoardConfig:
 
 @dataclass(frozen=True, slots=True)
 class SerialConfig:
-    #: the microcontroller's port, by a stable name
+    #: the microcontroller's port, by a stable name; "" for the profile's
     port: str
+    #: 0 for the profile's
     baudrate: int
 
 
@@ -109,7 +110,7 @@ class Config:
 _GAME = "game"
 
 _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
-    ("serial", "baudrate"): (300, 4_000_000),
+    ("serial", "baudrate"): (0, 4_000_000),
     ("controller", "settle_ms"): (0, 5_000),
     ("controller", "grace_ms"): (0, 60_000),
     ("controller", "attract_after_s"): (0, 86_400),

@@ -30,6 +30,15 @@ def register(sub: Any) -> None:
     show.set_defaults(handler=_show)
     register_service(sub)
 
+    run = sub.add_parser("run", help="run the board controller daemon (what systemd starts)")
+    run.add_argument(
+        "--profile",
+        metavar="NAME|FILE",
+        help="the board's profile (default: [board] profile of the configuration)",
+    )
+    add_config_arguments(run)
+    run.set_defaults(handler=_run)
+
 
 def _show(args: argparse.Namespace) -> int:
     from boardctl import config
@@ -91,3 +100,23 @@ def _install(args: argparse.Namespace) -> int:
     print("  systemctl enable --now boardctl")
     print("then follow it with: journalctl -u boardctl -f")
     return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from boardctl import config
+    from boardctl.daemon.runner import Daemon, configure_logging
+    from hardware.profiles import load_profile
+
+    overrides = list(args.set)
+    if args.profile:
+        overrides.append(f"board.profile={_toml_text(args.profile)}")
+    cfg = config.load(args.config, overrides)
+    configure_logging(cfg.logging.level)
+    profile = load_profile(cfg.board.profile)
+    daemon = Daemon(cfg, profile)
+    daemon.install_signal_handlers()
+    return daemon.run()
+
+
+def _toml_text(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

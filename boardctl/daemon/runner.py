@@ -1,0 +1,223 @@
+"""The daemon: a profile's sensors and LEDs, the controller, the store, the
+control socket and systemd, wired together and run until stopped.
+
+The controller's loop runs on the thread that calls :meth:`Daemon.run` (the
+main thread under ``boardctl run``). Sensor sources and the control socket only
+queue events for it. systemd hears ``READY=1`` once the sensors answered and
+the board was read, and a watchdog ping on every turn of the loop. SIGTERM and
+SIGINT stop the loop: the LEDs go dark and the store, which holds every action
+already, is closed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from boardctl.board import BoardProfile
+from boardctl.config import Config
+from boardctl.controller.control import ControlServer
+from boardctl.controller.loop import LedOutput, Loop
+from boardctl.controller.machine import Controller, Timing
+from boardctl.controller.scenes import Palette
+from boardctl.controller.store import Store
+from boardctl.daemon.systemd_notify import Notifier
+from boardctl.sensing import SensorSource
+
+log = logging.getLogger(__name__)
+
+#: the game database inside the state directory
+DATABASE = "games.db"
+
+
+def configure_logging(level: str, environ: dict[str, str] | None = None) -> None:
+    """Log to stderr; without timestamps when journald (which adds its own) reads it."""
+    env = os.environ if environ is None else environ
+    journal = bool(env.get("JOURNAL_STREAM"))
+    fmt = "%(levelname)s %(name)s: %(message)s"
+    if not journal:
+        fmt = "%(asctime)s " + fmt
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter(fmt))
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+
+
+@dataclass(slots=True)
+class Hardware:
+    """The daemon's sensing and LED output, opened together."""
+
+    sensors: SensorSource
+    leds: Any  # hardware.leds.LedStrip: open(), show(frame), close()
+
+
+def open_hardware(profile: BoardProfile, config: Config) -> Hardware:
+    """The real backends the profile names (imported only now)."""
+    from hardware.leds import create_strip
+
+    link = None
+    sensors: SensorSource
+    if profile.sensing == "serial":
+        from firmware_bridge.host import SerialSensorSource
+
+        settings = profile.sensing_settings
+        serial_source = SerialSensorSource(
+            config.serial.port or str(settings.get("port", "/dev/boardctl-mcu")),
+            baudrate=config.serial.baudrate or int(settings.get("baudrate", 115200)),
+            expected_sensors=profile.channel_count,
+        )
+        sensors = serial_source
+        link = serial_source
+    else:
+        from hardware.gpio_sensing import open_sensor_source
+
+        sensors = open_sensor_source(profile)
+    return Hardware(sensors, create_strip(profile.leds, link=link, profile=profile))
+
+
+def timing_of(config: Config) -> Timing:
+    c = config.controller
+    return Timing(
+        settle=c.settle_ms / 1000,
+        grace=c.grace_ms / 1000,
+        attract_after=float(c.attract_after_s),
+    )
+
+
+class Daemon:
+    """Runs one board. ``hardware`` replaces the profile's backends (the
+    simulator passes its twins); ``notifier`` replaces systemd's."""
+
+    def __init__(
+        self,
+        config: Config,
+        profile: BoardProfile,
+        *,
+        hardware: Hardware | None = None,
+        notifier: Notifier | None = None,
+        on_frame: Callable[[Any], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.profile = profile
+        self.hardware = hardware
+        self.notifier = notifier or Notifier()
+        self.on_frame = on_frame
+        self.loop: Loop | None = None
+        self.ready = threading.Event()
+        self._stop_requested = threading.Event()
+        self._last_ping = 0.0
+
+    # -- public ---------------------------------------------------------------
+    def run(self) -> int:
+        """Run until :meth:`stop` or a signal; returns the exit status."""
+        with self._running() as loop:
+            self.loop = loop
+            if self._stop_requested.is_set():
+                loop.stop()
+            loop.run()
+        log.info("stopped; the LEDs are dark and the game is saved")
+        return 0
+
+    def stop(self) -> None:
+        """Ask the loop to stop (thread- and signal-safe)."""
+        self._stop_requested.set()
+        if self.loop is not None:
+            self.loop.stop()
+
+    def install_signal_handlers(self) -> None:
+        def handle(signum: int, frame: FrameType | None) -> None:
+            log.info("%s received: stopping", signal.Signals(signum).name)
+            self.notifier.stopping()
+            self.stop()
+
+        signal.signal(signal.SIGTERM, handle)
+        signal.signal(signal.SIGINT, handle)
+
+    # -- wiring ------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _running(self) -> Iterator[Loop]:
+        cfg = self.config
+        state_dir = Path(cfg.storage.state_dir)
+        hardware = self.hardware or open_hardware(self.profile, cfg)
+        with contextlib.ExitStack() as stack:
+            store = stack.enter_context(Store(state_dir / DATABASE))
+            resume = store.current()
+            if resume is not None:
+                log.info("resuming %s after %d moves", resume[0], len(resume[2]))
+            game = cfg.board.game or None
+            controller = Controller(
+                self.profile,
+                game=game,
+                options=dict(cfg.game_options) if cfg.game_options or game else None,
+                timing=timing_of(cfg),
+                recorder=store,
+                resume=resume,
+            )
+            hardware.leds.open()
+            stack.callback(hardware.leds.close)
+            output: LedOutput = hardware.leds
+            if self.on_frame is not None:
+                output = _Tee(hardware.leds, self.on_frame)
+            palette = Palette.from_hex(list(cfg.leds.palette))
+            interval = self.notifier.watchdog_interval
+            loop = Loop(
+                controller,
+                output,
+                palette=palette,
+                frame_rate=cfg.controller.frame_rate_hz,
+                store=store,
+                watchdog=self._turned,
+                watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
+            )
+            control = ControlServer(cfg.control.socket, loop.submit, mode=int(cfg.control.mode, 8))
+            stack.callback(control.close)
+            self.notifier.status(f"waiting for the sensors of {self.profile.name}")
+            hardware.sensors.start(loop.emit)
+            stack.callback(hardware.sensors.close)
+            log.info(
+                "board %s (%s) playing %s; control socket %s",
+                self.profile.name,
+                self.profile.source or "built in",
+                controller.engine.name,
+                cfg.control.socket,
+            )
+            yield loop
+
+    def _turned(self) -> None:
+        """Called by the loop on every turn: readiness, then watchdog pings."""
+        loop = self.loop
+        if loop is None:
+            return
+        if not self.ready.is_set() and loop.controller.have_snapshot:
+            self.ready.set()
+            self.notifier.ready(f"playing {loop.controller.engine.name}")
+            log.info("ready: the sensors answered and the board was read")
+        now = time.monotonic()
+        interval = self.notifier.watchdog_interval
+        if interval and now - self._last_ping >= interval / 4:
+            self._last_ping = now
+            self.notifier.watchdog()
+
+
+class _Tee:
+    """Shows each frame on the strip and hands it to a watcher too."""
+
+    def __init__(self, strip: LedOutput, watcher: Callable[[Any], None]) -> None:
+        self._strip = strip
+        self._watcher = watcher
+
+    def show(self, frame: Any) -> None:
+        self._strip.show(frame)
+        self._watcher(frame)

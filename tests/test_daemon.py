@@ -1,0 +1,106 @@
+"""The daemon wires sensors, controller, store, LEDs and systemd: it says READY only
+after the board was read, plays what hands do, goes dark on stop and resumes."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from boardctl import config
+from boardctl.controller.control import request
+from boardctl.daemon.runner import Daemon, Hardware
+from boardctl.daemon.systemd_notify import Notifier
+from hardware.leds.sim import SimStrip
+from hardware.profiles import load_profile
+from hardware.sim_sensing import ScriptedSource
+
+PROFILE = load_profile("shiftago-colour")
+BLUE = 2  # the profile's code for a marble of player 0
+
+
+def _wait(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Poll ``predicate`` until it holds or ``timeout`` passes."""
+    end = time.monotonic() + timeout
+    tick = threading.Event()
+    while not predicate():
+        if time.monotonic() > end:
+            return False
+        tick.wait(0.01)
+    return True
+
+
+@contextmanager
+def _daemon(
+    tmp_path: Path, source: ScriptedSource, strip: SimStrip
+) -> Iterator[tuple[Daemon, socket.socket]]:
+    cfg = config.load(
+        "/nonexistent",
+        [
+            f'storage.state_dir="{tmp_path / "state"}"',
+            f'control.socket="{tmp_path / "control.sock"}"',
+            "controller.settle_ms=30",
+        ],
+    )
+    notify_path = str(tmp_path / "notify")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(notify_path)
+    listener.settimeout(5)
+    notifier = Notifier({"NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": "400000"})
+    daemon = Daemon(cfg, PROFILE, hardware=Hardware(source, strip), notifier=notifier)
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    try:
+        yield daemon, listener
+    finally:
+        daemon.stop()
+        thread.join(10)
+        listener.close()
+        Path(notify_path).unlink()
+        assert not thread.is_alive()
+
+
+def _messages(listener: socket.socket, until: bytes) -> list[bytes]:
+    got = []
+    while True:
+        message = listener.recv(256)
+        got.append(message)
+        if message.startswith(until):
+            return got
+
+
+def test_ready_after_the_board_is_read_then_watchdog_pings(tmp_path: Path) -> None:
+    strip = SimStrip(PROFILE.leds)
+    with _daemon(tmp_path, ScriptedSource(PROFILE.channel_count), strip) as (daemon, listener):
+        before_ready = _messages(listener, b"READY=1")
+        assert before_ready[0].startswith(b"STATUS=waiting for the sensors")
+        assert daemon.ready.is_set()
+        assert _messages(listener, b"WATCHDOG=1")[-1] == b"WATCHDOG=1"
+
+
+def test_a_move_is_played_saved_and_resumed_after_a_restart(tmp_path: Path) -> None:
+    strip = SimStrip(PROFILE.leds)
+    source = ScriptedSource(PROFILE.channel_count)
+    sock = tmp_path / "control.sock"
+    a1 = PROFILE.site("a1").channel
+    assert a1 is not None
+    with _daemon(tmp_path, source, strip) as (daemon, _):
+        assert _wait(daemon.ready.is_set)
+        source.set(a1, BLUE)  # player 0 pushes a marble in at W1 (or Sa)
+        assert _wait(lambda: request(sock, {"cmd": "status"})["moves_applied"] == 1)
+    # stopped: the last frame is dark
+    assert strip.frames[-1].lit() == ()
+
+    strip2 = SimStrip(PROFILE.leds)
+    source2 = ScriptedSource(
+        PROFILE.channel_count,
+        initial=[BLUE if i == a1 else 0 for i in range(PROFILE.channel_count)],
+    )
+    with _daemon(tmp_path, source2, strip2) as (daemon, _):
+        assert _wait(daemon.ready.is_set)
+        status = request(sock, {"cmd": "status"})
+        assert status["moves_applied"] == 1
+        assert status["to_move"] == 1
