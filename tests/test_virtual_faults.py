@@ -59,27 +59,35 @@ def quiet(mcu: VirtualMicrocontroller, log: EventLog, src: SerialSensorSource) -
 def check_delivery(
     events: list[SensorEvent], accepted: list[tuple[int, int, int]], allow_skips: bool
 ) -> int:
-    """Changes arrive in the firmware's order, once; skips only behind a snapshot."""
+    """Changes arrive in the firmware's order, once; skips only where a snapshot stands.
+
+    The host's changes between two snapshots must be one contiguous run of the
+    changes the firmware accepted, each run after the previous one. Returns how
+    many accepted changes were covered by snapshots instead.
+    """
     seq = [(ch, v) for _boot, ch, v in accepted]
-    i = 0
-    skipped = 0
-    after_snapshot = True
+    runs: list[list[tuple[int, int]]] = [[]]
     for ev in events:
         if isinstance(ev, SensorSnapshot):
-            after_snapshot = True
+            runs.append([])
         elif isinstance(ev, SensorChange):
-            want = (ev.channel, ev.value)
-            j = i
-            while j < len(seq) and seq[j] != want:
-                j += 1
-            assert j < len(seq), f"change {want} was never accepted by the firmware (invented)"
-            if j != i:
-                assert after_snapshot and allow_skips, (
-                    f"at {i}: changes {seq[i:j]} were lost before {want} with no snapshot for them"
-                )
-                skipped += j - i
-            i = j + 1
-            after_snapshot = False
+            runs[-1].append((ev.channel, ev.value))
+    pos = 0
+    skipped = 0
+    for run in runs:
+        if not run:
+            continue
+        k = pos
+        while k + len(run) <= len(seq) and seq[k : k + len(run)] != run:
+            k += 1
+        assert k + len(run) <= len(seq), (
+            f"the host's changes {run[:8]}... after accepted change {pos} are not a run "
+            "of what the firmware accepted: lost, reordered, duplicated or invented"
+        )
+        if k != pos:
+            assert allow_skips, f"accepted changes {seq[pos:k]} never reached the host"
+            skipped += k - pos
+        pos = k + len(run)
     return skipped
 
 
