@@ -1,0 +1,192 @@
+"""The serial link as a :class:`boardctl.sensing.SensorSource`.
+
+:class:`SerialSensorSource` owns one reader thread. The thread opens the port by
+its stable name, feeds :class:`~firmware_bridge.link.HostLink`, writes what it
+answers and hands every event to ``emit``; on any port error it emits
+``LinkDown``, closes the port and opens it again with a growing delay, forever,
+until :meth:`SerialSensorSource.close`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from boardctl.sensing import Emit, LinkUp, SensorEvent
+from firmware_bridge.errors import PortError
+from firmware_bridge.link import HostLink, Identity, LinkState, LinkStats
+from firmware_bridge.serial_port import Backoff, open_port
+
+log = logging.getLogger(__name__)
+
+
+class SerialSensorSource:
+    """Sensor readings (and LED output) through the board's microcontroller.
+
+    ``port`` is a stable name such as ``/dev/serial/by-id/usb-...``.
+    ``expected_sensors`` (the board profile's channel count) refuses a board
+    that reports another number of sensors. ``opener`` replaces
+    :func:`firmware_bridge.serial_port.open_port` (tests).
+    """
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        baudrate: int = 115200,
+        expected_sensors: int | None = None,
+        heartbeat: float = 0.2,
+        silence: float = 0.75,
+        backoff: Backoff | None = None,
+        opener: Callable[[str], Any] | None = None,
+    ) -> None:
+        self.port = port
+        self.baudrate = baudrate
+        self._opener = opener or (lambda path: open_port(path, baudrate=baudrate))
+        self._backoff = backoff or Backoff()
+        self._link = HostLink(
+            port_name=port,
+            expected_sensors=expected_sensors,
+            heartbeat=heartbeat,
+            silence=silence,
+        )
+        self._lock = threading.Lock()
+        self._up = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._serial: Any = None
+        self._emit: Emit | None = None
+        self._broken: str | None = None
+
+    # ------------------------------------------------------------ SensorSource
+
+    def start(self, emit: Emit) -> None:
+        """Start the reader thread; every event goes to ``emit`` from that thread."""
+        if self._thread is not None:
+            raise RuntimeError(f"the serial source on {self.port} is already started")
+        self._emit = emit
+        self._thread = threading.Thread(target=self._run, name=f"serial {self.port}", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the reader thread and close the port."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        self._close_port()
+
+    def __enter__(self) -> SerialSensorSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ extras
+
+    def set_leds(self, pixels: Sequence[tuple[int, int, int]]) -> None:
+        """Show ``pixels`` (r, g, b per LED of the chain); only the newest frame matters."""
+        with self._lock:
+            self._link.set_leds(pixels)
+            self._link.poll(time.monotonic())
+            self._flush_output()
+
+    @property
+    def stats(self) -> LinkStats:
+        """A copy of the link's counters."""
+        with self._lock:
+            return replace(self._link.stats)
+
+    @property
+    def identity(self) -> Identity | None:
+        """What the microcontroller said in its last HELLO, once the link was up."""
+        with self._lock:
+            return self._link.identity
+
+    @property
+    def is_up(self) -> bool:
+        with self._lock:
+            return self._link.state is LinkState.UP
+
+    def wait_up(self, timeout: float) -> bool:
+        """Block until the link is up or ``timeout`` passes; whether it is up."""
+        with self._up:
+            return self._up.wait_for(lambda: self._link.state is LinkState.UP, timeout)
+
+    # ------------------------------------------------------------ the thread
+
+    def _flush_output(self) -> None:
+        out = self._link.take_output()
+        if out and self._serial is not None:
+            try:
+                self._serial.write(out)
+            except Exception as e:  # any write failure means a lost port
+                log.debug("write to %s failed: %s", self.port, e)
+                self._broken = str(e)
+
+    def _deliver(self, events: list[SensorEvent]) -> None:
+        assert self._emit is not None
+        for ev in events:
+            if isinstance(ev, LinkUp):
+                self._backoff.reset()
+            self._emit(ev)
+
+    def _close_port(self) -> None:
+        ser, self._serial = self._serial, None
+        if ser is not None:
+            try:
+                ser.close()
+            except Exception as e:  # closing a dead port may fail any way
+                log.debug("closing %s: %s", self.port, e)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                ser = self._opener(self.port)
+            except PortError as e:
+                self._lost(str(e))
+                self._stop.wait(self._backoff.next())
+                continue
+            with self._lock:
+                self._serial = ser
+                self._broken = None
+                self._link.open(time.monotonic())
+                self._flush_output()
+            reason = self._read_until_error(ser)
+            self._lost(f"{self.port}: {reason}")
+            self._close_port()
+            self._stop.wait(self._backoff.next())
+
+    def _lost(self, reason: str) -> None:
+        with self._lock:
+            self._link.port_lost(reason, time.monotonic())
+            events = self._link.take_events()
+        self._deliver(events)
+
+    def _read_until_error(self, ser: Any) -> str:
+        while not self._stop.is_set():
+            try:
+                data = ser.read(1)
+                if data:
+                    waiting = ser.in_waiting
+                    if waiting:
+                        data += ser.read(waiting)
+            except Exception as e:  # pyserial raises several kinds on unplug
+                return f"read failed ({e}); reconnecting"
+            now = time.monotonic()
+            with self._lock:
+                if data:
+                    self._link.feed(data, now)
+                self._link.poll(now)
+                self._flush_output()
+                events = self._link.take_events()
+                if any(isinstance(ev, LinkUp) for ev in events):
+                    self._up.notify_all()
+                broken = self._broken
+            self._deliver(events)
+            if broken is not None:
+                return f"write failed ({broken}); reconnecting"
+        return "closed"
