@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 PROFILE_HELP = "a profile name from hardware/profiles (e.g. shiftago-colour) or a .toml path"
@@ -77,12 +79,45 @@ def profile_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _strip(board: Any, sim: bool) -> Any:
+def _start_link(board: Any, link: Any, timeout: float = 5.0) -> None:
+    """Start the serial link and wait until the microcontroller answers."""
+    from hardware.errors import HardwareUnavailable
+
+    link.start(lambda event: None)
+    if not link.wait_up(timeout):
+        link.close()
+        raise HardwareUnavailable(
+            f"{board.source}: no answer from the microcontroller on {link.port} within "
+            f"{timeout:g} s; check the cable and the [sensing] port, or use --sim"
+        )
+
+
+def _hardware(board: Any) -> Any:
+    """The board's real sensing and LEDs, as the daemon opens them."""
+    from boardctl.daemon.runner import open_hardware
+
+    return open_hardware(board)
+
+
+@contextlib.contextmanager
+def _strip(board: Any, sim: bool) -> Iterator[Any]:
+    """The LED strip; on a real board whose LEDs hang off the microcontroller,
+    the serial link is started for it (and stopped after)."""
     from hardware.leds import create_strip, simulated
 
     if sim:
-        return create_strip(simulated(board.leds), profile=board, stream=sys.stdout)
-    return create_strip(board.leds)
+        with create_strip(simulated(board.leds), profile=board, stream=sys.stdout) as strip:
+            yield strip
+        return
+    hardware = _hardware(board)
+    if board.leds.backend == "serial":
+        _start_link(board, hardware.sensors)
+    try:
+        with hardware.leds as strip:
+            yield strip
+    finally:
+        if board.leds.backend == "serial":
+            hardware.sensors.close()
 
 
 def test_leds(args: argparse.Namespace) -> int:
@@ -114,14 +149,13 @@ def test_sensors(args: argparse.Namespace) -> int:
 
     from boardctl.sensing import SensorEvent
     from hardware.bringup import SensorTable
-    from hardware.gpio_sensing import open_sensor_source
     from hardware.profiles import load_profile
     from hardware.sim_sensing import ScriptedSource
 
     board = load_profile(args.profile)
     table = SensorTable(board)
     events: queue.Queue[SensorEvent | None] = queue.Queue()
-    source: Any = ScriptedSource(board.channel_count) if args.sim else open_sensor_source(board)
+    source: Any = ScriptedSource(board.channel_count) if args.sim else _hardware(board).sensors
 
     def keyboard() -> None:
         for line in sys.stdin:
@@ -156,7 +190,6 @@ def calibrate_board(args: argparse.Namespace) -> int:
 
     from boardctl.board import Reports
     from hardware.bringup import Calibration, SimHand, run_calibration, write_channels
-    from hardware.gpio_sensing import open_sensor_source
     from hardware.profiles import load_profile
     from hardware.sim_sensing import ScriptedSource
 
@@ -164,7 +197,8 @@ def calibrate_board(args: argparse.Namespace) -> int:
     calibration = Calibration(board)
     targets = calibration.targets
     source: Any
-    with _sim_quiet(board) if args.sim else _strip(board, sim=False) as strip:
+    hardware: Any = None if args.sim else _hardware(board)
+    with _sim_quiet(board) if hardware is None else hardware.leds as strip:
         if args.sim:
             channels = list(range(max(len(targets), board.channel_count)))
             if args.shuffle is not None:
@@ -181,7 +215,7 @@ def calibrate_board(args: argparse.Namespace) -> int:
 
             SimHand(board, strip, wiring, act)
         else:
-            source = open_sensor_source(board)
+            source = hardware.sensors
         mapping = run_calibration(calibration, strip, source, timeout=args.timeout)
     if args.dry_run:
         for name, channel in mapping.items():

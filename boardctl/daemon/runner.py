@@ -63,8 +63,11 @@ class Hardware:
     leds: Any  # hardware.leds.LedStrip: open(), show(frame), close()
 
 
-def open_hardware(profile: BoardProfile, config: Config) -> Hardware:
-    """The real backends the profile names (imported only now)."""
+def open_hardware(profile: BoardProfile, config: Config | None = None) -> Hardware:
+    """The real backends the profile names (imported only now): the serial link
+    to the microcontroller or GPIO sensing, and the LED chain (on the serial
+    link when its backend is ``serial``). ``config``'s ``[serial]`` overrides
+    the profile's port and speed."""
     from hardware.leds import create_strip
 
     link = None
@@ -73,9 +76,11 @@ def open_hardware(profile: BoardProfile, config: Config) -> Hardware:
         from firmware_bridge.host import SerialSensorSource
 
         settings = profile.sensing_settings
+        port = config.serial.port if config is not None else ""
+        baudrate = config.serial.baudrate if config is not None else 0
         serial_source = SerialSensorSource(
-            config.serial.port or str(settings.get("port", "/dev/boardctl-mcu")),
-            baudrate=config.serial.baudrate or int(settings.get("baudrate", 115200)),
+            port or str(settings.get("port", "/dev/boardctl-mcu")),
+            baudrate=baudrate or int(settings.get("baudrate", 115200)),
             expected_sensors=profile.channel_count,
         )
         sensors = serial_source
