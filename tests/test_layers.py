@@ -1,0 +1,68 @@
+"""The pure core imports no I/O, no clock and no outer layer."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PURE = [
+    *sorted((ROOT / "boardctl/engines").rglob("*.py")),
+    ROOT / "boardctl/board.py",
+    ROOT / "boardctl/sensing.py",
+    ROOT / "boardctl/sim/hands.py",
+    *(ROOT / f"boardctl/controller/{name}.py" for name in ("reconcile", "scenes", "view")),
+]
+#: modules the pure core must not import: I/O, threads, the clock, randomness, outer layers
+FORBIDDEN = (
+    "os",
+    "io",
+    "socket",
+    "sqlite3",
+    "threading",
+    "time",
+    "datetime",
+    "random",
+    "subprocess",
+    "serial",
+    "gpiozero",
+    "rpi_ws281x",
+    "hardware",
+    "firmware_bridge",
+    "boardctl.daemon",
+    "boardctl.cli",
+    "boardctl.controller.loop",
+    "boardctl.controller.store",
+    "boardctl.controller.control",
+)
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("path", PURE, ids=lambda p: str(p.relative_to(ROOT)))
+def test_pure_module_imports_nothing_impure(path: Path) -> None:
+    bad = sorted(
+        name
+        for name in _imports(path)
+        if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
+    )
+    assert not bad, f"{path.relative_to(ROOT)} imports {', '.join(bad)}"
+
+
+def test_the_core_never_imports_the_outer_packages() -> None:
+    for path in (ROOT / "boardctl").rglob("*.py"):
+        rel = path.relative_to(ROOT)
+        if rel.parts[1] in ("daemon", "cli", "sim") or rel.name in ("loop.py",):
+            continue
+        top = {name.split(".")[0] for name in _imports(path)}
+        assert not top & {"hardware", "firmware_bridge"}, f"{rel} imports an outer package"
