@@ -7,14 +7,13 @@ import json
 import sys
 from typing import Any
 
-DEFAULT_SOCKET = "/run/boardctl/control.sock"
-
 
 def register(subparsers: Any) -> None:
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
         p.add_argument(
-            "--socket", default=DEFAULT_SOCKET, help=f"control socket (default {DEFAULT_SOCKET})"
+            "--socket",
+            help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
         )
         p.add_argument("--json", action="store_true", help="print the raw JSON answer")
         return p
@@ -35,7 +34,12 @@ def register(subparsers: Any) -> None:
 def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
     from boardctl.controller.control import ControlError, request
 
-    reply = request(args.socket, body)
+    path = args.socket
+    if path is None:
+        from boardctl import config
+
+        path = config.load().control.socket
+    reply = request(path, body)
     if not reply.get("ok"):
         raise ControlError(str(reply.get("error", "the controller refused")))
     return reply
