@@ -241,3 +241,26 @@ def test_led_frames_arrive_newest_wins_even_on_a_bad_line(rig) -> None:  # type:
             mcu.wait_scanned(0.05)
     assert mcu.led_frames[-1] == last
     assert len(mcu.led_frames) <= 50
+
+
+@pytest.mark.slow
+def test_soak_every_fault_mixed_over_many_changes(rig) -> None:  # type: ignore[no-untyped-def]
+    mcu, src, log = rig
+    rng = random.Random(99)
+    for round_ in range(10):
+        mcu.set_faults(
+            Faults(
+                flip=0.003,
+                drop=0.002,
+                duplicate=0.002,
+                insert=0.002,
+                truncate=0.01,
+                reset_mid_frame=0.002 if round_ % 3 == 0 else 0.0,
+                garbage_at_open=30,
+                seed=round_,
+            )
+        )
+        drive(mcu, rng, 1500, pace=log)
+        quiet(mcu, log, src)
+    check_delivery(log.events, mcu.accepted, allow_skips=True)
+    assert src.stats.audit_mismatches == 0

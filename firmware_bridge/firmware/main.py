@@ -3,8 +3,8 @@
 Copy to the Pico's filesystem together with ``protocol.py``, ``core.py``,
 ``scanner.py`` and ``hardware.py`` (see docs/firmware.md), edit BOARD below,
 and reset. It speaks the boardctl protocol over USB CDC (the REPL's port), so
-keyboard interrupts are switched off while it runs: hold the BOOTSEL button
-while plugging in to reflash.
+keyboard interrupts are switched off while it runs: join GP0 to GND at reset
+to keep the REPL instead.
 """
 
 import select
@@ -35,6 +35,8 @@ BOARD = {
     "stable_scans": 3,
     "leds": 28,
     "led_pin": 22,
+    # joined to GND at reset: main.py exits and the REPL stays (to update files)
+    "repl_pin": 0,
 }
 
 
@@ -76,6 +78,8 @@ def build_leds():
 
 
 def main():
+    if machine.Pin(BOARD["repl_pin"], machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:
+        return  # the jumper is on: keep the REPL for maintenance
     micropython.kbd_intr(-1)  # 0x03 in a frame must not stop the program
     out = sys.stdout.buffer
     inp = sys.stdin.buffer
