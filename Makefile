@@ -27,6 +27,9 @@ unit: $(STAMP)
 bench: $(STAMP)
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
+fuzz: $(STAMP)
+	$(BIN)/python bench/fuzz_frames.py 1000000
+
 soak: $(STAMP)
 	$(BIN)/pytest -m slow
 

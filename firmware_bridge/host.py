@@ -156,6 +156,8 @@ class SerialSensorSource:
                 self._link.open(time.monotonic())
                 self._flush_output()
             reason = self._read_until_error(ser)
+            if self._stop.is_set():
+                break  # closed on purpose: nobody listens for LinkDown any more
             self._lost(f"{self.port}: {reason}")
             self._close_port()
             self._stop.wait(self._backoff.next())
