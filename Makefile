@@ -12,7 +12,19 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $(STAMP)
 
-test: $(STAMP) lint typecheck unit
+# MicroPython (its WebAssembly port, from npm) runs the modules the firmware
+# shares with the host in tests/test_micropython.py.
+MPY    := tests/micropython/node_modules/.installed-stamp
+
+$(MPY): tests/micropython/package.json
+	@if command -v npm >/dev/null 2>&1; then \
+		echo "installing MicroPython for the firmware tests ..."; \
+		(cd tests/micropython && npm install --silent --no-audit --no-fund) \
+		&& touch $(MPY) \
+		|| echo "WARNING: npm could not install MicroPython: its tests will be skipped"; \
+	else echo "WARNING: npm not found: the MicroPython tests will be skipped"; fi
+
+test: $(STAMP) $(MPY) lint typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
