@@ -89,6 +89,9 @@ class BoardProfile:
     buttons: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     #: where the profile was read from, for messages
     source: str = ""
+    #: the players' colours as "#rrggbb", matching this board's pieces; empty
+    #: for the colour-blind-safe default palette
+    palette: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         by_name = {s.name: s for s in self.sites}

@@ -56,7 +56,7 @@ class ControllerConfig:
 class LedsConfig:
     #: 0.0-1.0; negative keeps the profile's brightness
     brightness: float
-    #: colours of players 0..3 as "#rrggbb"
+    #: colours of players 0..3 as "#rrggbb"; empty for the profile's
     palette: tuple[str, ...]
 
 

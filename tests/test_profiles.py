@@ -146,3 +146,28 @@ def test_profile_check_command_reports_and_fails(
     assert f"{bad}:12: sites.a1: channel 7 is not read" in out.err
     assert "ok: duploline" in out.out
     assert check_profile("duploline") == []
+
+
+def _with_palette(tmp_path: Path, palette: str) -> Path:
+    from hardware.profiles import find_profile
+
+    text = find_profile("shiftago-colour").read_text()
+    text = text.replace('game = "shiftago"\n', f'game = "shiftago"\npalette = {palette}\n', 1)
+    path = tmp_path / "board.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_board_may_show_players_in_the_colours_of_its_pieces(tmp_path: Path) -> None:
+    from boardctl.controller.scenes import Palette
+
+    board = load_profile(_with_palette(tmp_path, '["#1f5fff", "#ff2a1a"]'))
+    assert board.palette == ("#1f5fff", "#ff2a1a")
+    assert Palette.choose((), board.palette).players == ((31, 95, 255), (255, 42, 26))
+    assert Palette.choose(("#000001",), board.palette).players == ((0, 0, 1),)
+    assert Palette.choose((), load_profile("duploline").palette) == Palette()
+
+
+def test_a_palette_colour_must_be_written_rrggbb(tmp_path: Path) -> None:
+    problems = check_profile(_with_palette(tmp_path, '["blue"]'))
+    assert any("board.palette" in p and "player colours" in p for p in problems), problems

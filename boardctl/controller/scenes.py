@@ -76,6 +76,13 @@ class Palette:
             raise ConfigError("the palette needs at least one player colour")
         return cls(players=tuple(parse_colour(p) for p in players))
 
+    @classmethod
+    def choose(cls, configured: Sequence[str], board: Sequence[str]) -> Palette:
+        """The configured player colours, else the board's (its pieces'), else
+        the colour-blind-safe default."""
+        colours = configured or board
+        return cls.from_hex(colours) if colours else cls()
+
     def player(self, index: int | None) -> RGB:
         if index is None:
             return self.highlight

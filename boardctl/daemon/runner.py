@@ -175,7 +175,7 @@ class Daemon:
             output: LedOutput = hardware.leds
             if self.on_frame is not None:
                 output = _Tee(hardware.leds, self.on_frame)
-            palette = Palette.from_hex(list(cfg.leds.palette))
+            palette = Palette.choose(cfg.leds.palette, self.profile.palette)
             interval = self.notifier.watchdog_interval
             loop = Loop(
                 controller,

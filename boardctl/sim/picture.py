@@ -113,7 +113,7 @@ def shiftago_scoring_moment() -> tuple[BoardProfile, dict[str, str], tuple[RGB, 
         now += 1.0
         controller.tick(now)
     layout = dict(engine.layout(controller.match.state))
-    frame = render(controller.view(), profile, Palette(), now)
+    frame = render(controller.view(), profile, Palette.choose((), profile.palette), now)
     return profile, layout, tuple(frame)
 
 

@@ -129,6 +129,9 @@ def _key_lines(text: str) -> dict[tuple[str, str], int]:
 # --------------------------------------------------------------------------- checking
 
 
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
 @dataclass
 class _Checker:
     source: str
@@ -202,10 +205,19 @@ class _Checker:
     def build(self, data: Mapping[str, Any]) -> BoardProfile | None:
         self.unknown_keys("", data, ("board", "sensing", "codes", "leds", "buttons", "sites"))
         board = self.table(data, "board", required=True)
-        self.unknown_keys("board", board, ("name", "game", "description", "options"))
+        self.unknown_keys("board", board, ("name", "game", "description", "options", "palette"))
         name = self.get("board", board, "name", str, "", required=True, expect='"my-board"')
         game = self.get("board", board, "game", str, "", required=True, expect='"shiftago"')
         options = self.get("board", board, "options", dict, {}, expect="a table of options")
+        palette = self.get(
+            "board",
+            board,
+            "palette",
+            list,
+            [],
+            check=lambda v: all(isinstance(c, str) and _COLOUR.fullmatch(c) for c in v),
+            expect='player colours like ["#1f5fff", "#ff2a1a"]',
+        )
 
         leds = self.leds(self.table(data, "leds", required=True))
         count = leds.count if leds else 0
@@ -228,6 +240,7 @@ class _Checker:
             sensing_settings=MappingProxyType(settings),
             buttons=MappingProxyType(buttons),
             source=self.source,
+            palette=tuple(palette),
         )
 
     def leds(self, t: dict[str, Any]) -> LedChain | None:
