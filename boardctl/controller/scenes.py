@@ -167,9 +167,11 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
     if phase is Phase.CHOOSING_SCORE:
         canvas.paint(view.legal, mover if blink else scale(mover, 0.3))
 
-    # 4. last move
-    if phase in (Phase.AWAITING_MOVE, Phase.CHOOSING_SCORE):
+    # 4. last move (never over a line to score: the marbles just pushed are often in it)
+    if phase is Phase.AWAITING_MOVE:
         canvas.paint(view.last_move, scale(palette.highlight, 0.5))
+    if phase is Phase.CHOOSING_SCORE:
+        canvas.paint(view.last_move - view.legal, scale(palette.highlight, 0.5))
 
     # 5. a move under way
     if phase is Phase.MOVE_IN_PROGRESS:
