@@ -50,7 +50,8 @@ def test_the_reference_boards_load_and_cover_their_games() -> None:
 
     duplo = load_profile("duploline")
     assert len(duplo.sites) == 37 and duplo.sensed_piece("d4", 36) == "white-disc+black-ring"
-    assert duplo.sensed_piece("d4", 8) == "?8"  # a black disc is not a DuploLine piece
+    assert duplo.sensed_piece("d4", 8) == "black-disc"
+    assert duplo.sensed_piece("d4", 12) == "?12"  # two discs cannot share a cell
 
 
 def test_a_path_and_a_name_find_the_same_profile() -> None:
@@ -126,10 +127,10 @@ def test_bad_values_are_named(change: tuple[str, str], expected: str) -> None:
 
 def test_a_known_game_must_name_its_own_sites_and_pieces() -> None:
     text = Path(load_profile("duploline").source).read_text()
-    text = text.replace('36 = "white-disc+black-ring"', '36 = "white-ring"')
+    text = text.replace('36 = "white-disc+black-ring"', '36 = "white-ring+black-ring"')
     text = text.replace("g7 = {", "h9 = {")
     problems = _problems(text)
-    assert any("codes.36: 'white-ring' is not a duploline piece" in p for p in problems)
+    assert any("codes.36: 'white-ring+black-ring' is not a duploline piece" in p for p in problems)
     assert any("duploline needs 1 more sites: g7" in p for p in problems)
     assert any("sites.h9: duploline has no site 'h9'" in p for p in problems)
 
@@ -171,3 +172,21 @@ def test_a_board_may_show_players_in_the_colours_of_its_pieces(tmp_path: Path) -
 def test_a_palette_colour_must_be_written_rrggbb(tmp_path: Path) -> None:
     problems = check_profile(_with_palette(tmp_path, '["blue"]'))
     assert any("board.palette" in p and "player colours" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("name", ["shiftago-colour", "duploline"])
+def test_every_piece_the_game_can_lay_is_readable_on_the_reference_board(name: str) -> None:
+    import random
+
+    from boardctl.engines import create
+
+    board = load_profile(name)
+    engine = create(board.game, {"players": 4} if board.game == "shiftago" else {})
+    rng = random.Random(3)
+    seen: set[str] = set()
+    for _ in range(40):
+        state = engine.initial()
+        while not engine.outcome(state).over:
+            seen.update(engine.layout(state).values())
+            state = engine.apply(state, rng.choice(list(engine.legal_actions(state))))
+    assert seen <= set(board.codes.values()), seen - set(board.codes.values())

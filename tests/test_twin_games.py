@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -26,7 +24,7 @@ from twin_support import (
     wait_for,
 )
 
-from boardctl.board import BoardProfile, Reports
+from boardctl.board import Reports
 from boardctl.controller.scenes import Frame
 from boardctl.controller.store import Store
 from boardctl.engines import Match
@@ -307,28 +305,8 @@ def test_a_whole_shiftago_game_through_the_twin(
     assert r.hands.readings > len(moves)
 
 
-#: every piece and stack DuploLine's engine uses, by the reference board's formula
-#: (code = 16 * ring + 4 * disc, 1 white, 2 black). The shipped profile lists
-#: only three and the profile checker (hardware/profiles/games.py) refuses the
-#: others, so a game with a white ring or a black disc could not be read.
-DUPLOLINE_CODES = {
-    4: "white-disc",
-    8: "black-disc",
-    16: "white-ring",
-    32: "black-ring",
-    20: "white-disc+white-ring",
-    36: "white-disc+black-ring",
-    24: "black-disc+white-ring",
-    40: "black-disc+black-ring",
-}
-
-
-def duploline_profile() -> BoardProfile:
-    return replace(load_profile("duploline"), codes=MappingProxyType(DUPLOLINE_CODES))
-
-
 def test_a_whole_duploline_game_through_the_virtual_microcontroller(tmp_path: Path) -> None:
-    profile = duploline_profile()
+    profile = load_profile("duploline")
     moves = plan_game("duploline", {}, seed=7)
     incidents: dict[int, list[Incident]] = {
         3: [lift_and_put_back],

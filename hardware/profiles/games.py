@@ -59,7 +59,10 @@ def _duploline() -> GameLayout:
     return GameLayout(
         MappingProxyType(sites),
         frozenset({"cell"}),
-        frozenset({"white-disc", "black-ring", "white-disc+black-ring"}),
+        frozenset(
+            [f"{c}-{kind}" for c in ("white", "black") for kind in ("disc", "ring")]
+            + [f"{d}-disc+{r}-ring" for d in ("white", "black") for r in ("white", "black")]
+        ),
     )
 
 
