@@ -3,12 +3,15 @@ after the board was read, plays what hands do, goes dark on stop and resumes."""
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 from boardctl import config
 from boardctl.controller.control import request
@@ -104,3 +107,25 @@ def test_a_move_is_played_saved_and_resumed_after_a_restart(tmp_path: Path) -> N
         status = request(sock, {"cmd": "status"})
         assert status["moves_applied"] == 1
         assert status["to_move"] == 1
+
+
+def test_logs_carry_no_timestamp_when_journald_reads_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import logging
+
+    from boardctl.daemon.runner import configure_logging
+
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    try:
+        configure_logging("info", {"JOURNAL_STREAM": "8:1234"})
+        logging.getLogger("boardctl.test").info("board ready")
+        assert capsys.readouterr().err == "INFO boardctl.test: board ready\n"
+        configure_logging("info", {})
+        logging.getLogger("boardctl.test").info("board ready")
+        stamped = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ INFO boardctl.test: board ready\n"
+        assert re.match(stamped, capsys.readouterr().err)
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])

@@ -47,7 +47,7 @@ RestartSec=2
 WatchdogSec=10
 TimeoutStartSec=30
 TimeoutStopSec=10
-Environment=PYTHONUNBUFFERED=1 BOARDCTL_LOG_FORMAT=journal
+Environment=PYTHONUNBUFFERED=1
 
 User={USER}
 Group={USER}
