@@ -151,7 +151,9 @@ def turn_line(status: Mapping[str, Any]) -> str:
     mover = status.get("to_move")
     if mover is None:
         return "nobody to move"
-    line = f"{player_name(game, mover)} (player {mover}) to {status.get('expects')}"
+    expects = str(status.get("expects"))
+    verb = expects if expects in ("insert", "score") else f"act ({expects})"
+    line = f"{player_name(game, mover)} (player {mover}) to {verb}"
     if status.get("expects") == "score":
         match = _match(status)
         lines_of = getattr(match.engine, "scoring_lines", None) if match else None
