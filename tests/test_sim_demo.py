@@ -41,3 +41,14 @@ def test_the_demo_plays_to_the_winner_through_the_daemon(game: str) -> None:
     # (W1 for Sa on an empty corner), so the count is what must match
     assert len(record["moves"]) == len(s.moves)
     assert record["result"]["winner"] == s.winner
+
+
+def test_a_kept_state_resumes_the_game_with_its_pieces_on_the_board(tmp_path) -> None:
+    with Simulation("shiftago", overrides=FAST, state_dir=tmp_path) as sim:
+        sim.wait_status(lambda s: s["phase"] == "awaiting_move", 10)
+        sim.hands("insert Sb")
+        sim.wait_status(lambda s: s["moves"] == ["Sb"], 10)
+    with Simulation("shiftago", overrides=FAST, state_dir=tmp_path) as sim:
+        assert sim.layout == {"b1": "p0"}
+        status = sim.wait_status(lambda s: s["phase"] == "awaiting_move", 10)
+        assert status["moves"] == ["Sb"] and status["to_move"] == 1
