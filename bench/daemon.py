@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from boardctl.sim.session import _kinds
+from boardctl.sim.session import sensor_kinds
 from firmware_bridge.virtual import VirtualMicrocontroller
 from hardware.profiles import load_profile
 
@@ -64,7 +64,7 @@ def main() -> int:
     with (
         tempfile.TemporaryDirectory(prefix="boardctl-bench-") as tmp,
         VirtualMicrocontroller(
-            channels=profile.channel_count, leds=profile.leds.count, kinds=_kinds(profile)
+            channels=profile.channel_count, leds=profile.leds.count, kinds=sensor_kinds(profile)
         ) as mcu,
         socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
     ):

@@ -84,7 +84,7 @@ class Tap:
             return self._cond.wait_for(lambda: predicate(self.values), timeout)
 
 
-def _kinds(profile: BoardProfile) -> list[int]:
+def sensor_kinds(profile: BoardProfile) -> list[int]:
     from firmware_bridge import protocol as p
 
     by_report = {
@@ -180,7 +180,7 @@ class Simulation:
             VirtualMicrocontroller(
                 channels=profile.channel_count,
                 leds=profile.leds.count,
-                kinds=_kinds(profile),
+                kinds=sensor_kinds(profile),
                 board_id="sim",
             )
         )
