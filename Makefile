@@ -36,6 +36,9 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -m "not slow"
 
+sim: $(STAMP)
+	$(BIN)/boardctl sim --demo shiftago
+
 bench: $(STAMP)
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 

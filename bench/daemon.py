@@ -1,0 +1,118 @@
+"""The daemon on a simulated board: start-up, idle CPU, memory, and the CLI's start.
+
+Runs ``boardctl run`` as a subprocess against a virtual microcontroller (the
+shiftago-colour board: sensors and LEDs on the serial link, over a real pty),
+with ``NOTIFY_SOCKET`` pointing at a datagram socket this script listens on,
+as systemd's would. Prints:
+
+- the time from starting the process to ``READY=1`` (target under 1.5 s);
+- the daemon's CPU while the board stands idle (target under 1% of one core);
+- its resident memory (target under 60 MB);
+- the wall time of ``boardctl --help`` (target under 0.3 s).
+
+    .venv/bin/python bench/daemon.py [--idle SECONDS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from boardctl.sim.session import sensor_kinds
+from firmware_bridge.virtual import VirtualMicrocontroller
+from hardware.profiles import load_profile
+
+BOARDCTL = str(Path(sys.executable).with_name("boardctl"))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def help_time(runs: int = 5) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([BOARDCTL, "--help"], check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure")
+    args = parser.parse_args()
+
+    profile = load_profile("shiftago-colour")
+    with (
+        tempfile.TemporaryDirectory(prefix="boardctl-bench-") as tmp,
+        VirtualMicrocontroller(
+            channels=profile.channel_count, leds=profile.leds.count, kinds=sensor_kinds(profile)
+        ) as mcu,
+        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
+    ):
+        notify_path = os.path.join(tmp, "notify.sock")
+        notify.bind(notify_path)
+        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
+        env.pop("WATCHDOG_USEC", None)
+        command = [
+            BOARDCTL,
+            "run",
+            "--profile",
+            "shiftago-colour",
+            "--config",
+            os.path.join(tmp, "none.toml"),
+            "--set",
+            f'serial.port="{mcu.port}"',
+            "--set",
+            f'storage.state_dir="{tmp}"',
+            "--set",
+            f'control.socket="{tmp}/control.sock"',
+            "--set",
+            "logging.level=warning",
+        ]
+        t0 = time.perf_counter()
+        daemon = subprocess.Popen(command, env=env)
+        try:
+            notify.settimeout(10.0)
+            ready = None
+            while ready is None:
+                message = notify.recv(4096).decode()
+                if "READY=1" in message.split("\n"):
+                    ready = time.perf_counter() - t0
+            # idle: the board stands still, the loop waits on its queue
+            c0, w0 = cpu_seconds(daemon.pid), time.perf_counter()
+            time.sleep(args.idle)
+            cpu = (cpu_seconds(daemon.pid) - c0) / (time.perf_counter() - w0)
+            rss = rss_mb(daemon.pid)
+        finally:
+            daemon.send_signal(signal.SIGTERM)
+            daemon.wait(timeout=10)
+    help_s = help_time()
+
+    print(f"start to READY=1:      {ready * 1000:7.0f} ms   (target < 1500 ms)")
+    print(f"idle CPU over {args.idle:.0f} s:     {cpu * 100:7.2f} %    (target < 1% of one core)")
+    print(f"resident memory:       {rss:7.1f} MB   (target < 60 MB)")
+    print(f"boardctl --help:       {help_s * 1000:7.0f} ms   (target < 300 ms, median of 5)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""``boardctl sim``: the whole product on a simulated board in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    sim = sub.add_parser(
+        "sim",
+        help="play on a simulated board: the real daemon, a virtual microcontroller, LEDs drawn",
+        description=(
+            "Run the daemon with a virtual microcontroller (over a real pty) and simulated "
+            "LEDs, and play by typing what your hands do: insert W3, place d4 white-disc, "
+            "lift d4, move d4 e4, remove a1 b1 c1; new, undo, status, help, quit. "
+            "See docs/sim.md."
+        ),
+    )
+    sim.add_argument("game", nargs="?", help="shiftago (default) or duploline")
+    sim.add_argument(
+        "--profile",
+        metavar="NAME|FILE",
+        help="the board (default: the game's reference board, shiftago-colour or duploline)",
+    )
+    sim.add_argument(
+        "--set",
+        metavar="SECTION.KEY=VALUE",
+        action="append",
+        default=[],
+        help="override one configuration key, e.g. --set game.variant=expert (repeatable)",
+    )
+    sim.add_argument("--config", metavar="FILE", help="a configuration file to read")
+    sim.add_argument(
+        "--state",
+        metavar="DIR",
+        help="keep the games (and the control socket) in DIR (default: a temporary directory)",
+    )
+    sim.add_argument(
+        "--demo",
+        action="store_true",
+        help="play a whole scripted game with mistakes in it, then show the result",
+    )
+    sim.add_argument(
+        "--delay",
+        type=float,
+        default=0.3,
+        metavar="SECONDS",
+        help="pause after each step of the demo (default 0.3; 0 runs it as fast as it goes)",
+    )
+    sim.set_defaults(handler=_sim)
+
+
+def _sim(args: argparse.Namespace) -> int:
+    import logging
+    from pathlib import Path
+
+    from boardctl.sim.console import Console, run_demo
+    from boardctl.sim.session import SimError, Simulation
+
+    if args.delay < 0:
+        raise SimError(f"--delay {args.delay}: give 0 or more seconds")
+    game = args.game.lower() if args.game else None
+    state = args.state
+    # the daemon logs to a file: the terminal belongs to the board
+    log_dir = Path(state) if state else None
+    _quiet_logging(log_dir / "sim.log" if log_dir else None)
+    logging.getLogger(__name__).debug("boardctl sim %s", game)
+
+    if args.demo:
+        from boardctl.sim.demo import script as demo_script
+
+        script = demo_script(game or "shiftago")
+        with Simulation(
+            script.game,
+            args.profile,
+            overrides=args.set,
+            state_dir=state,
+            options=script.options,
+            config_path=args.config,
+        ) as sim:
+            return run_demo(sim, script, delay=args.delay)
+
+    def make(new_game: str | None, options: dict[str, Any]) -> Simulation:
+        chosen = new_game or game
+        profile = args.profile if new_game is None else None
+        sim = Simulation(
+            chosen,
+            profile,
+            overrides=args.set,
+            state_dir=state,
+            options=options or None,
+            config_path=args.config,
+        )
+        try:
+            sim.start()
+        except BaseException:
+            sim.close()
+            raise
+        return sim
+
+    return Console(make).run()
+
+
+def _quiet_logging(path: Any) -> None:
+    import logging
+
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    sink: logging.Handler
+    if path is not None:
+        sink = logging.FileHandler(path)
+        sink.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root.setLevel(logging.INFO)
+    else:
+        sink = logging.NullHandler()
+        root.setLevel(logging.WARNING)
+    root.addHandler(sink)

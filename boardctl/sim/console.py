@@ -1,0 +1,264 @@
+"""The simulator in a terminal: a person typing what their hands do, or the
+scripted demo playing itself.
+
+The screen (:func:`boardctl.sim.screen.compose`) fills a fixed number of lines
+at the top of the terminal; the prompt sits below it. A refresher thread
+redraws the screen in place whenever the LEDs change (a move accepted, a
+mistake shown after the grace time, a takeback) without touching the line
+being typed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from boardctl.errors import BoardctlError
+from boardctl.sim.board import HAND_VERBS
+from boardctl.sim.demo import Script
+from boardctl.sim.screen import Layout, compose, player_name
+from boardctl.sim.session import SimError, Simulation
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+HELP = (
+    "type what the hands do (insert W3, place d4 PIECE, lift d4, move d4 e4, remove b1 c1) "
+    "or new/undo/status/quit"
+)
+
+#: redraws at most this often while LEDs blink
+REDRAW_PERIOD = 0.1
+
+
+def plain(text: str) -> str:
+    """``text`` without colour escapes (for output that is not a terminal)."""
+    return _ESCAPE.sub("", text)
+
+
+def _option_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_new(args: Sequence[str]) -> tuple[str | None, dict[str, Any]]:
+    """``new [GAME] [key=value ...]`` -> the game (or None) and the options."""
+    game: str | None = None
+    options: dict[str, Any] = {}
+    for word in args:
+        key, sep, value = word.partition("=")
+        if sep:
+            options[key] = _option_value(value)
+        elif game is None:
+            game = word.lower()
+        else:
+            raise SimError(f"new {' '.join(args)}: write new [GAME] [key=value ...]")
+    return game, options
+
+
+class Console:
+    """An interactive session on ``make()``'s simulation; ``make(game)`` builds
+    a new one when a person asks for another game."""
+
+    def __init__(
+        self,
+        make: Callable[[str | None, dict[str, Any]], Simulation],
+        *,
+        out: TextIO | None = None,
+        height: int = 0,
+    ) -> None:
+        self._make = make
+        self.out = out or sys.stdout
+        self.sim = make(None, {})
+        self.note = HELP
+        self._lock = threading.RLock()
+        self._running = True
+        self.layout = Layout(self.sim.profile, height=height or self._height())
+
+    def _height(self) -> int:
+        try:
+            status = self.sim.status()
+        except BoardctlError:
+            status = {}
+        # room for the longest controller message
+        return len(compose(status, None, Layout(self.sim.profile)).splitlines()) + 3
+
+    # -- drawing -------------------------------------------------------------
+    def screen(self) -> str:
+        try:
+            status = self.sim.status()
+        except BoardctlError as exc:
+            status = {"phase": f"unreachable ({exc})"}
+        return compose(status, self.sim.frame, self.layout, self.note)
+
+    def draw(self, full: bool = False) -> None:
+        """Redraw the screen above the prompt, keeping the cursor where it is."""
+        text = self.screen()
+        with self._lock:
+            if full:
+                self.out.write("\x1b[2J\x1b[H")
+            else:
+                self.out.write("\x1b7\x1b[H")
+            for line in text.splitlines():
+                self.out.write(line + "\x1b[K\n")
+            if not full:
+                self.out.write("\x1b8")
+            self.out.flush()
+
+    def prompt(self) -> None:
+        with self._lock:
+            self.out.write(f"\x1b[{self.layout.height + 1};1H\x1b[Jsim> ")
+            self.out.flush()
+
+    def _refresh(self) -> None:
+        seen = -1
+        while self._running:
+            sim = self.sim
+            news = sim.wait_news(seen, 1.0)
+            if not self._running:
+                return
+            if news == seen:
+                continue
+            seen = news
+            with contextlib.suppress(BoardctlError, OSError):
+                self.draw()
+            threading.Event().wait(REDRAW_PERIOD)
+
+    # -- the loop ---------------------------------------------------------------
+    def run(self, read: Callable[[], str] = input) -> int:
+        self.draw(full=True)
+        refresher = threading.Thread(target=self._refresh, name="sim-screen", daemon=True)
+        refresher.start()
+        try:
+            while True:
+                self.prompt()
+                try:
+                    line = read()
+                except EOFError:
+                    break
+                if not self.handle(line):
+                    break
+                self.draw()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self._running = False
+            with self._lock:
+                self.out.write(f"\x1b[{self.layout.height + 1};1H\x1b[J")
+                self.out.flush()
+            self.sim.close()
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Carry out one typed line; False to quit. Errors become the note."""
+        words = line.split()
+        if not words:
+            self.note = HELP
+            return True
+        verb = words[0].lower()
+        try:
+            if verb in ("quit", "exit", "q"):
+                return False
+            if verb in HAND_VERBS:
+                self.sim.hands(line.strip())
+                self.sim.settle()
+                self.note = f"{line.strip()}: done"
+            elif verb == "new":
+                self._new(words[1:])
+            elif verb == "undo":
+                reply = self.sim.request({"cmd": "undo"})
+                if not reply.get("ok"):
+                    raise SimError(str(reply.get("error")))
+                self.note = f"took back {reply['undone']}: put the board back as it was"
+            elif verb == "status":
+                status = self.sim.status()
+                who = player_name(str(status.get("game")), status.get("to_move"))
+                self.note = (
+                    f"{status.get('phase')}: {len(status.get('moves', []))} moves, "
+                    f"{who} to {status.get('expects')}, {status.get('status')}"
+                )
+            elif verb in ("help", "?"):
+                self.note = HELP
+            else:
+                self.note = f"unknown command {verb!r}: {HELP}"
+        except (BoardctlError, ValueError, KeyError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            self.note = f"{line.strip()}: {message}"
+        return True
+
+    def _new(self, args: Sequence[str]) -> None:
+        game, options = parse_new(args)
+        status = self.sim.status()
+        if game is not None and game != status.get("game"):
+            sim = self._make(game, options)
+            old, self.sim = self.sim, sim
+            old.close()
+            self.layout = Layout(sim.profile, height=max(self.layout.height, self._height()))
+            self.draw(full=True)
+            self.note = f"a new game of {game} on {sim.profile.name}"
+            return
+        body: dict[str, Any] = {"cmd": "new", "game": game}
+        if options:
+            body["options"] = options
+        reply = self.sim.request(body)
+        if not reply.get("ok"):
+            raise SimError(str(reply.get("error")))
+        self.sim.clear_board()
+        self.sim.settle()
+        self.note = f"a new game of {reply.get('game')}: the hands cleared the board"
+
+
+def run_demo(
+    sim: Simulation,
+    script: Script,
+    *,
+    delay: float = 0.3,
+    out: TextIO | None = None,
+    timeout: float = 15.0,
+) -> int:
+    """Play ``script`` on ``sim``, narrating each step; 0 when it ends as scripted."""
+    out = out or sys.stdout
+    tty = out.isatty()
+    layout = Layout(sim.profile, title="boardctl sim --demo")
+    pause = threading.Event()
+
+    def show(note: str, status: dict[str, Any]) -> None:
+        if tty:
+            out.write("\x1b[2J\x1b[H" + compose(status, sim.frame, layout, note) + "\n")
+        else:
+            out.write(note + "\n")
+        out.flush()
+
+    status = sim.wait_status(lambda s: s.get("phase") == "awaiting_move", timeout)
+    show(f"a game of {script.game}: the board is empty and ready", status)
+    total = len(script.steps)
+    for number, step in enumerate(script.steps, start=1):
+        if step.command:
+            sim.hands(step.command)
+        status = sim.wait_status(step.expect.met, timeout)
+        show(
+            f"[{number}/{total}] {step.say}" + (f"   > {step.command}" if step.command else ""),
+            status,
+        )
+        if delay:
+            pause.wait(delay)
+    status = sim.status()
+    if status.get("phase") != "game_over" or status.get("winner") != script.winner:
+        raise SimError(
+            f"the demo should end with a win for player {script.winner}, "
+            f"but the controller says {status.get('phase')} ({status.get('reason')})"
+        )
+    final = compose(status, sim.frame, layout, "")
+    out.write((final if tty else plain(final)) + "\n")
+    out.write(
+        f"result: {player_name(script.game, script.winner)} wins: {status.get('reason')} "
+        f"after {len(status.get('moves', []))} moves\n"
+    )
+    out.flush()
+    return 0

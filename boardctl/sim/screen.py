@@ -1,0 +1,199 @@
+"""What the simulator shows: a pure function of the controller's status, the
+LED frame and the screen's layout.
+
+The screen has the LED picture (each site in its LED's colour, laid out as the
+board is) beside the game board as the rules engine draws it, then whose turn
+it is and what is expected, the scores, what the controller says about the
+board (the sites to fix, the candidates of an ambiguous board, a takeback on
+offer, the winner) and a note from the last command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from boardctl.board import BoardProfile
+from boardctl.engines import Match, create
+from boardctl.errors import BoardctlError
+from boardctl.sim.board import PLAYER_NAMES
+
+RGB = tuple[int, int, int]
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+#: the commands, as the help line shows them
+COMMAND_HELP = (
+    "hands: insert W3 [red] | place d4 PIECE | lift d4 [disc|ring] | move d4 e4 | remove a1 b1",
+    "board: new [GAME] [key=value] | undo | status | help | quit",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How the screen is laid out: the board's profile, a title, and the
+    number of lines the screen always fills (0: as many as it needs)."""
+
+    profile: BoardProfile
+    title: str = "boardctl sim"
+    height: int = 0
+    #: columns between the LED picture and the game board
+    gap: int = 4
+
+
+def visible_width(text: str) -> int:
+    """The columns ``text`` takes in a terminal (colour escapes take none)."""
+    return len(_ESCAPE.sub("", text))
+
+
+def player_name(game: str, player: int | None) -> str:
+    if player is None:
+        return "nobody"
+    names = PLAYER_NAMES.get(game, ())
+    return names[player] if player < len(names) else f"player {player}"
+
+
+def side_by_side(left: Sequence[str], right: Sequence[str], gap: int) -> list[str]:
+    """Two blocks of lines next to each other, the left padded to one width."""
+    width = max((visible_width(line) for line in left), default=0) + gap
+    out = []
+    for i in range(max(len(left), len(right))):
+        a = left[i] if i < len(left) else ""
+        b = right[i] if i < len(right) else ""
+        out.append((a + " " * (width - visible_width(a)) + b).rstrip())
+    return out
+
+
+def _match(status: Mapping[str, Any]) -> Match[Any, Any] | None:
+    try:
+        engine = create(str(status["game"]), status.get("options") or {})
+        return Match.from_moves(engine, list(status.get("moves", [])))
+    except (BoardctlError, KeyError, TypeError, ValueError):
+        return None
+
+
+def board_text(status: Mapping[str, Any]) -> list[str]:
+    """The game board as the rules engine draws it."""
+    match = _match(status)
+    if match is None:
+        return ["(no game)"]
+    return match.engine.render(match.state).splitlines()
+
+
+def led_text(profile: BoardProfile, frame: Sequence[RGB] | None) -> list[str]:
+    """The LED picture: ``●`` in its colour for a lit LED, ``○`` for a dark one."""
+    from hardware.leds.render import render_ansi
+
+    pixels = list(frame) if frame is not None else [(0, 0, 0)] * profile.leds.count
+    return render_ansi(profile, pixels).splitlines()
+
+
+def _sites(names: Sequence[str]) -> str:
+    return " ".join(names) if names else "-"
+
+
+def controller_says(status: Mapping[str, Any]) -> list[str]:
+    """What the controller's status means for the players, in words."""
+    game = str(status.get("game", ""))
+    phase = status.get("phase")
+    mover = status.get("to_move")
+    who = player_name(game, mover)
+    lines: list[str] = []
+    if phase in ("starting", "linking"):
+        lines.append("waiting for the board's sensors to answer")
+    elif phase == "fault":
+        lines.append("the sensors stopped answering: check the cable")
+    elif phase == "setup":
+        lines.append("set up: clear the board for a new game")
+    elif phase == "attract":
+        lines.append("idle: touch the board to wake it")
+    elif phase == "wrong_board":
+        offending = list(status.get("offending", []))
+        restore = dict(status.get("restore", {}))
+        lines.append("WRONG BOARD: no legal move explains it")
+        if offending:
+            lines.append(f"  take away or fix: {_sites(offending)}")
+        if restore:
+            lines.append(
+                "  put back: " + " ".join(f"{site}={piece}" for site, piece in restore.items())
+            )
+    elif phase == "move_in_progress":
+        if status.get("verdict") == "ambiguous":
+            lines.append("AMBIGUOUS: several moves leave this board; make it clear")
+            for path in status.get("candidates", []):
+                lines.append("  could be: " + " then ".join(path))
+        elif status.get("verdict") == "wrong":
+            lines.append("hm: that does not look right (shown red if it stays)")
+        else:
+            lines.append("move under way ...")
+    elif phase == "takeback_offered":
+        lines.append("TAKEBACK: the board shows an earlier position;")
+        lines.append("  hold it there to take the move back, or put the move back")
+    elif phase == "choosing_score":
+        lines.append(f"{who} must score a line: take its marbles off (all but the ends)")
+    elif phase == "game_over":
+        winner = status.get("winner")
+        reason = status.get("reason", "")
+        if winner is not None:
+            lines.append(f"GAME OVER: {player_name(game, winner)} wins ({reason})")
+        else:
+            lines.append(f"GAME OVER: {status.get('status', 'draw')} ({reason})")
+        lines.append("  clear the board for the next game, or type new")
+    elif phase == "awaiting_move":
+        lines.append("the board is right")
+    return lines
+
+
+def turn_line(status: Mapping[str, Any]) -> str:
+    game = str(status.get("game", ""))
+    mover = status.get("to_move")
+    if mover is None:
+        return "nobody to move"
+    expects = str(status.get("expects"))
+    verb = expects if expects in ("insert", "score") else f"act ({expects})"
+    line = f"{player_name(game, mover)} (player {mover}) to {verb}"
+    if status.get("expects") == "score":
+        match = _match(status)
+        lines_of = getattr(match.engine, "scoring_lines", None) if match else None
+        if match is not None and lines_of is not None:
+            choices = [f"x:{a}-{b}" for a, b in lines_of(match.state)]
+            line += ": " + " or ".join(choices)
+    return line
+
+
+def compose(
+    status: Mapping[str, Any],
+    frame: Sequence[RGB] | None,
+    layout: Layout,
+    note: str = "",
+) -> str:
+    """The whole screen as text (with colour escapes in the LED picture)."""
+    game = str(status.get("game", "?"))
+    options = status.get("options") or {}
+    opts = " ".join(f"{k}={v}" for k, v in options.items())
+    lines = [f"{layout.title} · {game} on {layout.profile.name} · {opts}".rstrip(" ·"), ""]
+    lines += side_by_side(
+        ["LEDs", *led_text(layout.profile, frame)], ["board", *board_text(status)], layout.gap
+    )
+    lines.append("")
+    lines.append(turn_line(status))
+    scores = status.get("scores")
+    if scores is not None:
+        lines.append(
+            "scores: " + "  ".join(f"{player_name(game, i)} {s}" for i, s in enumerate(scores))
+        )
+    moves = list(status.get("moves", []))
+    shown = " ".join(moves[-12:])
+    lines.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
+    lines.append(f"controller: {status.get('phase', '?')}")
+    lines += ["  " + line for line in controller_says(status)]
+    lines.append("")
+    lines.append(note)
+    lines += list(COMMAND_HELP)
+    if layout.height and len(lines) < layout.height:
+        # the note and help stay at the bottom, just above the prompt
+        tail = lines[-(len(COMMAND_HELP) + 1) :]
+        lines = lines[: -len(tail)] + [""] * (layout.height - len(lines)) + tail
+    return "\n".join(lines)

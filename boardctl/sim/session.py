@@ -1,0 +1,342 @@
+"""A simulated board running the real daemon: the virtual microcontroller on a
+real pty as the sensor source, the simulated LED strip, and hands that play.
+
+:class:`Simulation` starts :class:`~boardctl.daemon.runner.Daemon` on a thread of
+its own with ``SerialSensorSource(vmcu.port)`` (the same serial link a real
+board uses, pyserial included) and a :class:`~hardware.leds.SimStrip`, with its
+state directory and control socket in a temporary directory (or a kept one).
+The hands (:meth:`Simulation.hands`) change the virtual microcontroller's
+sensors one channel at a time, as fingers would, and wait until the firmware
+has reported each change; questions and commands go through the control socket,
+exactly as ``boardctl status`` sends them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from boardctl import config
+from boardctl.board import BoardProfile, Reports
+from boardctl.errors import BoardctlError
+from boardctl.sensing import Emit, SensorChange, SensorEvent, SensorSnapshot
+from boardctl.sim import board, hands
+from boardctl.sim.hands import Change, HandCommand
+
+log = logging.getLogger(__name__)
+
+RGB = tuple[int, int, int]
+
+
+class SimError(BoardctlError, RuntimeError):
+    """The simulated board or its daemon did not do what was asked in time."""
+
+
+#: the reference board of each game
+DEFAULT_PROFILES: Mapping[str, str] = {"shiftago": "shiftago-colour", "duploline": "duploline"}
+
+
+def default_profile(game: str) -> str:
+    try:
+        return DEFAULT_PROFILES[game]
+    except KeyError:
+        raise SimError(
+            f"no simulated board plays {game!r}; the games are {', '.join(DEFAULT_PROFILES)}"
+        ) from None
+
+
+class Tap:
+    """A sensor source passed through: every event goes on to the daemon, and
+    the readings it was sent are kept, so the hands know when the daemon has
+    seen what they did."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.values: list[int] = []
+        self._cond = threading.Condition()
+        self._emit: Emit | None = None
+
+    def start(self, emit: Emit) -> None:
+        self._emit = emit
+        self.source.start(self._pass)
+
+    def close(self) -> None:
+        self.source.close()
+
+    def _pass(self, event: SensorEvent) -> None:
+        assert self._emit is not None
+        with self._cond:
+            if isinstance(event, SensorSnapshot):
+                self.values = list(event.values)
+            elif isinstance(event, SensorChange) and event.channel < len(self.values):
+                self.values[event.channel] = event.value
+            self._cond.notify_all()
+        self._emit(event)
+
+    def wait_values(self, predicate: Callable[[list[int]], bool], timeout: float) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: predicate(self.values), timeout)
+
+
+def sensor_kinds(profile: BoardProfile) -> list[int]:
+    from firmware_bridge import protocol as p
+
+    by_report = {
+        Reports.PRESENCE: p.KIND_PRESENCE,
+        Reports.CODE: p.KIND_CODE,
+        Reports.PULSE: p.KIND_PULSE,
+        Reports.NONE: p.KIND_NONE,
+    }
+    kinds = [p.KIND_NONE] * profile.channel_count
+    for site in profile.sites:
+        if site.channel is not None:
+            kinds[site.channel] = by_report[site.reports]
+    return kinds
+
+
+class Simulation:
+    """One simulated board with the daemon running it. A context manager.
+
+    ``game`` and ``profile`` (a name or a file; the game's reference board by
+    default) choose the board; ``overrides`` are ``section.key=value`` settings;
+    ``state_dir`` keeps the games (a temporary directory by default).
+    """
+
+    def __init__(
+        self,
+        game: str | None = None,
+        profile: str | None = None,
+        *,
+        overrides: Sequence[str] = (),
+        state_dir: str | Path | None = None,
+        options: Mapping[str, Any] | None = None,
+        config_path: str | Path | None = None,
+    ) -> None:
+        from hardware.profiles import load_profile
+
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if state_dir is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="boardctl-sim-")
+            state_dir = self._tmp.name
+        self.state_dir = Path(state_dir)
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        name = profile or default_profile(game or "shiftago")
+        loaded = load_profile(name)
+        if game is not None and loaded.game != game:
+            raise SimError(f"the board {loaded.name} plays {loaded.game}, not {game}")
+        self.profile, self.added_codes = board.complete_codes(loaded)
+        settings = [
+            f"storage.state_dir={_toml_text(str(self.state_dir))}",
+            f"control.socket={_toml_text(str(self.state_dir / 'control.sock'))}",
+            f"board.profile={_toml_text(name)}",
+            *overrides,
+        ]
+        settings += [f"game.{k}={_toml_value(v)}" for k, v in (options or {}).items()]
+        # the simulator reads no system configuration unless it is given one
+        path = config_path if config_path is not None else self.state_dir / "boardctl.toml"
+        self.config = config.load(path, settings)
+        self.layout: dict[str, str] = {}
+        self.frame: tuple[RGB, ...] | None = None
+        #: counts frames (and failures): what waiters watch for news
+        self.news = 0
+        self._news = threading.Condition()
+        self._stack = contextlib.ExitStack()
+        self._thread: threading.Thread | None = None
+        self._failure: BaseException | None = None
+        self.daemon: Any = None
+        self.vmcu: Any = None
+        self.tap: Tap | None = None
+        self.strip: Any = None
+
+    # -- life cycle ---------------------------------------------------------------
+    def __enter__(self) -> Simulation:
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Put the resumed game's pieces on the board, start the daemon, wait until ready."""
+        from boardctl.daemon.runner import Daemon, Hardware
+        from boardctl.daemon.systemd_notify import Notifier
+        from firmware_bridge.host import SerialSensorSource
+        from firmware_bridge.virtual import VirtualMicrocontroller
+        from hardware.leds import SimStrip, simulated
+
+        profile = self.profile
+        self.layout = self._resumed_layout()
+        self.vmcu = self._stack.enter_context(
+            VirtualMicrocontroller(
+                channels=profile.channel_count,
+                leds=profile.leds.count,
+                kinds=sensor_kinds(profile),
+                board_id="sim",
+            )
+        )
+        for channel, value in enumerate(board.values_of(profile, self.layout)):
+            if value:
+                self.vmcu.place(channel, value)
+        self.vmcu.reset()
+        source = SerialSensorSource(self.vmcu.port, expected_sensors=profile.channel_count)
+        self.tap = Tap(source)
+        self.strip = SimStrip(simulated(profile.leds), profile)
+        self.daemon = Daemon(
+            self.config,
+            profile,
+            hardware=Hardware(self.tap, self.strip),
+            notifier=Notifier(environ={}),
+            on_frame=self._on_frame,
+        )
+        self._thread = threading.Thread(target=self._run, name="boardctl-daemon", daemon=True)
+        self._thread.start()
+        if not self.daemon.ready.wait(timeout) or self._failure is not None:
+            raise SimError(
+                f"the daemon did not become ready within {timeout} s"
+                + (f": {self._failure}" if self._failure else "")
+            )
+
+    def close(self) -> None:
+        if self.daemon is not None:
+            self.daemon.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+        self._stack.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def _run(self) -> None:
+        try:
+            self.daemon.run()
+        except BaseException as exc:  # shown to the person, not lost in a thread
+            log.exception("the daemon stopped")
+            self._failure = exc
+            with self._news:
+                self.news += 1
+                self._news.notify_all()
+
+    def _resumed_layout(self) -> dict[str, str]:
+        """The board as it was left: the pieces of the game the store resumes."""
+        from boardctl.controller.store import Store
+        from boardctl.daemon.runner import DATABASE
+        from boardctl.engines import Match, create
+
+        db = self.state_dir / DATABASE
+        if not db.exists():
+            return {}
+        with Store(db) as store:
+            current = store.current()
+        if current is None:
+            return {}
+        game, options, moves = current
+        match = Match.from_moves(create(game, options), moves)
+        return dict(match.engine.layout(match.state))
+
+    def _on_frame(self, frame: Any) -> None:
+        with self._news:
+            self.frame = tuple(frame)
+            self.news += 1
+            self._news.notify_all()
+
+    def wait_news(self, seen: int, timeout: float) -> int:
+        """Wait until a frame newer than number ``seen`` was shown (or ``timeout``)."""
+        with self._news:
+            self._news.wait_for(lambda: self.news != seen, timeout)
+            return self.news
+
+    @property
+    def failure(self) -> BaseException | None:
+        return self._failure
+
+    # -- talking to the daemon -------------------------------------------------
+    def request(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        from boardctl.controller.control import request
+
+        return request(self.config.control.socket, body)
+
+    def status(self) -> dict[str, Any]:
+        reply = self.request({"cmd": "status"})
+        if not reply.get("ok"):
+            raise SimError(str(reply.get("error")))
+        return reply
+
+    def wait_status(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float
+    ) -> dict[str, Any]:
+        """The first status that meets ``predicate``; :class:`SimError` after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            seen = self.news
+            status = self.status()
+            if predicate(status):
+                return status
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SimError(
+                    f"the controller still says {status.get('phase')} "
+                    f"({len(status.get('moves', []))} moves) after {timeout} s"
+                )
+            # a new frame usually means news; look again at least every 50 ms
+            self.wait_news(seen, min(left, 0.05))
+
+    # -- the hands ---------------------------------------------------------------
+    def plan(self, text: str, mover: int | None) -> list[Change]:
+        return board.plan(self.profile, HandCommand.parse(text), self.layout, mover)
+
+    def apply(self, changes: Sequence[Change], timeout: float = 5.0) -> None:
+        """Make ``changes`` on the board one by one, each reported by the
+        firmware before the next; then wait until the daemon has the readings."""
+        vmcu = self.vmcu
+        for change in changes:
+            for write in board.writes_for(self.profile, change):
+                if write.value:
+                    vmcu.place(write.channel, write.value)
+                else:
+                    vmcu.lift(write.channel)
+                if not vmcu.wait_scanned(timeout):
+                    raise SimError(f"the virtual microcontroller did not read {change.site}")
+            self.layout = hands.apply_changes(self.layout, [change])
+        assert self.tap is not None
+        wanted = list(vmcu.board)
+        if not self.tap.wait_values(lambda values: values == wanted, timeout):
+            raise SimError("the daemon did not receive the board's readings in time")
+
+    def hands(self, text: str, mover: int | None = None) -> list[Change]:
+        """Do what a hand command says (``insert W3``, ``lift d4``, ...)."""
+        if mover is None and text.split()[:1] == ["insert"]:
+            mover = self.status().get("to_move")
+        changes = self.plan(text, mover)
+        self.apply(changes)
+        return changes
+
+    def clear_board(self) -> None:
+        """Take every piece off the board."""
+        self.apply([Change(site, None) for site in sorted(self.layout)])
+
+    def settle(self) -> None:
+        """Wait as long as the controller waits for a still board, and a little more."""
+        threading.Event().wait(self.config.controller.settle_ms / 1000 + 0.05)
+
+
+def _toml_text(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _toml_text(value)
+    return repr(value)

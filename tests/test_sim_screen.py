@@ -1,0 +1,67 @@
+"""The simulator's screen shows the LEDs, the board, the turn and what is wrong."""
+
+from boardctl.sim.screen import Layout, compose, controller_says, visible_width
+from hardware.profiles import load_profile
+
+STATUS = {
+    "game": "shiftago",
+    "options": {"players": 2, "variant": "expert"},
+    "phase": "awaiting_move",
+    "moves": ["W1"],
+    "to_move": 1,
+    "expects": "insert",
+    "scores": [0, 0],
+    "status": "playing",
+    "winner": None,
+    "verdict": "waiting",
+}
+
+
+def test_the_screen_shows_leds_board_turn_and_scores() -> None:
+    profile = load_profile("shiftago-colour")
+    frame = [(0, 0, 0)] * profile.leds.count
+    frame[0] = (230, 159, 0)
+    text = compose(STATUS, frame, Layout(profile), note="insert W1: done")
+    assert "\x1b[38;2;230;159;0m●" in text  # a1's LED in its colour
+    assert "1  0 . . . . . .  1" in text  # the engine's board: blue's marble on a1
+    assert "red (player 1) to insert" in text
+    assert "scores: blue 0  red 0" in text
+    assert "moves (1): W1" in text
+    assert "insert W1: done" in text
+
+
+def test_a_fixed_height_keeps_the_help_just_above_the_prompt() -> None:
+    profile = load_profile("duploline")
+    status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    lines = compose(status, None, Layout(profile, height=40)).splitlines()
+    assert len(lines) == 40
+    assert lines[-1].startswith("board: new")
+    assert all(visible_width(line) <= 120 for line in lines)
+
+
+def test_a_wrong_board_names_the_sites_to_fix() -> None:
+    status = {
+        **STATUS,
+        "phase": "wrong_board",
+        "verdict": "wrong",
+        "offending": ["d4"],
+        "restore": {"a1": "p0"},
+    }
+    said = "\n".join(controller_says(status))
+    assert "WRONG BOARD" in said
+    assert "take away or fix: d4" in said
+    assert "put back: a1=p0" in said
+
+
+def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
+    profile = load_profile("shiftago-colour")
+    moves = "W2 E4 W3 E6 W4 Sg W5 E6 Sb E2 Sc E1 Sd E4 Se E5 W7 Sf W7 E2 W7 Sf E7 E4 E7 E2 E7 E4 Sa"
+    status = {**STATUS, "moves": moves.split(), "to_move": 0, "expects": "score"}
+    status["phase"] = "choosing_score"
+    text = compose(status, None, Layout(profile))
+    assert "blue (player 0) to score: x:a1-e1 or x:a1-a5" in text
+    over = {**STATUS, "phase": "game_over", "winner": 0, "reason": "player 0 reached 12 points"}
+    assert "GAME OVER: blue wins (player 0 reached 12 points)" in controller_says(over)[0]
+    ambiguous = {**STATUS, "phase": "move_in_progress", "verdict": "ambiguous"}
+    ambiguous["candidates"] = [["W1"], ["Sa"]]
+    assert "  could be: Sa" in controller_says(ambiguous)

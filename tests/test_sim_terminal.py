@@ -1,0 +1,91 @@
+"""boardctl sim as a person uses it: typed into a real terminal (tmux), read
+off the screen."""
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Terminal:
+    """A tmux pane on a private server: type into it, read what it shows."""
+
+    def __init__(self, command: str) -> None:
+        self.server = f"boardctl-test-{uuid.uuid4().hex[:8]}"
+        self.tmux("new-session", "-d", "-s", "sim", "-x", "120", "-y", "50", command)
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.server, *args], capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    def type(self, line: str) -> None:
+        self.tmux("send-keys", "-t", "sim", "-l", line)
+        self.tmux("send-keys", "-t", "sim", "Enter")
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-t", "sim", "-p")
+
+    def wait_for(self, test: Callable[[str], bool], what: str, timeout: float = 15.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            assert "Traceback" not in text, text
+            if test(text):
+                return text
+            if time.monotonic() > deadline:
+                pytest.fail(f"the screen never showed {what}:\n{text}")
+            time.sleep(0.05)
+
+    def shows(self, *words: str, timeout: float = 15.0) -> str:
+        return self.wait_for(lambda t: all(w in t for w in words), " and ".join(words), timeout)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    env = f"PYTHONPATH={ROOT} TERM=xterm-256color"
+    command = (
+        f"cd {tmp_path} && env {env} {sys.executable} -m boardctl.cli.main sim "
+        "--set controller.grace_ms=300 --set controller.settle_ms=80; "
+        "echo sim-exited-$?; sleep 60"
+    )
+    term = Terminal(command)
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Terminal) -> None:
+    terminal.shows("sim>", "blue (player 0) to insert", "the board is right")
+
+    terminal.type("insert W1")
+    text = terminal.shows("red (player 1) to insert", "moves (1):")
+    assert "1  0 . . . . . .  1" in text  # blue's marble on a1
+
+    terminal.type("place d4 red")
+    terminal.shows("WRONG BOARD", "take away or fix: d4")
+
+    terminal.type("lift d4")
+    terminal.wait_for(
+        lambda t: "the board is right" in t and "WRONG BOARD" not in t, "the board right again"
+    )
+
+    terminal.type("dance the tango")
+    terminal.shows("unknown command 'dance'")
+
+    terminal.type("quit")
+    terminal.shows("sim-exited-0")
