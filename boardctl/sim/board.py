@@ -10,7 +10,6 @@ profile (its ``codes`` table for colour sensors, 1 for presence sensors, a
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -57,27 +56,6 @@ def game_pieces(game: str) -> tuple[str, ...]:
     discs = [p for p in singles if p.endswith("-disc")]
     rings = [p for p in singles if p.endswith("-ring")]
     return singles + tuple(f"{d}+{r}" for d in discs for r in rings)
-
-
-def complete_codes(profile: BoardProfile) -> tuple[BoardProfile, tuple[str, ...]]:
-    """The profile with a code for every piece of its game, and the pieces added.
-
-    A board whose ``codes`` table lacks pieces the engine plays cannot report
-    them; the simulated board gives each missing piece the next free code, so
-    that every game can be played on it. Presence-only boards need no codes.
-    """
-    if not any(s.reports is Reports.CODE for s in profile.sites):
-        return profile, ()
-    known = set(profile.codes.values())
-    missing = tuple(p for p in game_pieces(profile.game) if p not in known)
-    if not missing:
-        return profile, ()
-    codes = dict(profile.codes)
-    code = max(codes, default=0) + 1
-    for piece in missing:
-        codes[code] = piece
-        code += 1
-    return dataclasses.replace(profile, codes=MappingProxyType(codes)), missing
 
 
 def piece_value(profile: BoardProfile, site: str, piece: str | None) -> int:

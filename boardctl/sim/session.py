@@ -130,7 +130,7 @@ class Simulation:
         loaded = load_profile(name)
         if game is not None and loaded.game != game:
             raise SimError(f"the board {loaded.name} plays {loaded.game}, not {game}")
-        self.profile, self.added_codes = board.complete_codes(loaded)
+        self.profile = loaded
         settings = [
             f"storage.state_dir={_toml_text(str(self.state_dir))}",
             f"control.socket={_toml_text(str(self.state_dir / 'control.sock'))}",
