@@ -17,7 +17,10 @@ RULES_COMMANDS = re.findall(r"(?m)^(boardctl rules .+)$", README)
 
 def test_the_readme_starts_with_the_commands_that_set_everything_up() -> None:
     first_block = README.split("```")[1]
-    assert "make test" in first_block
+    assert [line.split("#")[0].strip() for line in first_block.strip().splitlines()[1:]] == [
+        "make sim",
+        "make test",
+    ]
 
 
 @pytest.mark.parametrize("line", RULES_COMMANDS)
