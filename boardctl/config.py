@@ -13,7 +13,7 @@ import dataclasses
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -90,6 +90,23 @@ class Config:
     storage: StorageConfig
     control: ControlConfig
     logging: LoggingConfig
+    #: (section, key) -> where its value came from ("file:line: [section] key")
+    where: Mapping[tuple[str, str], str] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False
+    )
+
+    def check_game(self, game: str) -> None:
+        """Refuse ``[game]`` options that ``game``'s engine does not take,
+        naming where they were set."""
+        from boardctl.engines import create
+        from boardctl.errors import BadOptions
+
+        try:
+            create(game, dict(self.game_options))
+        except BadOptions as exc:
+            keys = [k for k in self.game_options if repr(k) in str(exc)] or list(self.game_options)
+            place = self.where.get((_GAME, keys[0]), "[game]") if keys else "[game]"
+            raise ConfigError(f"{place}: {exc}") from None
 
     def to_toml(self) -> str:
         """The configuration as TOML that :func:`load` reads back."""
@@ -126,6 +143,8 @@ def _sections() -> dict[str, type[Any] | None]:
     hints = get_type_hints(Config)
     out: dict[str, type[Any] | None] = {}
     for f in dataclasses.fields(Config):
+        if f.name == "where":
+            continue
         out[_GAME if f.name == "game_options" else f.name] = (
             None if f.name == "game_options" else hints[f.name]
         )
@@ -287,6 +306,12 @@ def load(
                 section, f.name, merged[section][f.name], hints[f.name], where[(section, f.name)]
             )
         built[section] = cls(**values)
+    for n, colour in enumerate(built["leds"].palette):
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+            raise ConfigError(
+                f"{where[('leds', 'palette')]}: colour {n + 1} {colour!r} must be written "
+                '#rrggbb, e.g. "#e69f00"'
+            )
     mode = built["control"].mode
     try:
         int(mode, 8)
@@ -294,4 +319,4 @@ def load(
         raise ConfigError(
             f'{where[("control", "mode")]}: {mode!r} is not octal permission bits, e.g. "0600"'
         ) from None
-    return Config(**built)
+    return Config(**built, where=MappingProxyType(where))

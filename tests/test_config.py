@@ -84,3 +84,20 @@ def test_config_show_prints_what_load_reads_back(
     assert "settle_ms = 250" in shown and 'level = "debug"' in shown
     again = _write(tmp_path, shown)
     assert config.load(again) == config.load(path, ["logging.level=debug"])
+
+
+def test_a_palette_colour_is_checked_where_it_is_written(tmp_path: Path) -> None:
+    path = _write(tmp_path, '[leds]\npalette = ["#e69f00", "#zzzzzz"]\n')
+    with pytest.raises(ConfigError, match=r":2: \[leds\] palette: colour 2 '#zzzzzz' must be"):
+        config.load(path)
+
+
+def test_game_options_are_checked_by_the_engine_with_their_place(tmp_path: Path) -> None:
+    path = _write(tmp_path, "[game]\nplayers = 3\nplayerz = 4\n")
+    cfg = config.load(path)
+    with pytest.raises(ConfigError, match=rf"{path}:3: \[game\] playerz: shiftago: unknown option"):
+        cfg.check_game("shiftago")
+    cfg = config.load(_write(tmp_path, "[game]\nplayers = 9\n"))
+    with pytest.raises(ConfigError, match=r":2: \[game\] players: "):
+        cfg.check_game("shiftago")
+    config.load(_write(tmp_path, "[game]\nplayers = 4\n")).check_game("shiftago")

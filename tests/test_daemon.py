@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from boardctl import config
+from boardctl.board import BoardProfile
 from boardctl.controller.control import request
 from boardctl.daemon.runner import Daemon, Hardware
 from boardctl.daemon.systemd_notify import Notifier
@@ -38,7 +39,7 @@ def _wait(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
 
 @contextmanager
 def _daemon(
-    tmp_path: Path, source: ScriptedSource, strip: SimStrip
+    tmp_path: Path, source: ScriptedSource, strip: SimStrip, profile: BoardProfile = PROFILE
 ) -> Iterator[tuple[Daemon, socket.socket]]:
     cfg = config.load(
         "/nonexistent",
@@ -53,7 +54,7 @@ def _daemon(
     listener.bind(notify_path)
     listener.settimeout(5)
     notifier = Notifier({"NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": "400000"})
-    daemon = Daemon(cfg, PROFILE, hardware=Hardware(source, strip), notifier=notifier)
+    daemon = Daemon(cfg, profile, hardware=Hardware(source, strip), notifier=notifier)
     thread = threading.Thread(target=daemon.run)
     thread.start()
     try:
@@ -129,3 +130,22 @@ def test_logs_carry_no_timestamp_when_journald_reads_them(
     finally:
         root.handlers[:] = saved[0]
         root.setLevel(saved[1])
+
+
+def test_a_board_now_playing_another_game_does_not_resume_the_old_one(tmp_path: Path) -> None:
+    from boardctl.controller.store import Store
+
+    with Store(tmp_path / "state" / "games.db") as store:
+        store.begin("shiftago", {"players": 2})
+        store.record("W1")
+    duplo = load_profile("duploline")
+    sock = tmp_path / "control.sock"
+    with _daemon(tmp_path, ScriptedSource(duplo.channel_count), SimStrip(duplo.leds), duplo) as (
+        daemon,
+        _,
+    ):
+        assert _wait(daemon.ready.is_set)
+        status = request(sock, {"cmd": "status"})
+        assert (status["game"], status["moves_applied"]) == ("duploline", 0)
+        games = request(sock, {"cmd": "games"})["games"]
+        assert [g["status"] for g in games if g["game"] == "shiftago"] == ["abandoned"]

@@ -110,8 +110,13 @@ def _export(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "export", "id": args.id})
     text = json.dumps(reply["record"], indent=2) + "\n"
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        from boardctl.errors import RecordError
+
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            raise RecordError(f"{args.output}: cannot write the record: {exc.strerror}") from exc
     else:
         sys.stdout.write(text)
     return 0

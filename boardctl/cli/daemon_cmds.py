@@ -42,8 +42,11 @@ def register(sub: Any) -> None:
 
 def _show(args: argparse.Namespace) -> int:
     from boardctl import config
+    from hardware.profiles import load_profile
 
-    print(config.load(args.config, args.set, required=args.config is not None).to_toml())
+    cfg = config.load(args.config, args.set, required=args.config is not None)
+    cfg.check_game(cfg.board.game or load_profile(cfg.board.profile).game)
+    print(cfg.to_toml())
     return 0
 
 

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.scenes import Frame, Palette, render
+from boardctl.controller.store import StoreError
 from boardctl.controller.view import Phase, View
 from boardctl.errors import BoardctlError
 from boardctl.sensing import SensorEvent
@@ -50,6 +51,14 @@ class _Request:
 
 
 _STOP = object()
+
+
+def _whole(body: Mapping[str, Any], key: str, default: int | None) -> Any:
+    """A request's whole-number field (or its default)."""
+    value = body.get(key, default)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ControllerError(f"{key!r} must be a whole number, not {value!r}")
+    return value
 
 
 def animated(view: View) -> bool:
@@ -132,7 +141,7 @@ class Loop:
             except queue.Empty:
                 item = None
         now = self.clock()
-        self.controller.tick(now)
+        self._guarded(self.controller.tick, now)
         self.draw(now)
         if self.watchdog is not None:
             self.watchdog()
@@ -152,12 +161,26 @@ class Loop:
         if isinstance(item, _Request):
             try:
                 item.reply = {"ok": True, **self.command(item.body, now)}
+            except StoreError as exc:
+                item.reply = {"ok": False, "error": str(exc)}
+                self.controller.fail(str(exc), now)
             except (BoardctlError, KeyError, TypeError, ValueError) as exc:
                 item.reply = {"ok": False, "error": str(exc)}
+            except Exception as exc:  # a request must never stop the loop
+                log.exception("control request %r failed", dict(item.body))
+                item.reply = {"ok": False, "error": f"the controller failed: {exc}"}
             item.done.set()
             return
-        self.controller.feed(item, now)
+        self._guarded(self.controller.feed, item, now)
         self.draw(now)
+
+    def _guarded(self, step: Callable[..., None], *args: Any) -> None:
+        """Run a step of the controller; a game that cannot be saved is a fault
+        shown on the board, not the end of the daemon."""
+        try:
+            step(*args)
+        except StoreError as exc:
+            self.controller.fail(str(exc), args[-1])
 
     def draw(self, now: float) -> None:
         frame = render(self.controller.view(), self.controller.profile, self.palette, now)
@@ -181,8 +204,8 @@ class Loop:
             if self.store is None:
                 raise ControllerError("this controller keeps no games")
             if cmd == "games":
-                return {"games": self.store.games(int(body.get("limit", 50)))}
-            return {"record": self.store.record_of(body.get("id"))}
+                return {"games": self.store.games(_whole(body, "limit", 50))}
+            return {"record": self.store.record_of(_whole(body, "id", None))}
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, games, export"
         )

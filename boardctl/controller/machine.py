@@ -123,6 +123,8 @@ TRANSITIONS: list[dict[str, Any]] = [
         "source": [*_AWAKE, Phase.ATTRACT, Phase.LINKING],
         "dest": Phase.FAULT,
     },
+    # the game cannot be saved: stop accepting moves until the next snapshot retries
+    {"trigger": "cannot_save", "source": [*_AWAKE, Phase.ATTRACT], "dest": Phase.FAULT},
     # the board changed or settled: follow what it says
     {
         "trigger": "observe",
@@ -264,14 +266,22 @@ class Controller:
         #: False after a resume or a resync until the board has matched the game
         #: once: until then an earlier position is a board to restore, not a takeback
         self.trusted = False
+        #: why the controller is in FAULT when the sensors are fine
+        self.fault: str | None = None
+        configured = create(
+            game or profile.game, profile.game_options if options is None else options
+        )
+        #: the game the next one is (the configured one, then the operator's choice)
+        self.next_game: tuple[str, Mapping[str, Any]] = (
+            configured.name,
+            configured.options_json(),
+        )
         if resume is not None:
             r_game, r_options, moves = resume
             self.engine = create(r_game, r_options)
             self.match: Match[Any, Any] = Match.from_moves(self.engine, moves)
         else:
-            self.engine = create(
-                game or profile.game, profile.game_options if options is None else options
-            )
+            self.engine = configured
             self.match = Match(self.engine)
             self.recorder.begin(self.engine.name, self.engine.options_json())
         self.reconciler = Reconciler(self.engine, profile)
@@ -303,6 +313,7 @@ class Controller:
             self.have_snapshot = True
             self._sensed_changed(now)
             if self.state in (Phase.LINKING, Phase.FAULT):
+                self.fault = None
                 self._fire("link_up")
         elif isinstance(event, LinkUp):
             log.info("sensors answer: %s", event.description)
@@ -327,11 +338,25 @@ class Controller:
         self.now = now
         if self.state is Phase.ATTRACT:
             self._fire("wake")
-        if name == "new":
-            self.new(None, None, now)
-        elif name == "undo":
-            self.undo(now)
+        try:
+            if name == "new":
+                self.new(None, None, now)
+            elif name == "undo":
+                self.undo(now)
+            else:
+                log.warning("button %r does nothing: the buttons are new and undo", name)
+        except ControllerError as exc:
+            log.warning("button %s: %s", name, exc)
         self._update(now)
+
+    def fail(self, reason: str, now: float) -> None:
+        """Something outside the board went wrong (the game cannot be saved):
+        show a fault and accept no move; the next snapshot of the sensors tries
+        again."""
+        self.now = now
+        self.fault = reason
+        log.error("fault: %s", reason)
+        self._fire("cannot_save")
 
     def new(self, game: str | None, options: Mapping[str, Any] | None, now: float) -> None:
         """An operator starts a new game (the profile's game, other options allowed)."""
@@ -346,6 +371,7 @@ class Controller:
                 f"cannot start a game while {self.state.value}: wait for the sensors"
             )
         engine = create(game, options if options is not None else self.engine.options_json())
+        self.next_game = (engine.name, engine.options_json())
         self._fire("new_game", engine)
         self._update(now)
 
@@ -430,7 +456,7 @@ class Controller:
                 self._fire("move_made", verdict.path)
         elif (
             isinstance(verdict, Takeback)
-            and self.state is not Phase.SETUP
+            and self.state not in (Phase.SETUP, Phase.GAME_OVER)
             and self.settled_for() >= self.timing.takeback_hold
         ):
             self._fire("take_back", verdict.steps, False)
@@ -527,7 +553,7 @@ class Controller:
         self._reconcile(deep=self.settled_for() >= 0)
 
     def start_next_game(self, *_: Any) -> None:
-        self.start_game(create(self.engine.name, self.engine.options_json()))
+        self.start_game(create(*self.next_game))
 
     # -- what to show -------------------------------------------------------
     def view(self) -> View:
@@ -605,6 +631,8 @@ class Controller:
                 "verdict": type(verdict).__name__.lower(),
             }
         )
+        if self.fault is not None:
+            summary["fault"] = self.fault
         if isinstance(verdict, Ambiguous):
             summary["candidates"] = [[o.text for o in p] for p in verdict.candidates]
         if isinstance(verdict, Wrong):

@@ -62,7 +62,7 @@ class Palette:
     are colour-blind safe, and errors (blinking vermilion) and restore hints
     (steady yellow) differ from them in colour and in rhythm."""
 
-    players: tuple[RGB, ...] = (ORANGE, SKY_BLUE, BLUISH_GREEN, REDDISH_PURPLE)
+    players: tuple[RGB, ...] = (ORANGE, SKY_BLUE, BLUISH_GREEN, REDDISH_PURPLE)  # Okabe-Ito
     error: RGB = VERMILION
     restore: RGB = YELLOW
     base: RGB = (10, 10, 10)
@@ -72,9 +72,13 @@ class Palette:
 
     @classmethod
     def from_hex(cls, players: Sequence[str]) -> Palette:
+        """Player colours ``"#rrggbb"``; players beyond them take the default
+        colours not already given, so no two players share a colour."""
         if not players:
             raise ConfigError("the palette needs at least one player colour")
-        return cls(players=tuple(parse_colour(p) for p in players))
+        given = tuple(parse_colour(p) for p in players)
+        more = tuple(c for c in cls().players if c not in given)
+        return cls(players=given + more)
 
     @classmethod
     def choose(cls, configured: Sequence[str], board: Sequence[str]) -> Palette:

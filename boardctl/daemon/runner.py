@@ -18,7 +18,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -53,6 +53,9 @@ def configure_logging(level: str, environ: dict[str, str] | None = None) -> None
     handler.setFormatter(logging.Formatter(fmt))
     root.addHandler(handler)
     root.setLevel(level.upper())
+    # the state machine library reports every transition at INFO: the journal
+    # (on an SD card) needs only its warnings
+    logging.getLogger("transitions").setLevel(max(logging.WARNING, root.level))
 
 
 @dataclass(slots=True)
@@ -92,6 +95,13 @@ def open_hardware(profile: BoardProfile, config: Config | None = None) -> Hardwa
     return Hardware(sensors, create_strip(profile.leds, link=link, profile=profile))
 
 
+def board_for(profile: BoardProfile, config: Config) -> BoardProfile:
+    """The profile with the configuration's overrides (LED brightness)."""
+    if config.leds.brightness < 0:
+        return profile
+    return replace(profile, leds=replace(profile.leds, brightness=config.leds.brightness))
+
+
 def timing_of(config: Config) -> Timing:
     c = config.controller
     return Timing(
@@ -115,7 +125,8 @@ class Daemon:
         on_frame: Callable[[Any], None] | None = None,
     ) -> None:
         self.config = config
-        self.profile = profile
+        config.check_game(config.board.game or profile.game)
+        self.profile = board_for(profile, config)
         self.hardware = hardware
         self.notifier = notifier or Notifier()
         self.on_frame = on_frame
@@ -158,10 +169,17 @@ class Daemon:
         hardware = self.hardware or open_hardware(self.profile, cfg)
         with contextlib.ExitStack() as stack:
             store = stack.enter_context(Store(state_dir / DATABASE))
+            game = cfg.board.game or None
             resume = store.current()
+            if resume is not None and resume[0] != (game or self.profile.game):
+                log.warning(
+                    "the unfinished %s game is kept as abandoned: this board now plays %s",
+                    resume[0],
+                    game or self.profile.game,
+                )
+                resume = None
             if resume is not None:
                 log.info("resuming %s after %d moves", resume[0], len(resume[2]))
-            game = cfg.board.game or None
             controller = Controller(
                 self.profile,
                 game=game,

@@ -121,7 +121,10 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
             )
     elif phase == "move_in_progress":
         if status.get("verdict") == "ambiguous":
-            lines.append("AMBIGUOUS: several moves leave this board; make it clear")
+            lines.append(
+                "AMBIGUOUS: several moves leave this board; undo the move and make it"
+                " again so only one fits (push a marble in through its track)"
+            )
             for path in status.get("candidates", []):
                 lines.append("  could be: " + " then ".join(path))
         elif status.get("verdict") == "wrong":

@@ -1,0 +1,126 @@
+"""Nothing an operator, a button or a full disk does stops the controller, and a
+finished game is never taken back by clearing the board."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from controller_support import Table, profile_for
+
+from boardctl.controller.control import ControlServer, request
+from boardctl.controller.loop import Loop
+from boardctl.controller.machine import Controller
+from boardctl.controller.store import Store, StoreError
+from boardctl.controller.view import Phase
+from boardctl.engines import create
+from boardctl.sensing import ButtonPress, LinkUp, SensorSnapshot
+from boardctl.sim import hands
+
+
+class _Strip:
+    def __init__(self) -> None:
+        self.frames: list[Any] = []
+
+    def show(self, frame: Any) -> None:
+        self.frames.append(frame)
+
+
+def test_undo_and_new_buttons_never_stop_the_loop() -> None:
+    engine = create("shiftago")
+    profile = profile_for(engine)
+    loop = Loop(Controller(profile), _Strip())
+    loop.start()
+    loop.emit(ButtonPress("undo"))  # nothing to undo, sensors not read yet
+    loop.emit(ButtonPress("new"))  # no game can start before the sensors answer
+    loop.emit(ButtonPress("shuffle"))  # a button the profile should not have
+    assert loop.turn(block=False)
+    loop.emit(LinkUp("test"))
+    loop.emit(SensorSnapshot((0,) * profile.channel_count))
+    loop.emit(ButtonPress("undo"))
+    assert loop.turn(block=False)
+    assert loop.controller.state is Phase.AWAITING_MOVE
+
+
+def test_a_malformed_request_gets_an_error_and_the_loop_goes_on(tmp_path: Path) -> None:
+    engine = create("shiftago")
+    profile = profile_for(engine)
+    with Store(tmp_path / "g.db") as store:
+        loop = Loop(Controller(profile, recorder=store), _Strip(), store=store)
+        runner = threading.Thread(target=loop.run)
+        runner.start()
+        try:
+            with ControlServer(tmp_path / "c.sock", loop.submit) as server:
+                bad = request(server.path, {"cmd": "export", "id": [1]})
+                assert not bad["ok"] and "'id' must be a whole number" in bad["error"]
+                assert not request(server.path, {"cmd": "games", "limit": "all"})["ok"]
+                assert request(server.path, {"cmd": "status"})["ok"]
+        finally:
+            loop.stop()
+            runner.join(5)
+        assert not runner.is_alive()
+
+
+class _FullDisk:
+    """A recorder whose writes fail, as SQLite's do on a full or read-only card."""
+
+    def __init__(self) -> None:
+        self.fail = True
+        self.moves: list[str] = []
+
+    def begin(self, game: str, options: Any) -> None:
+        pass
+
+    def record(self, move: str) -> None:
+        if self.fail:
+            raise StoreError("cannot write to games.db: database or disk is full")
+        self.moves.append(move)
+
+    def undo(self, steps: int) -> None:
+        pass
+
+    def finish(self, result: Any) -> None:
+        pass
+
+
+def test_a_move_that_cannot_be_saved_is_a_fault_not_a_crash_and_is_retried() -> None:
+    engine = create("shiftago")
+    disk = _FullDisk()
+    controller = Controller(profile_for(engine), recorder=disk)
+    loop = Loop(controller, _Strip(), clock=lambda: table.now)
+    table = Table(controller)
+    table.apply(hands.insert(table.layout, "W1", "p0"))
+    table.now += controller.timing.settle + 0.01
+    loop._guarded(controller.tick, table.now)  # the loop's own step when time passes
+    assert controller.state is Phase.FAULT
+    assert "disk is full" in controller.status()["fault"]
+    assert controller.match.actions == [], "the engine never plays what was not saved"
+    disk.fail = False
+    controller.feed(SensorSnapshot(tuple(controller.values)), table.now)  # the audit
+    table.settle()
+    assert disk.moves and controller.match.moves_text() == disk.moves
+
+
+def test_clearing_a_finished_board_starts_the_next_game_and_keeps_the_result(
+    tmp_path: Path,
+) -> None:
+    engine = create("shiftago")
+    with Store(tmp_path / "g.db") as store:
+        controller = Controller(profile_for(engine), recorder=store)
+        table = Table(controller)
+        for track in ("Sa", "Sg", "Sb", "Sf", "Sc", "Ng", "Sd", "Nb"):
+            table.hands(f"insert {track}", f"p{controller.match.to_move()}")
+        table.hands("insert Se", "p0")  # a1..e1: player 0 wins
+        assert controller.state is Phase.GAME_OVER
+        for site in ("e1", "d1", "c1"):  # clearing starts with the winning line
+            table.hands(f"lift {site}")
+            table.wait(controller.timing.takeback_hold + 0.5)
+            assert controller.state is Phase.GAME_OVER
+        for site in sorted(table.layout):
+            table.hands(f"lift {site}")
+        table.wait(controller.timing.clear_hold + 0.5)
+        assert controller.state is Phase.AWAITING_MOVE and not controller.match.actions
+        finished = store.games()[1]
+        assert finished["status"] == "finished"
+        assert store.record_of(finished["id"])["result"]["winner"] == 0
