@@ -9,7 +9,8 @@ controller's queue (``Loop.emit``), and the controller's ``Loop``, running on
 its own thread, handles it and hands the redrawn frame to ``output.show``.
 
 Random games are played by hands, one sensor change at a time: each change is
-made only once the loop has answered the one before (so the firmware's queue
+made only once the loop has answered the one before and, on a board whose LEDs
+hang off the link, the microcontroller shows that frame (so the firmware's queue
 never fills and every reading in between really reaches the controller), and a
 move's next change waits until the controller has played the move before.
 Shiftago (2 players, Express) is played on ``shiftago-colour`` (colour sensors,
