@@ -1,14 +1,46 @@
-"""Time from a sensor change to the LED frame handed to the strip.
+"""Time from a sensor change on the board to the LED frame handed to the strip.
 
-Plays random Shiftago games (2 players, Express, colour board) and DuploLine
-games as hands would, one sensor change at a time, through the controller's
-loop. Each figure is the software time from the change entering the loop to
-the frame being handed to the strip's ``show`` (or to the loop being done, for
-a change that leaves the frame as it was). The settle time (the board must stay
-still before an action is accepted) is excluded: the clock is the loop's own
-and jumps over it between changes.
+The main figures go through the whole path of a serial board, as the daemon
+runs it: a hand changes what lies on the virtual microcontroller
+(``VirtualMicrocontroller.place``/``lift``: the firmware's own scanner and link
+behind a real pty), the firmware debounces and sends the change,
+``SerialSensorSource``'s reader thread reads and decodes it and puts it on the
+controller's queue (``Loop.emit``), and the controller's ``Loop``, running on
+its own thread, handles it and hands the redrawn frame to ``output.show``.
 
-    .venv/bin/python bench/latency.py [--moves N]
+Random games are played by hands, one sensor change at a time: each change is
+made only once the loop has answered the one before and, on a board whose LEDs
+hang off the link, the microcontroller shows that frame (so the firmware's queue
+never fills and every reading in between really reaches the controller), and a
+move's next change waits until the controller has played the move before.
+Shiftago (2 players, Express) is played on ``shiftago-colour`` (colour sensors,
+no light gates; its LEDs are driven over the same serial link) and DuploLine on
+``duploline`` (its LED frames go to the simulated strip here). Marbles slide as
+they do on the board: each leaves its cell empty for a moment before the one
+behind rolls in.
+
+For every change three times are taken:
+
+* ``hand``: just before ``place``/``lift`` (the bench's thread);
+* ``read``: when the host's read of the port returns the bytes that carry the
+  change (the reader thread, through a thin wrapper around the pyserial port);
+* ``frame``: when the loop hands the frame that answers the change to
+  ``show`` (the loop's thread). A change that leaves the frame as it was (no
+  frame is handed over) ends when the loop is done with it.
+
+``hand -> read`` is the firmware's part: its debounce (``stable_scans`` scans;
+the virtual microcontroller wakes on every change and repeats its scan at once
+while a reading is being debounced, where a real board waits ``scan_ms``
+between scans) and the pty. ``read -> frame`` is the software part, the target
+figure (p99 under 2 ms). The settle time (``Timing.settle``: the board must stay
+still that long before a move is played) is excluded: the figures above are the
+immediate redraw that answers each change, and the frame that shows a played
+move is measured apart, from the moment its settle time expired to that frame.
+
+The in-process figure (the second table) feeds the loop directly, on one
+thread, with a fake clock that jumps over the settle time.
+
+    .venv/bin/python bench/latency.py [--changes N] [--moves N]
 """
 
 from __future__ import annotations
@@ -16,7 +48,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import threading
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -25,8 +60,378 @@ from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Frame
 from boardctl.engines import create
-from boardctl.sensing import LinkUp, SensorChange, SensorSnapshot
+from boardctl.engines.base import Engine
+from boardctl.sensing import LinkUp, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import hands
+from firmware_bridge import protocol
+from firmware_bridge.host import SerialSensorSource
+from firmware_bridge.serial_port import Backoff, open_port
+from firmware_bridge.virtual import VirtualMicrocontroller
+from hardware.leds import LedStrip, SimStrip, create_strip, simulated
+from hardware.leds.base import FrameProcessor, wire_order
+from hardware.profiles import load_profile
+
+#: the longest any one step may take before the bench gives up
+DEADLINE = 10.0
+
+
+# -- timing the path ---------------------------------------------------------------------
+
+
+class TimedPort:
+    """The pyserial port, timing each read that returns bytes."""
+
+    def __init__(self, port: Any) -> None:
+        self._port = port
+        self.read_at = 0.0
+
+    def read(self, size: int = 1) -> bytes:
+        data: bytes = self._port.read(size)
+        if data and size == 1:
+            self.read_at = time.monotonic()
+        return data
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._port, name)
+
+
+@dataclass(slots=True)
+class Answer:
+    """One sensor change as the path saw it."""
+
+    channel: int
+    value: int
+    read: float
+    frame: float
+    framed: bool
+
+
+@dataclass(slots=True)
+class Commit:
+    """A move played: when its settle time expired and when its frame was shown."""
+
+    expired: float
+    frame: float
+    state: Any
+    #: the move as the controller recorded it
+    text: str
+
+
+@dataclass
+class Probe:
+    """What the reader thread and the loop report; the hands wait on it."""
+
+    cond: threading.Condition = field(default_factory=threading.Condition)
+    #: the read time of each change, as the reader thread emitted it
+    reads: list[float] = field(default_factory=list)
+    #: when the reader thread put each change on the loop's queue
+    emits: list[float] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    commits: list[Commit] = field(default_factory=list)
+    phase: str = ""
+    moves: int = 0
+    game: int = 0
+
+    def wait(self, predicate: Callable[[], bool], what: str) -> None:
+        with self.cond:
+            if not self.cond.wait_for(predicate, DEADLINE):
+                raise SystemExit(
+                    f"latency bench: {what} did not happen within {DEADLINE} s "
+                    f"(phase {self.phase}, {self.moves} moves played)"
+                )
+
+    def wait_count(self, items: Sequence[Any], count: int, what: str) -> None:
+        self.wait(lambda: len(items) >= count, what)
+
+    def wait_game(self, game: int) -> None:
+        self.wait(lambda: self.game >= game and self.phase == "awaiting_move", "the next game")
+
+
+class Output:
+    """The loop's LED output: notes when a frame reaches ``show``, then hands it on."""
+
+    def __init__(self, strip: LedStrip) -> None:
+        self.strip = strip
+        self.at = 0.0
+        self.last: Frame | None = None
+
+    def show(self, frame: Frame) -> None:
+        self.at = time.monotonic()
+        self.last = frame
+        self.strip.show(frame)
+
+
+class TimedLoop(Loop):
+    """The controller's loop, reporting each change it answered and each move it played."""
+
+    def __init__(self, controller: Controller, output: Output, probe: Probe) -> None:
+        super().__init__(controller, output)
+        self.out = output
+        self.probe = probe
+        self._match = controller.match
+
+    def handle(self, item: Any, now: float) -> None:
+        shown = self.frames_shown
+        super().handle(item, now)
+        if not isinstance(item, SensorChange):
+            return
+        framed = self.frames_shown != shown
+        at = self.out.at if framed else time.monotonic()
+        p = self.probe
+        with p.cond:
+            read = p.reads[len(p.answers)]
+            p.answers.append(Answer(item.channel, item.value, read, at, framed))
+            p.cond.notify_all()
+
+    def draw(self, now: float) -> None:
+        shown = self.frames_shown
+        super().draw(now)
+        c = self.controller
+        p = self.probe
+        with p.cond:
+            p.phase = c.state.value
+            if c.match is not self._match:
+                self._match = c.match
+                p.game += 1
+            elif len(c.match.actions) > p.moves:
+                at = self.out.at if self.frames_shown != shown else time.monotonic()
+                text = c.engine.format_action(c.match.actions[-1])
+                p.commits.append(Commit(c.changed_at + c.timing.settle, at, c.match.state, text))
+            p.moves = len(c.match.actions)
+            p.cond.notify_all()
+
+
+# -- hands ------------------------------------------------------------------------------
+
+
+class Hands:
+    """Change what lies on the virtual microcontroller, one reading at a time."""
+
+    def __init__(
+        self,
+        mcu: VirtualMicrocontroller,
+        profile: BoardProfile,
+        probe: Probe,
+        serial_leds: Output | None,
+    ) -> None:
+        self.mcu = mcu
+        self.profile = profile
+        self.probe = probe
+        self.serial_leds = serial_leds
+        self._process = FrameProcessor(profile.leds)
+        self._wire: dict[Frame, bytes] = {}
+        self.layout: dict[str, str] = {}
+        self.codes = {piece: value for value, piece in profile.codes.items()}
+        #: when each change was made, in order
+        self.made: list[float] = []
+
+    def value(self, site: str, piece: str | None) -> int:
+        if piece is None:
+            return 0
+        return self.codes[piece] if self.profile.site(site).reports is Reports.CODE else 1
+
+    def apply(self, changes: Sequence[hands.Change]) -> None:
+        for change in changes:
+            if change.piece == hands.PULSE:
+                continue  # no light gates on these boards
+            channel = self.profile.site(change.site).channel
+            if change.piece is None:
+                self.layout.pop(change.site, None)
+            else:
+                self.layout[change.site] = change.piece
+            if channel is None:
+                continue
+            value = self.value(change.site, change.piece)
+            if self.mcu.board[channel] == value:
+                continue
+            n = len(self.made) + 1
+            self.made.append(time.monotonic())
+            if value:
+                self.mcu.place(channel, value)
+            else:
+                self.mcu.lift(channel)
+            self.probe.wait_count(self.probe.answers, n, f"the answer to change {n}")
+            a = self.probe.answers[n - 1]
+            if (a.channel, a.value) != (channel, value):
+                raise SystemExit(
+                    f"latency bench: change {n} set channel {channel} to {value} "
+                    f"but the loop answered channel {a.channel} = {a.value}"
+                )
+            if self.serial_leds is not None and not self.mcu.wait_until(self.leds_shown, DEADLINE):
+                raise SystemExit(f"latency bench: the LEDs never showed the answer to change {n}")
+
+    def leds_shown(self) -> bool:
+        """Whether the microcontroller shows the newest frame (on its thread)."""
+        assert self.serial_leds is not None
+        frame = self.serial_leds.last
+        if frame is None:
+            return True
+        want = self._wire.get(frame)
+        if want is None:
+            if len(self._wire) > 256:
+                self._wire.clear()
+            pixels = wire_order(self._process(frame), self.profile.leds.order)
+            want = self._wire[frame] = bytes(c for px in pixels for c in px)
+        return bool(self.mcu.led_frames) and self.mcu.led_frames[-1] == want
+
+    def insert(self, track: str, piece: str) -> None:
+        """Push a marble into a Shiftago track: the run ahead slides one cell at a
+        time, each marble leaving its cell empty before the one behind rolls in."""
+        cells = hands.track_cells(track)
+        gap = next(i for i, cell in enumerate(cells) if cell not in self.layout)
+        changes = []
+        for i in range(gap, 0, -1):
+            changes += [
+                hands.Change(cells[i], self.layout[cells[i - 1]]),
+                hands.Change(cells[i - 1], None),
+            ]
+        changes.append(hands.Change(cells[0], piece))
+        self.apply(changes)
+
+    def arrange(self, target: dict[str, str]) -> None:
+        """Lift what goes, then put down what comes."""
+        lifts = [
+            hands.Change(s, None) for s in sorted(self.layout) if target.get(s) != self.layout[s]
+        ]
+        puts = [hands.Change(s, p) for s, p in sorted(target.items()) if self.layout.get(s) != p]
+        self.apply(lifts + puts)
+
+
+# -- through the virtual microcontroller ------------------------------------------------
+
+
+@dataclass
+class Figures:
+    changes: int
+    moves: int
+    games: int
+    hand_to_frame: list[float]
+    hand_to_read: list[float]
+    read_to_frame: list[float]
+    read_to_queue: list[float]
+    unframed: int
+    settle_to_frame: list[float]
+    #: moves recorded under another notation that leaves the same position
+    renamed: int
+
+
+def kinds_of(profile: BoardProfile) -> list[int]:
+    kinds = [protocol.KIND_NONE] * profile.channel_count
+    by = {
+        Reports.CODE: protocol.KIND_CODE,
+        Reports.PRESENCE: protocol.KIND_PRESENCE,
+        Reports.PULSE: protocol.KIND_PULSE,
+    }
+    for site in profile.sites:
+        if site.channel is not None and site.reports in by:
+            kinds[site.channel] = by[site.reports]
+    return kinds
+
+
+def through_mcu(
+    profile_name: str, changes: int, timing: Timing, scan_ms: float, stable_scans: int, seed: int
+) -> Figures:
+    profile = load_profile(profile_name)
+    probe = Probe()
+    controller = Controller(profile, timing=timing)
+    engine: Engine[Any, Any] = controller.engine
+    rng = random.Random(seed)
+    serial_leds = profile.leds.backend == "serial"
+    with VirtualMicrocontroller(
+        profile.channel_count,
+        leds=profile.leds.count if serial_leds else 0,
+        kinds=kinds_of(profile),
+        scan_ms=scan_ms,
+        stable_scans=stable_scans,
+    ) as mcu:
+        timed: list[TimedPort] = []
+
+        def opener(path: str) -> TimedPort:
+            timed.append(TimedPort(open_port(path, baudrate=profile_baudrate(profile))))
+            return timed[-1]
+
+        def emit(event: SensorEvent) -> None:
+            if isinstance(event, SensorChange):
+                with probe.cond:
+                    probe.reads.append(timed[-1].read_at)
+                    probe.emits.append(time.monotonic())
+            loop.emit(event)
+
+        source = SerialSensorSource(
+            mcu.port,
+            expected_sensors=profile.channel_count,
+            backoff=Backoff(0.01, 0.1),
+            opener=opener,
+        )
+        strip = (
+            create_strip(profile.leds, link=source)
+            if serial_leds
+            else SimStrip(simulated(profile.leds), profile)
+        )
+        strip.open()
+        output = Output(strip)
+        loop = TimedLoop(controller, output, probe)
+        runner = threading.Thread(target=loop.run, name="loop", daemon=True)
+        runner.start()
+        source.start(emit)
+        h = Hands(mcu, profile, probe, output if serial_leds else None)
+        try:
+            probe.wait(lambda: probe.phase in ("setup", "awaiting_move"), "the link coming up")
+            state = engine.initial()
+            moves = games = renamed = 0
+            measured: list[int] = []  # indices of the changes that belong to moves
+            commits: list[int] = []
+            while len(measured) < changes:
+                if engine.outcome(state).over:
+                    game = probe.game
+                    h.arrange({})
+                    probe.wait_game(game + 1)
+                    state = engine.initial()
+                    games += 1
+                    continue
+                action = rng.choice(list(engine.legal_actions(state)))
+                text = engine.format_action(action)
+                after = engine.apply(state, action)
+                first = len(h.made)
+                if engine.name == "shiftago" and not text.startswith("x:"):
+                    h.insert(text, f"p{engine.to_move(state)}")
+                else:
+                    h.arrange(dict(engine.layout(after)))
+                measured += range(first, len(h.made))
+                n = len(probe.commits)
+                probe.wait_count(probe.commits, n + 1, f"the move {text} to be played")
+                commit = probe.commits[n]
+                if commit.state != after:
+                    raise SystemExit(f"latency bench: the hands played {text}, the board another")
+                commits.append(n)
+                renamed += commit.text != text
+                state = after
+                moves += 1
+        finally:
+            source.close()
+            loop.stop()
+            runner.join(5)
+            strip.close()
+    answers = probe.answers
+    return Figures(
+        changes=len(measured),
+        moves=moves,
+        games=games,
+        hand_to_frame=[answers[i].frame - h.made[i] for i in measured],
+        hand_to_read=[answers[i].read - h.made[i] for i in measured],
+        read_to_frame=[answers[i].frame - answers[i].read for i in measured],
+        read_to_queue=[probe.emits[i] - answers[i].read for i in measured],
+        unframed=sum(not answers[i].framed for i in measured),
+        settle_to_frame=[probe.commits[i].frame - probe.commits[i].expired for i in commits],
+        renamed=renamed,
+    )
+
+
+def profile_baudrate(profile: BoardProfile) -> int:
+    return int(profile.sensing_settings.get("baudrate", 115200))
+
+
+# -- in process --------------------------------------------------------------------------
 
 
 class Strip:
@@ -62,7 +467,8 @@ def board(engine: Any, codes: dict[int, str]) -> BoardProfile:
     )
 
 
-def run(game: str, moves: int, seed: int) -> list[float]:
+def in_process(game: str, moves: int, seed: int) -> list[float]:
+    """The loop fed directly on this thread, with a clock that jumps over the settle time."""
     engine = create(game)
     codes = (
         {1: "p0", 2: "p1"}
@@ -133,19 +539,60 @@ def run(game: str, moves: int, seed: int) -> list[float]:
     return times
 
 
+# -- report ------------------------------------------------------------------------------
+
+
+def ms(times: list[float]) -> str:
+    s = sorted(times)
+    p99 = s[min(len(s) - 1, int(len(s) * 0.99))]
+    return (
+        f"median {statistics.median(s) * 1000:6.3f}  p99 {p99 * 1000:6.3f}  "
+        f"max {s[-1] * 1000:7.3f} ms"
+    )
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--moves", type=int, default=3000)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--changes", type=int, default=2000, help="sensor changes per game, through the MCU"
+    )
+    parser.add_argument("--moves", type=int, default=1000, help="moves per game, in process")
+    parser.add_argument("--settle", type=float, default=0.04, help="the controller's settle (s)")
+    parser.add_argument("--scan-ms", type=float, default=1.0, help="the firmware's scan period")
+    parser.add_argument("--stable-scans", type=int, default=2, help="the firmware's debounce")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"settle time excluded (the controller's default is {Timing().settle * 1000:.0f} ms)")
-    for game in ("shiftago", "duploline"):
-        times = sorted(run(game, args.moves, seed=1))
-        p99 = times[int(len(times) * 0.99)]
+    timing = Timing(
+        settle=args.settle, grace=5.0, takeback_hold=5.0, clear_hold=0.05, attract_after=0
+    )
+    print(
+        f"Through the virtual microcontroller (real pty, reader thread, loop thread); "
+        f"firmware: {args.stable_scans} stable scans, scan every {args.scan_ms:g} ms "
+        f"(scanned again at once while debouncing); settle {args.settle * 1000:.0f} ms "
+        "excluded (the controller's default is "
+        f"{Timing().settle * 1000:.0f} ms)"
+    )
+    for game, name in (("shiftago", "shiftago-colour"), ("duploline", "duploline")):
+        f = through_mcu(name, args.changes, timing, args.scan_ms, args.stable_scans, args.seed)
         print(
-            f"{game:<10} {args.moves} moves, {len(times)} sensor changes: "
-            f"median {statistics.median(times) * 1000:.3f} ms, p99 {p99 * 1000:.3f} ms, "
-            f"max {times[-1] * 1000:.3f} ms"
+            f"{game}: {f.changes} sensor changes in {f.moves} moves, {f.games} games "
+            f"({f.unframed} changes left the frame as it was; {f.renamed} moves recorded "
+            "under another notation with the same result)"
         )
+        print(f"  software, host read -> frame:   {ms(f.read_to_frame)}   (target p99 < 2 ms)")
+        print(f"    of which read -> queue:       {ms(f.read_to_queue)}")
+        print(f"  firmware + pty, hand -> read:   {ms(f.hand_to_read)}")
+        print(f"  whole, hand -> frame:           {ms(f.hand_to_frame)}")
+        print(f"  settle expired -> move's frame: {ms(f.settle_to_frame)}   ({f.moves} moves)")
+    print(
+        "In process (the loop fed directly on one thread, fake clock, settle excluded): "
+        "change entering the loop -> frame"
+    )
+    for game in ("shiftago", "duploline"):
+        times = in_process(game, args.moves, seed=args.seed)
+        print(f"  {game:<10} {args.moves} moves, {len(times)} changes: {ms(times)}")
 
 
 if __name__ == "__main__":
