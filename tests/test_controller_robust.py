@@ -124,3 +124,26 @@ def test_clearing_a_finished_board_starts_the_next_game_and_keeps_the_result(
         finished = store.games()[1]
         assert finished["status"] == "finished"
         assert store.record_of(finished["id"])["result"]["winner"] == 0
+
+
+def test_every_finished_game_is_kept_as_a_record_the_rules_cli_replays(
+    tmp_path: Path, capsys: Any
+) -> None:
+    import json
+
+    from boardctl.cli.main import main
+
+    engine = create("shiftago")
+    with Store(tmp_path / "g.db", records_dir=tmp_path / "records") as store:
+        controller = Controller(profile_for(engine), recorder=store)
+        table = Table(controller)
+        for track in ("Sa", "Sg", "Sb", "Sf", "Sc", "Ng", "Sd", "Nb", "Se"):
+            table.hands(f"insert {track}", f"p{controller.match.to_move()}")
+        assert controller.state is Phase.GAME_OVER
+    (path,) = (tmp_path / "records").glob("*.json")
+    assert path.name == "00001-shiftago.json"
+    assert main(["rules", "replay", str(path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["status"], summary["winner"], summary["moves_applied"]) == ("won", 0, 9)
+    record = json.loads(path.read_text())
+    assert record["started"] <= record["ended"]

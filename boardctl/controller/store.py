@@ -51,9 +51,16 @@ class Store:
     """The game database at ``path`` (created if missing). ``clock`` gives wall
     time in seconds for the records' dates. A context manager."""
 
-    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        clock: Callable[[], float] = time.time,
+        records_dir: str | Path | None = None,
+    ) -> None:
         self.path = Path(path)
         self._clock = clock
+        #: where each finished game is also written as a game record (JSON)
+        self.records_dir = Path(records_dir) if records_dir is not None else None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -131,6 +138,22 @@ class Store:
             "UPDATE games SET status = 'finished', ended = ?, result = ? WHERE id = ?",
             (self._now(), json.dumps(dict(result), sort_keys=True), game_id),
         )
+        if self.records_dir is not None:
+            self.write_record(game_id, self.records_dir)
+
+    def write_record(self, game_id: int, directory: Path) -> Path:
+        """Write one game's record as ``NNNNN-GAME.json`` in ``directory``
+        (atomically) and return its path."""
+        from boardctl.records import GameRecord, dump
+
+        record = self.record_of(game_id)
+        path = directory / f"{game_id:05d}-{record['game']}.json"
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            dump(GameRecord.from_json(record, where=str(path)), path)
+        except OSError as exc:
+            raise StoreError(f"cannot write the game record {path}: {exc.strerror}") from exc
+        return path
 
     def _require(self) -> int:
         if self._game_id is None:

@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: the game database inside the state directory
 DATABASE = "games.db"
+#: where every finished game is also kept as a game record file
+RECORDS = "records"
 
 
 def configure_logging(level: str, environ: dict[str, str] | None = None) -> None:
@@ -168,7 +170,9 @@ class Daemon:
         state_dir = Path(cfg.storage.state_dir)
         hardware = self.hardware or open_hardware(self.profile, cfg)
         with contextlib.ExitStack() as stack:
-            store = stack.enter_context(Store(state_dir / DATABASE))
+            store = stack.enter_context(
+                Store(state_dir / DATABASE, records_dir=state_dir / RECORDS)
+            )
             game = cfg.board.game or None
             resume = store.current()
             if resume is not None and resume[0] != (game or self.profile.game):
