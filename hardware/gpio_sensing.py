@@ -43,6 +43,20 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
 
+def _pin_library_errors() -> tuple[type[BaseException], ...]:
+    """The errors of the pin libraries under gpiozero that are none of its own, nor
+    OSError or RuntimeError: lgpio's ``error`` ("GPIO busy" when another process
+    has claimed the pin). Empty where the library is not installed."""
+    try:
+        import lgpio  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        return ()
+    error = getattr(lgpio, "error", None)
+    if isinstance(error, type) and issubclass(error, BaseException):
+        return (error,)
+    return ()
+
+
 class Debouncer:
     """Settles raw levels into reported readings. Pure: the caller passes the time.
 
@@ -171,10 +185,12 @@ class _GpioSource:
         cls = getattr(gpiozero, cls_name)
         try:
             device = cls(*args, pin_factory=self.pin_factory, **kwargs)
-        except gpiozero.GPIOZeroError as e:
+        except (gpiozero.GPIOZeroError, OSError, RuntimeError, *_pin_library_errors()) as e:
             raise HardwareUnavailable(
-                f"{self.description}: cannot use GPIO {args[0]}: {e}; on a Pi, check that the "
-                "user is in the gpio group; elsewhere run the command with --sim"
+                f"{self.description}: cannot use GPIO {args[0]}: {e}; if another program "
+                "holds the pin (is boardctl.service running? `sudo systemctl stop boardctl`), "
+                "stop it first; on a Pi, check that the user is in the gpio group; elsewhere "
+                "run the command with --sim"
             ) from None
         self._devices.append(device)
         return device

@@ -167,3 +167,46 @@ def test_profile_builds_its_source_with_light_gates_and_buttons(factory: MockFac
         assert events.next() == ButtonPress("new")
     with pytest.raises(Exception, match="come through the firmware link"):
         open_sensor_source(load_profile("duploline"))
+
+
+class LgpioError(Exception):
+    """Like lgpio's ``error``: neither a GPIOZeroError nor an OSError."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__(value)
+        self.value = value
+
+    def __str__(self) -> str:
+        return repr(self.value)
+
+
+class BusyPin(MockPin):  # type: ignore[misc]
+    """A pin another process has claimed: lgpio refuses it as gpiozero opens it."""
+
+    def __init__(self, factory: MockFactory, info: object) -> None:
+        raise LgpioError("GPIO busy")
+
+
+def test_a_busy_pin_is_a_clear_error_naming_the_pin_and_the_service(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+    import types
+
+    from hardware.errors import HardwareUnavailable
+
+    lgpio = types.ModuleType("lgpio")
+    lgpio.error = LgpioError  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lgpio", lgpio)
+    board = load_profile("shiftago-presence")
+    busy = MockFactory(pin_class=BusyPin)
+    try:
+        source = open_sensor_source(board, pin_factory=busy)
+        with pytest.raises(HardwareUnavailable) as caught:
+            source.start(Events())
+    finally:
+        busy.close()
+    message = str(caught.value)
+    assert f"GPIO {board.sensing_settings['load']}:" in message
+    assert "GPIO busy" in message
+    assert "is boardctl.service running? `sudo systemctl stop boardctl`" in message
