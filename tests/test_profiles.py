@@ -192,3 +192,32 @@ def test_every_piece_the_game_can_lay_is_readable_on_the_reference_board(name: s
             seen.update(engine.layout(state).values())
             state = engine.apply(state, rng.choice(list(engine.legal_actions(state))))
     assert seen <= set(board.codes.values()), seen - set(board.codes.values())
+
+
+def test_shift_registers_on_the_leds_spi_bus_are_refused_with_where_and_a_fix() -> None:
+    from hardware.profiles import find_profile
+
+    path = find_profile("shiftago-presence")
+    shipped = path.read_text()
+    # the pins the cheap board used to have: clock on SCLK, data on MISO of SPI bus 0
+    old = shipped.replace("load = 17 ", "load = 22 ").replace("clock = 27 ", "clock = 11 ")
+    old = old.replace("data = 22 ", "data = 9 ")
+    assert "clock = 11" in old and "data = 9" in old
+    with pytest.raises(ProfileError) as info:
+        parse_profile(old, "old.toml")
+    lines = old.splitlines()
+    clock_line = next(n for n, line in enumerate(lines, 1) if line.startswith("clock = 11"))
+    data_line = next(n for n, line in enumerate(lines, 1) if line.startswith("data = 9"))
+    assert info.value.problems == [
+        f"old.toml:{clock_line}: sensing.clock: GPIO 11 is also used by the LEDs' SPI bus 0 "
+        "(SCLK); SPI bus 0 holds GPIO 7-11 when enabled: move sensing.clock to a free GPIO "
+        "(4, 12, 16, 17)",
+        f"old.toml:{data_line}: sensing.data: GPIO 9 is also used by the LEDs' SPI bus 0 "
+        "(MISO); SPI bus 0 holds GPIO 7-11 when enabled: move sensing.data to a free GPIO "
+        "(4, 12, 16, 17)",
+    ]
+    # the same pins beside LEDs on SPI bus 1 (GPIO 16-21) are fine; a button on them is not
+    bus1 = old.replace("bus = 0 ", "bus = 1 ").replace("mode = 13", "mode = 20")
+    problems = _problems(bus1)
+    assert len(problems) == 1, problems
+    assert "buttons.mode: GPIO 20 is also used by the LEDs' SPI bus 1 (MOSI)" in problems[0]

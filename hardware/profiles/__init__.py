@@ -47,6 +47,13 @@ BUTTONS = ("new", "undo", "mode")
 BCM_PINS = range(2, 28)
 #: pins rpi_ws281x can drive: PWM0 12/18, PWM1 13/19, PCM 21, SPI 10
 WS281X_PINS = {12: 0, 18: 0, 13: 1, 19: 1, 21: 0, 10: 0}
+#: the pins of SPI buses 0 and 1, held by the kernel's driver once the bus is enabled
+SPI_PINS = {
+    0: {7: "CE1", 8: "CE0", 9: "MISO", 10: "MOSI", 11: "SCLK"},
+    1: {16: "CE2", 17: "CE1", 18: "CE0", 19: "MISO", 20: "MOSI", 21: "SCLK"},
+}
+#: pins not offered as free ones: I2C 2/3 (HATs, sensors), UART 14/15 (the serial console)
+RESERVED_PINS = frozenset({2, 3, 14, 15})
 
 
 def builtin_profiles() -> list[str]:
@@ -527,14 +534,20 @@ class _Checker:
                     )  # fmt: skip
         # one GPIO pin, one job
         users: dict[int, str] = {}
+        clashes: list[tuple[str, str, int, str]] = []
 
         def claim(pin: int | None, user: str, table: str, key: str) -> None:
             if pin is None:
                 return
             other = users.setdefault(pin, user)
             if other != user:
-                self.problem(table, key, f"GPIO {pin} is also used by {other}", "move one of them")
+                clashes.append((table, key, pin, other))
 
+        spi_bus = leds.settings.get("bus") if leds is not None and leds.backend == "spi" else None
+        spi_pins = SPI_PINS.get(spi_bus) if isinstance(spi_bus, int) else None
+        for pin, line in (spi_pins or {}).items():
+            # the kernel's SPI driver holds every pin of the bus once it is enabled
+            users[pin] = f"the LEDs' SPI bus {spi_bus} ({line})"
         for n, pin in enumerate(settings.get("pins", ())):
             claim(pin, f"sensing channel {n}", "sensing", "pins")
         for key in ("load", "clock", "data"):
@@ -543,6 +556,16 @@ class _Checker:
             claim(pin, f"the {name} button", "buttons", name)
         if leds is not None and leds.backend == "ws281x":
             claim(leds.settings.get("pin"), "the LED chain", "leds.settings", "pin")
+        free = [str(p) for p in BCM_PINS if p not in users and p not in RESERVED_PINS]
+        for table, key, pin, other in clashes:
+            if spi_pins and pin in spi_pins:
+                fix = (
+                    f"SPI bus {spi_bus} holds GPIO {min(spi_pins)}-{max(spi_pins)} when enabled: "
+                    f"move {table}.{key} to a free GPIO ({', '.join(free[:4]) or 'none left'})"
+                )
+            else:
+                fix = "move one of them"
+            self.problem(table, key, f"GPIO {pin} is also used by {other}", fix)
         # the game's own sites
         layout = LAYOUTS.get(game)
         if layout is None:
