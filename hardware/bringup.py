@@ -35,7 +35,7 @@ from boardctl.sensing import (
 from hardware.errors import HardwareError
 from hardware.leds.base import BLACK, RGB, LedStrip
 from hardware.leds.sim import SentFrame, SimStrip
-from hardware.profiles import parse_profile
+from hardware.profiles import PROFILE_DIR, parse_profile
 
 log = logging.getLogger(__name__)
 
@@ -297,19 +297,73 @@ def set_channels(text: str, mapping: Mapping[str, int]) -> str:
     return "".join(out)
 
 
-def write_channels(path: Path | str, mapping: Mapping[str, int]) -> Path:
-    """Write the learned channels into the profile at ``path``, after checking the
-    result loads; the old file is kept as ``<name>.toml.bak``. Returns the backup."""
+#: where an installation keeps its own board profiles
+LOCAL_PROFILE_DIR = Path("/etc/boardctl/boards")
+
+
+def calibration_target(source: Path | str, output: Path | str | None = None) -> Path:
+    """The file ``calibrate`` will write: ``output``, or the profile itself.
+
+    Refuses, before any site is calibrated, a profile shipped inside the package
+    (it belongs to the installation and is replaced on upgrade) and a folder the
+    user cannot write to, each with what to do instead."""
+    source = Path(source)
+    target = Path(output) if output is not None else source
+    if _is_shipped(target):
+        local = LOCAL_PROFILE_DIR / source.name
+        raise HardwareError(
+            f"{target} is a profile shipped with boardctl; calibrate a copy of it: "
+            f"sudo mkdir -p {LOCAL_PROFILE_DIR} && sudo cp {source} {local} && "
+            f"sudo chown $USER {local}, then boardctl calibrate {local} "
+            f"(or boardctl calibrate {source.stem} --output {local}), and name {local} "
+            "as [board] profile in /etc/boardctl/boardctl.toml"
+        )
+    folder = target.resolve().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise HardwareError(
+            f"cannot write {target}: {folder} is not a folder this user can write to; "
+            "choose another file with --output FILE, or run as a user who can"
+        )
+    return target
+
+
+def _is_shipped(path: Path) -> bool:
+    return path.resolve().parent == PROFILE_DIR.resolve()
+
+
+def write_channels(
+    path: Path | str, mapping: Mapping[str, int], *, output: Path | str | None = None
+) -> Path | None:
+    """Write the learned channels into the profile at ``path`` (or into ``output``,
+    leaving ``path`` as it is), after checking the result loads. A file that is
+    replaced is kept as ``<name>.toml.bak``; returns that backup, or None when
+    there was no file to replace. Failures to read or write are a HardwareError
+    that names the file."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    target = Path(output) if output is not None else path
+    if _is_shipped(target):
+        raise HardwareError(f"{target} is a profile shipped with boardctl: write to a copy")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise HardwareError(f"cannot read {path}: {e.strerror or e}") from None
     new = set_channels(text, mapping)
-    parse_profile(new, str(path))  # never write a profile that does not load
-    backup = path.with_name(path.name + ".bak")
-    shutil.copy2(path, backup)
-    temporary = path.with_name(path.name + ".new")
-    temporary.write_text(new, encoding="utf-8")
-    os.replace(temporary, path)
-    log.info("wrote %d channels to %s (backup %s)", len(mapping), path, backup)
+    parse_profile(new, str(target))  # never write a profile that does not load
+    backup: Path | None = None
+    try:
+        if target.exists():
+            backup = target.with_name(target.name + ".bak")
+            shutil.copy2(target, backup)
+        temporary = target.with_name(target.name + ".new")
+        temporary.write_text(new, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as e:
+        raise HardwareError(
+            f"cannot write the channels to {target}: {e.strerror or e}; "
+            "write them in by hand, or calibrate again with --output FILE in a folder you can "
+            "write to"
+        ) from None
+    log.info("wrote %d channels to %s (backup %s)", len(mapping), target, backup)
     return backup
 
 

@@ -175,3 +175,59 @@ def test_calibrate_command_writes_the_shuffled_wiring_and_keeps_a_backup(
     learned: BoardProfile = load_profile(path)
     assert [s.channel for s in learned.sites] == channels
     assert (tmp_path / "cheap.toml.bak").read_text() == Path(original.source).read_text()
+
+
+def test_calibrate_refuses_a_shipped_profile_before_asking_for_a_piece(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    shipped = Path(load_profile("shiftago-presence").source)
+    before = shipped.read_text()
+    assert main(["calibrate", "shiftago-presence", "--sim", "--timeout", "5"]) == 2
+    out, err = capsys.readouterr()
+    assert "put a piece" not in out and "channel" not in out
+    assert f"{shipped} is a profile shipped with boardctl; calibrate a copy of it" in err
+    assert f"sudo cp {shipped} /etc/boardctl/boards/shiftago-presence.toml" in err
+    assert shipped.read_text() == before and not shipped.with_name(shipped.name + ".bak").exists()
+
+
+def test_calibrate_output_writes_a_copy_and_leaves_the_shipped_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shipped = Path(load_profile("shiftago-presence").source)
+    before = shipped.read_text()
+    out_file = tmp_path / "cheap.toml"
+    args = ["calibrate", "shiftago-presence", "--sim", "--shuffle", "3", "--timeout", "5"]
+    assert main([*args, "--output", str(out_file)]) == 0
+    assert f"wrote 77 channels to {out_file}\n" in capsys.readouterr().out
+    channels = list(range(77))
+    random.Random(3).shuffle(channels)
+    assert [s.channel for s in load_profile(out_file).sites] == channels
+    assert shipped.read_text() == before
+
+
+def test_calibrate_prints_the_mapping_and_names_the_file_when_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "cheap.toml"
+    shutil.copy(load_profile("shiftago-presence").source, path)
+    before = path.read_text()
+
+    def refuse(src: object, dst: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("hardware.bringup.os.replace", refuse)
+    assert main(["calibrate", str(path), "--sim", "--shuffle", "7", "--timeout", "5"]) == 2
+    out, err = capsys.readouterr()
+    channels = list(range(77))
+    random.Random(7).shuffle(channels)
+    assert f"a1 = channel {channels[0]}\n" in out and f"W1 = channel {channels[76]}\n" in out
+    assert f"cannot write the channels to {path}: Permission denied" in err
+    assert "Traceback" not in err and path.read_text() == before
+
+
+def test_write_channels_names_a_file_it_cannot_write(tmp_path: Path) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text(GPIO_BOARD)
+    missing = tmp_path / "no-such-folder" / "board.toml"
+    with pytest.raises(HardwareError, match=f"cannot write the channels to {missing}"):
+        write_channels(path, {"a1": 0, "a2": 1, "b1": 2, "b2": 3}, output=missing)
