@@ -362,6 +362,92 @@ class ShiftRegisterSource(_GpioSource):
             self._stop.wait(max(0.0, next_scan - self.clock()))
 
 
+class ButtonSource(_GpioSource):
+    """Only the café board's buttons on GPIO: one ``ButtonPress`` per push, nothing
+    else (no ``LinkUp``, no readings). For a board whose sensors come through the
+    serial link; :class:`CombinedSource` joins the two."""
+
+    description = "gpio buttons"
+
+    def __init__(
+        self,
+        buttons: Mapping[str, int],
+        *,
+        debounce: float = 0.02,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        super().__init__(
+            debounce=debounce,
+            pulse_channels=(),
+            buttons=buttons,
+            pin_factory=pin_factory,
+            clock=clock,
+        )
+
+    def start(self, emit: Emit) -> None:
+        if self._emit is not None:
+            raise HardwareError(f"{self.description}: already started")
+        self._emit = emit
+        try:
+            self._open_buttons()
+        except BaseException:
+            self._emit = None
+            self._release()
+            raise
+
+    def close(self) -> None:
+        self._emit = None  # a press while the pins close is not reported
+        self._release()
+
+
+class CombinedSource:
+    """Several sources read as one: each emits through the same ``emit``; started
+    in order (the first one's ``LinkUp`` and snapshot lead), closed in reverse.
+    If one cannot start, those already started are closed again."""
+
+    def __init__(self, *sources: Any) -> None:
+        self.sources = sources
+        self._started: list[Any] = []
+
+    @property
+    def description(self) -> str:
+        return " + ".join(str(getattr(s, "description", type(s).__name__)) for s in self.sources)
+
+    def start(self, emit: Emit) -> None:
+        try:
+            for source in self.sources:
+                source.start(emit)
+                self._started.append(source)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        started, self._started = self._started, []
+        for source in reversed(started):
+            source.close()
+
+    def __enter__(self) -> CombinedSource:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_button_source(profile: BoardProfile, *, pin_factory: Any = None) -> ButtonSource | None:
+    """The profile's GPIO buttons alone (for serial sensing), or None without any."""
+    if not profile.buttons:
+        return None
+    debounce = int(profile.sensing_settings.get("debounce_ms", 20)) / 1000
+    return ButtonSource(profile.buttons, debounce=debounce, pin_factory=pin_factory)
+
+
 def open_sensor_source(profile: BoardProfile, *, pin_factory: Any = None) -> _GpioSource:
     """The GPIO source a profile describes (``gpio`` or ``shift-register``), with its
     buttons. Serial sensing comes from the firmware link, not from here."""

@@ -117,13 +117,13 @@ def _strip(board: Any, sim: bool) -> Iterator[Any]:
         return
     hardware = _hardware(board)
     if board.leds.backend == "serial":
-        _start_link(board, hardware.sensors)
+        _start_link(board, hardware.link)
     try:
         with hardware.leds as strip:
             yield strip
     finally:
         if board.leds.backend == "serial":
-            hardware.sensors.close()
+            hardware.link.close()
 
 
 def test_leds(args: argparse.Namespace) -> int:
