@@ -111,6 +111,25 @@ def test_sensor_table_shows_pieces_and_stray_channels() -> None:
     assert text.endswith("channels with a reading but no site: 49, 50")
 
 
+def test_test_sensors_command_shows_pieces_typed_at_the_keyboard(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("d4 36\nzz 1\na1 8\nq\nb1 4\n"))
+    assert main(["test", "sensors", "duploline", "--sim"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("simulated sensors: type 'SITE VALUE' (a1 2), 'SITE' to toggle")
+    assert "? \"duploline: no site 'zz'\": type a site and a value, e.g. a1 2, or q" in err
+    last = out.split("site   channel   raw  reading\n")[-1]
+    rows = {line.split()[0]: line.split()[1:] for line in last.splitlines() if line.strip()}
+    assert len(rows) == 37  # every cell of the board, each once
+    assert rows["d4"] == ["18", "36", "white-disc+black-ring"]
+    assert rows["a1"] == ["0", "8", "black-disc"]
+    assert rows["b1"] == ["4", "0", "-"]  # typed after q: not read
+    assert rows["g7"] == ["36", "0", "-"]
+
+
 def test_calibration_learns_the_wiring_from_a_hand_on_the_pins(
     factory: MockFactory, tmp_path: Path
 ) -> None:
