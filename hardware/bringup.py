@@ -35,7 +35,7 @@ from boardctl.sensing import (
 from hardware.errors import HardwareError
 from hardware.leds.base import BLACK, RGB, LedStrip
 from hardware.leds.sim import SentFrame, SimStrip
-from hardware.profiles import PROFILE_DIR, parse_profile
+from hardware.profiles import PROFILE_DIR, parse_profile, table_header
 
 log = logging.getLogger(__name__)
 
@@ -261,18 +261,42 @@ def run_calibration(
 
 _SITE_LINE = re.compile(r"^(\s*)([\"']?)([A-Za-z0-9_+-]+)\2(\s*=\s*\{)(.*)(\}\s*(#.*)?)$")
 _CHANNEL = re.compile(r"\bchannel\s*=\s*\d+")
+_TABLE_CHANNEL = re.compile(r"^(\s*channel\s*=\s*)\d+")
 
 
 def set_channels(text: str, mapping: Mapping[str, int]) -> str:
     """The profile text with each named site's ``channel`` set; everything else
-    (comments, order, spacing) is kept."""
-    out = []
+    (comments, order, spacing) is kept. A site may be written on one line of
+    ``[sites]`` (``a1 = { ... }``) or as a table of its own (``[sites.a1]``)."""
+    out: list[str] = []
     section = ""
     left = dict(mapping)
+    # a [sites.X] table being read: the site, and where its header is in out
+    table_site: tuple[str, int] | None = None
+
+    def end_table() -> None:
+        nonlocal table_site
+        if table_site is not None and table_site[0] in left:
+            name, at = table_site
+            out.insert(at + 1, f"channel = {left.pop(name)}\n")
+        table_site = None
+
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
-        if stripped.startswith("["):
+        parts = table_header(line)
+        if parts is not None:
+            end_table()
             section = stripped
+            if len(parts) == 2 and parts[0] == "sites" and parts[1] in left:
+                if not line.endswith("\n"):
+                    line += "\n"
+                table_site = (parts[1], len(out))
+            out.append(line)
+            continue
+        if table_site is not None and table_site[0] in left and _TABLE_CHANNEL.match(line):
+            line = _TABLE_CHANNEL.sub(rf"\g<1>{left.pop(table_site[0])}", line, count=1)
+            out.append(line)
+            continue
         match = _SITE_LINE.match(line.rstrip("\n"))
         if section == "[sites]" and match and match.group(3) in left:
             channel = left.pop(match.group(3))
@@ -289,10 +313,11 @@ def set_channels(text: str, mapping: Mapping[str, int]) -> str:
             line = "".join(match.group(i) or "" for i in (1, 2, 3, 2, 4)) + body + match.group(6)
             line += ending
         out.append(line)
+    end_table()
     if left:
         raise HardwareError(
-            f"cannot write the channels of {', '.join(sorted(left))}: write each site of "
-            "[sites] on one line as name = { ... }"
+            f"cannot write the channels of {', '.join(sorted(left))}: write each site either "
+            "on one line of [sites] as name = { ... } or as a table of its own, [sites.name]"
         )
     return "".join(out)
 

@@ -250,3 +250,25 @@ def test_write_channels_names_a_file_it_cannot_write(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-folder" / "board.toml"
     with pytest.raises(HardwareError, match=f"cannot write the channels to {missing}"):
         write_channels(path, {"a1": 0, "a2": 1, "b1": 2, "b2": 3}, output=missing)
+
+
+def test_calibrate_writes_sites_written_as_tables_of_their_own(tmp_path: Path) -> None:
+    from boardctl.board import BoardProfile as Board
+
+    text = GPIO_BOARD.replace(
+        'a2 = { kind = "cell", reports = "presence", leds = [1], x = 2, y = 1 }\n', ""
+    ).replace(
+        'b2 = { kind = "cell", reports = "presence", leds = [3], x = 2, y = 2 }\n',
+        '\n[sites.a2]\nkind = "cell"\nleds = [1]\nx = 2\ny = 1\n\n'
+        '[sites."b2"]\nkind = "cell"\nchannel = 0 # wrong\nleds = [3]\nx = 2\ny = 2\n',
+    )
+    path = tmp_path / "tables.toml"
+    path.write_text(text)
+    write_channels(path, {"a1": 3, "a2": 2, "b1": 1, "b2": 0}, output=path)
+    written = path.read_text()
+    board: Board = load_profile(path)
+    assert {s.name: s.channel for s in board.sites} == {"a1": 3, "a2": 2, "b1": 1, "b2": 0}
+    assert '[sites."b2"]\nkind = "cell"\nchannel = 0 # wrong\n' in written
+    assert "[sites.a2]\nchannel = 2\nkind" in written
+    write_channels(path, {"b2": 1, "b1": 0})
+    assert "channel = 1 # wrong" in path.read_text()

@@ -221,3 +221,41 @@ def test_shift_registers_on_the_leds_spi_bus_are_refused_with_where_and_a_fix() 
     problems = _problems(bus1)
     assert len(problems) == 1, problems
     assert "buttons.mode: GPIO 20 is also used by the LEDs' SPI bus 1 (MOSI)" in problems[0]
+
+
+SITE_TABLES = (
+    GOOD_HEAD
+    + """
+[sites]
+a0 = { kind = "cell", channel = 0, reports = "presence", leds = [0] }
+
+[sites.a1]
+kind = "cell"
+channel = 1
+reports = "presence"
+leds = [1]
+
+[sites."a2"]
+kind = "cell"
+channel = "two"
+leds = [7]
+"""
+)
+
+
+def test_sites_written_as_tables_of_their_own_are_found_at_their_header() -> None:
+    lines = SITE_TABLES.splitlines()
+    a2 = lines.index('[sites."a2"]') + 1
+    channel = lines.index('channel = "two"') + 1
+    assert _problems(SITE_TABLES) == [
+        f"mini.toml:{a2}: sites.a2: LED 7 is out of range; the chain has 3 LEDs, 0..2; "
+        "fix the index or leds.count",
+        f"mini.toml:{channel}: sites.a2.channel: bad value 'two'; expected a sensor channel, 0 up",
+    ]
+    # a site with a wrong key in the one-line form is found at its line too
+    inline = SITE_TABLES.replace('channel = "two"', "channel = 2").replace(
+        'a0 = { kind = "cell", channel = 0,', 'a0 = { kind = "cell", channel = -1,'
+    )
+    a0 = lines.index(next(x for x in lines if x.startswith("a0 = "))) + 1
+    problems = _problems(inline)
+    assert problems[0].startswith(f"mini.toml:{a0}: sites.a0.channel: bad value -1")
