@@ -259,3 +259,22 @@ def test_sites_written_as_tables_of_their_own_are_found_at_their_header() -> Non
     a0 = lines.index(next(x for x in lines if x.startswith("a0 = "))) + 1
     problems = _problems(inline)
     assert problems[0].startswith(f"mini.toml:{a0}: sites.a0.channel: bad value -1")
+
+
+@pytest.mark.parametrize("name", ["shiftago-colour", "shiftago-presence"])
+def test_shiftago_track_leds_run_anticlockwise_as_the_profile_says(name: str) -> None:
+    from hardware.profiles import find_profile
+
+    board = load_profile(name)
+    tracks = sorted((s for s in board.sites if s.kind == "track"), key=lambda s: s.leds[0])
+    assert [s.name for s in tracks[:2]] == ["Sa", "Sb"] and tracks[-1].name == "W1"
+    # the shoelace formula: positive area for points going round anticlockwise (y north)
+    points = [(s.x, s.y) for s in tracks]
+    area = sum(
+        x0 * y1 - x1 * y0
+        for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True)
+    )
+    assert area > 0
+    text = find_profile(name).read_text()
+    assert "anticlockwise from Sa (Sa..Sg, E1..E7, Ng..Na, W7..W1)" in text
+    assert " clockwise" not in text
