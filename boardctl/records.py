@@ -123,6 +123,11 @@ def load(path: str | os.PathLike[str]) -> GameRecord:
         raise RecordError(
             f"{p}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); fix the file there"
         ) from exc
+    except RecursionError:
+        raise RecordError(
+            f"{p}: nested too deeply to read (arrays or objects inside each other thousands "
+            "of levels deep); a record is a flat object with a list of moves: is it a record?"
+        ) from None
     return GameRecord.from_json(data, where=str(p))
 
 

@@ -35,7 +35,7 @@ from boardctl.sensing import (
 from hardware.errors import HardwareError
 from hardware.leds.base import BLACK, RGB, LedStrip
 from hardware.leds.sim import SentFrame, SimStrip
-from hardware.profiles import parse_profile
+from hardware.profiles import PROFILE_DIR, parse_profile, table_header
 
 log = logging.getLogger(__name__)
 
@@ -261,18 +261,42 @@ def run_calibration(
 
 _SITE_LINE = re.compile(r"^(\s*)([\"']?)([A-Za-z0-9_+-]+)\2(\s*=\s*\{)(.*)(\}\s*(#.*)?)$")
 _CHANNEL = re.compile(r"\bchannel\s*=\s*\d+")
+_TABLE_CHANNEL = re.compile(r"^(\s*channel\s*=\s*)\d+")
 
 
 def set_channels(text: str, mapping: Mapping[str, int]) -> str:
     """The profile text with each named site's ``channel`` set; everything else
-    (comments, order, spacing) is kept."""
-    out = []
+    (comments, order, spacing) is kept. A site may be written on one line of
+    ``[sites]`` (``a1 = { ... }``) or as a table of its own (``[sites.a1]``)."""
+    out: list[str] = []
     section = ""
     left = dict(mapping)
+    # a [sites.X] table being read: the site, and where its header is in out
+    table_site: tuple[str, int] | None = None
+
+    def end_table() -> None:
+        nonlocal table_site
+        if table_site is not None and table_site[0] in left:
+            name, at = table_site
+            out.insert(at + 1, f"channel = {left.pop(name)}\n")
+        table_site = None
+
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
-        if stripped.startswith("["):
+        parts = table_header(line)
+        if parts is not None:
+            end_table()
             section = stripped
+            if len(parts) == 2 and parts[0] == "sites" and parts[1] in left:
+                if not line.endswith("\n"):
+                    line += "\n"
+                table_site = (parts[1], len(out))
+            out.append(line)
+            continue
+        if table_site is not None and table_site[0] in left and _TABLE_CHANNEL.match(line):
+            line = _TABLE_CHANNEL.sub(rf"\g<1>{left.pop(table_site[0])}", line, count=1)
+            out.append(line)
+            continue
         match = _SITE_LINE.match(line.rstrip("\n"))
         if section == "[sites]" and match and match.group(3) in left:
             channel = left.pop(match.group(3))
@@ -289,27 +313,82 @@ def set_channels(text: str, mapping: Mapping[str, int]) -> str:
             line = "".join(match.group(i) or "" for i in (1, 2, 3, 2, 4)) + body + match.group(6)
             line += ending
         out.append(line)
+    end_table()
     if left:
         raise HardwareError(
-            f"cannot write the channels of {', '.join(sorted(left))}: write each site of "
-            "[sites] on one line as name = { ... }"
+            f"cannot write the channels of {', '.join(sorted(left))}: write each site either "
+            "on one line of [sites] as name = { ... } or as a table of its own, [sites.name]"
         )
     return "".join(out)
 
 
-def write_channels(path: Path | str, mapping: Mapping[str, int]) -> Path:
-    """Write the learned channels into the profile at ``path``, after checking the
-    result loads; the old file is kept as ``<name>.toml.bak``. Returns the backup."""
+#: where an installation keeps its own board profiles
+LOCAL_PROFILE_DIR = Path("/etc/boardctl/boards")
+
+
+def calibration_target(source: Path | str, output: Path | str | None = None) -> Path:
+    """The file ``calibrate`` will write: ``output``, or the profile itself.
+
+    Refuses, before any site is calibrated, a profile shipped inside the package
+    (it belongs to the installation and is replaced on upgrade) and a folder the
+    user cannot write to, each with what to do instead."""
+    source = Path(source)
+    target = Path(output) if output is not None else source
+    if _is_shipped(target):
+        local = LOCAL_PROFILE_DIR / source.name
+        raise HardwareError(
+            f"{target} is a profile shipped with boardctl; calibrate a copy of it: "
+            f"sudo mkdir -p {LOCAL_PROFILE_DIR} && sudo cp {source} {local} && "
+            f"sudo chown $USER {local}, then boardctl calibrate {local} "
+            f"(or boardctl calibrate {source.stem} --output {local}), and name {local} "
+            "as [board] profile in /etc/boardctl/boardctl.toml"
+        )
+    folder = target.resolve().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise HardwareError(
+            f"cannot write {target}: {folder} is not a folder this user can write to; "
+            "choose another file with --output FILE, or run as a user who can"
+        )
+    return target
+
+
+def _is_shipped(path: Path) -> bool:
+    return path.resolve().parent == PROFILE_DIR.resolve()
+
+
+def write_channels(
+    path: Path | str, mapping: Mapping[str, int], *, output: Path | str | None = None
+) -> Path | None:
+    """Write the learned channels into the profile at ``path`` (or into ``output``,
+    leaving ``path`` as it is), after checking the result loads. A file that is
+    replaced is kept as ``<name>.toml.bak``; returns that backup, or None when
+    there was no file to replace. Failures to read or write are a HardwareError
+    that names the file."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    target = Path(output) if output is not None else path
+    if _is_shipped(target):
+        raise HardwareError(f"{target} is a profile shipped with boardctl: write to a copy")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise HardwareError(f"cannot read {path}: {e.strerror or e}") from None
     new = set_channels(text, mapping)
-    parse_profile(new, str(path))  # never write a profile that does not load
-    backup = path.with_name(path.name + ".bak")
-    shutil.copy2(path, backup)
-    temporary = path.with_name(path.name + ".new")
-    temporary.write_text(new, encoding="utf-8")
-    os.replace(temporary, path)
-    log.info("wrote %d channels to %s (backup %s)", len(mapping), path, backup)
+    parse_profile(new, str(target))  # never write a profile that does not load
+    backup: Path | None = None
+    try:
+        if target.exists():
+            backup = target.with_name(target.name + ".bak")
+            shutil.copy2(target, backup)
+        temporary = target.with_name(target.name + ".new")
+        temporary.write_text(new, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as e:
+        raise HardwareError(
+            f"cannot write the channels to {target}: {e.strerror or e}; "
+            "write them in by hand, or calibrate again with --output FILE in a folder you can "
+            "write to"
+        ) from None
+    log.info("wrote %d channels to %s (backup %s)", len(mapping), target, backup)
     return backup
 
 

@@ -43,6 +43,20 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
 
+def _pin_library_errors() -> tuple[type[BaseException], ...]:
+    """The errors of the pin libraries under gpiozero that are none of its own, nor
+    OSError or RuntimeError: lgpio's ``error`` ("GPIO busy" when another process
+    has claimed the pin). Empty where the library is not installed."""
+    try:
+        import lgpio  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        return ()
+    error = getattr(lgpio, "error", None)
+    if isinstance(error, type) and issubclass(error, BaseException):
+        return (error,)
+    return ()
+
+
 class Debouncer:
     """Settles raw levels into reported readings. Pure: the caller passes the time.
 
@@ -171,10 +185,12 @@ class _GpioSource:
         cls = getattr(gpiozero, cls_name)
         try:
             device = cls(*args, pin_factory=self.pin_factory, **kwargs)
-        except gpiozero.GPIOZeroError as e:
+        except (gpiozero.GPIOZeroError, OSError, RuntimeError, *_pin_library_errors()) as e:
             raise HardwareUnavailable(
-                f"{self.description}: cannot use GPIO {args[0]}: {e}; on a Pi, check that the "
-                "user is in the gpio group; elsewhere run the command with --sim"
+                f"{self.description}: cannot use GPIO {args[0]}: {e}; if another program "
+                "holds the pin (is boardctl.service running? `sudo systemctl stop boardctl`), "
+                "stop it first; on a Pi, check that the user is in the gpio group; elsewhere "
+                "run the command with --sim"
             ) from None
         self._devices.append(device)
         return device
@@ -344,6 +360,92 @@ class ShiftRegisterSource(_GpioSource):
             self._settle()
             next_scan += self.period
             self._stop.wait(max(0.0, next_scan - self.clock()))
+
+
+class ButtonSource(_GpioSource):
+    """Only the café board's buttons on GPIO: one ``ButtonPress`` per push, nothing
+    else (no ``LinkUp``, no readings). For a board whose sensors come through the
+    serial link; :class:`CombinedSource` joins the two."""
+
+    description = "gpio buttons"
+
+    def __init__(
+        self,
+        buttons: Mapping[str, int],
+        *,
+        debounce: float = 0.02,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        super().__init__(
+            debounce=debounce,
+            pulse_channels=(),
+            buttons=buttons,
+            pin_factory=pin_factory,
+            clock=clock,
+        )
+
+    def start(self, emit: Emit) -> None:
+        if self._emit is not None:
+            raise HardwareError(f"{self.description}: already started")
+        self._emit = emit
+        try:
+            self._open_buttons()
+        except BaseException:
+            self._emit = None
+            self._release()
+            raise
+
+    def close(self) -> None:
+        self._emit = None  # a press while the pins close is not reported
+        self._release()
+
+
+class CombinedSource:
+    """Several sources read as one: each emits through the same ``emit``; started
+    in order (the first one's ``LinkUp`` and snapshot lead), closed in reverse.
+    If one cannot start, those already started are closed again."""
+
+    def __init__(self, *sources: Any) -> None:
+        self.sources = sources
+        self._started: list[Any] = []
+
+    @property
+    def description(self) -> str:
+        return " + ".join(str(getattr(s, "description", type(s).__name__)) for s in self.sources)
+
+    def start(self, emit: Emit) -> None:
+        try:
+            for source in self.sources:
+                source.start(emit)
+                self._started.append(source)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        started, self._started = self._started, []
+        for source in reversed(started):
+            source.close()
+
+    def __enter__(self) -> CombinedSource:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_button_source(profile: BoardProfile, *, pin_factory: Any = None) -> ButtonSource | None:
+    """The profile's GPIO buttons alone (for serial sensing), or None without any."""
+    if not profile.buttons:
+        return None
+    debounce = int(profile.sensing_settings.get("debounce_ms", 20)) / 1000
+    return ButtonSource(profile.buttons, debounce=debounce, pin_factory=pin_factory)
 
 
 def open_sensor_source(profile: BoardProfile, *, pin_factory: Any = None) -> _GpioSource:

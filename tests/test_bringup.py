@@ -111,6 +111,25 @@ def test_sensor_table_shows_pieces_and_stray_channels() -> None:
     assert text.endswith("channels with a reading but no site: 49, 50")
 
 
+def test_test_sensors_command_shows_pieces_typed_at_the_keyboard(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("d4 36\nzz 1\na1 8\nq\nb1 4\n"))
+    assert main(["test", "sensors", "duploline", "--sim"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("simulated sensors: type 'SITE VALUE' (a1 2), 'SITE' to toggle")
+    assert "? \"duploline: no site 'zz'\": type a site and a value, e.g. a1 2, or q" in err
+    last = out.split("site   channel   raw  reading\n")[-1]
+    rows = {line.split()[0]: line.split()[1:] for line in last.splitlines() if line.strip()}
+    assert len(rows) == 37  # every cell of the board, each once
+    assert rows["d4"] == ["18", "36", "white-disc+black-ring"]
+    assert rows["a1"] == ["0", "8", "black-disc"]
+    assert rows["b1"] == ["4", "0", "-"]  # typed after q: not read
+    assert rows["g7"] == ["36", "0", "-"]
+
+
 def test_calibration_learns_the_wiring_from_a_hand_on_the_pins(
     factory: MockFactory, tmp_path: Path
 ) -> None:
@@ -175,3 +194,81 @@ def test_calibrate_command_writes_the_shuffled_wiring_and_keeps_a_backup(
     learned: BoardProfile = load_profile(path)
     assert [s.channel for s in learned.sites] == channels
     assert (tmp_path / "cheap.toml.bak").read_text() == Path(original.source).read_text()
+
+
+def test_calibrate_refuses_a_shipped_profile_before_asking_for_a_piece(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    shipped = Path(load_profile("shiftago-presence").source)
+    before = shipped.read_text()
+    assert main(["calibrate", "shiftago-presence", "--sim", "--timeout", "5"]) == 2
+    out, err = capsys.readouterr()
+    assert "put a piece" not in out and "channel" not in out
+    assert f"{shipped} is a profile shipped with boardctl; calibrate a copy of it" in err
+    assert f"sudo cp {shipped} /etc/boardctl/boards/shiftago-presence.toml" in err
+    assert shipped.read_text() == before and not shipped.with_name(shipped.name + ".bak").exists()
+
+
+def test_calibrate_output_writes_a_copy_and_leaves_the_shipped_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shipped = Path(load_profile("shiftago-presence").source)
+    before = shipped.read_text()
+    out_file = tmp_path / "cheap.toml"
+    args = ["calibrate", "shiftago-presence", "--sim", "--shuffle", "3", "--timeout", "5"]
+    assert main([*args, "--output", str(out_file)]) == 0
+    assert f"wrote 77 channels to {out_file}\n" in capsys.readouterr().out
+    channels = list(range(77))
+    random.Random(3).shuffle(channels)
+    assert [s.channel for s in load_profile(out_file).sites] == channels
+    assert shipped.read_text() == before
+
+
+def test_calibrate_prints_the_mapping_and_names_the_file_when_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "cheap.toml"
+    shutil.copy(load_profile("shiftago-presence").source, path)
+    before = path.read_text()
+
+    def refuse(src: object, dst: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("hardware.bringup.os.replace", refuse)
+    assert main(["calibrate", str(path), "--sim", "--shuffle", "7", "--timeout", "5"]) == 2
+    out, err = capsys.readouterr()
+    channels = list(range(77))
+    random.Random(7).shuffle(channels)
+    assert f"a1 = channel {channels[0]}\n" in out and f"W1 = channel {channels[76]}\n" in out
+    assert f"cannot write the channels to {path}: Permission denied" in err
+    assert "Traceback" not in err and path.read_text() == before
+
+
+def test_write_channels_names_a_file_it_cannot_write(tmp_path: Path) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text(GPIO_BOARD)
+    missing = tmp_path / "no-such-folder" / "board.toml"
+    with pytest.raises(HardwareError, match=f"cannot write the channels to {missing}"):
+        write_channels(path, {"a1": 0, "a2": 1, "b1": 2, "b2": 3}, output=missing)
+
+
+def test_calibrate_writes_sites_written_as_tables_of_their_own(tmp_path: Path) -> None:
+    from boardctl.board import BoardProfile as Board
+
+    text = GPIO_BOARD.replace(
+        'a2 = { kind = "cell", reports = "presence", leds = [1], x = 2, y = 1 }\n', ""
+    ).replace(
+        'b2 = { kind = "cell", reports = "presence", leds = [3], x = 2, y = 2 }\n',
+        '\n[sites.a2]\nkind = "cell"\nleds = [1]\nx = 2\ny = 1\n\n'
+        '[sites."b2"]\nkind = "cell"\nchannel = 0 # wrong\nleds = [3]\nx = 2\ny = 2\n',
+    )
+    path = tmp_path / "tables.toml"
+    path.write_text(text)
+    write_channels(path, {"a1": 3, "a2": 2, "b1": 1, "b2": 0}, output=path)
+    written = path.read_text()
+    board: Board = load_profile(path)
+    assert {s.name: s.channel for s in board.sites} == {"a1": 3, "a2": 2, "b1": 1, "b2": 0}
+    assert '[sites."b2"]\nkind = "cell"\nchannel = 0 # wrong\n' in written
+    assert "[sites.a2]\nchannel = 2\nkind" in written
+    write_channels(path, {"b2": 1, "b1": 0})
+    assert "channel = 1 # wrong" in path.read_text()

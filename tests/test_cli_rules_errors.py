@@ -47,3 +47,14 @@ def test_binary_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[st
     path.write_bytes(b"\xff\xfe\x00garbage")
     assert main(["rules", "moves", str(path)]) == 2
     assert "not UTF-8 text" in capsys.readouterr().err
+
+
+def test_deeply_nested_file_is_refused_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["rules", "replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: nested too deeply to read" in err
+    assert "Traceback" not in err and "RecursionError" not in err

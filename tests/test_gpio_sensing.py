@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
@@ -167,3 +168,110 @@ def test_profile_builds_its_source_with_light_gates_and_buttons(factory: MockFac
         assert events.next() == ButtonPress("new")
     with pytest.raises(Exception, match="come through the firmware link"):
         open_sensor_source(load_profile("duploline"))
+
+
+class LgpioError(Exception):
+    """Like lgpio's ``error``: neither a GPIOZeroError nor an OSError."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__(value)
+        self.value = value
+
+    def __str__(self) -> str:
+        return repr(self.value)
+
+
+class BusyPin(MockPin):  # type: ignore[misc]
+    """A pin another process has claimed: lgpio refuses it as gpiozero opens it."""
+
+    def __init__(self, factory: MockFactory, info: object) -> None:
+        raise LgpioError("GPIO busy")
+
+
+def test_a_busy_pin_is_a_clear_error_naming_the_pin_and_the_service(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+    import types
+
+    from hardware.errors import HardwareUnavailable
+
+    lgpio = types.ModuleType("lgpio")
+    lgpio.error = LgpioError  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lgpio", lgpio)
+    board = load_profile("shiftago-presence")
+    busy = MockFactory(pin_class=BusyPin)
+    try:
+        source = open_sensor_source(board, pin_factory=busy)
+        with pytest.raises(HardwareUnavailable) as caught:
+            source.start(Events())
+    finally:
+        busy.close()
+    message = str(caught.value)
+    assert f"GPIO {board.sensing_settings['load']}:" in message
+    assert "GPIO busy" in message
+    assert "is boardctl.service running? `sudo systemctl stop boardctl`" in message
+
+
+def test_buttons_of_a_serial_board_are_read_beside_the_link(
+    factory: MockFactory, tmp_path: Path
+) -> None:
+    from boardctl.daemon.runner import open_hardware
+    from firmware_bridge.host import SerialSensorSource
+    from hardware.gpio_sensing import ButtonSource, CombinedSource
+    from hardware.profiles import find_profile, parse_profile
+
+    text = find_profile("shiftago-colour").read_text()
+    port = tmp_path / "no-microcontroller"
+    text = text.replace('port = "/dev/boardctl-mcu"', f'port = "{port}"')
+    text = text.replace("[sensing]\n", "[buttons]\nnew = 5\nundo = 6\n\n[sensing]\n", 1)
+    board = parse_profile(text, "serial-with-buttons.toml")
+    assert board.sensing == "serial" and dict(board.buttons) == {"new": 5, "undo": 6}
+    hardware = open_hardware(board, pin_factory=factory)
+    assert isinstance(hardware.link, SerialSensorSource)
+    assert isinstance(hardware.sensors, CombinedSource)
+    assert hardware.sensors.sources[0] is hardware.link
+    assert isinstance(hardware.sensors.sources[1], ButtonSource)
+    events = Events()
+    with hardware.sensors:
+        hardware.sensors.start(events)
+        factory.pin(6).drive_low()  # undo, pressed as the link keeps looking for its port
+        while (event := events.next()) != ButtonPress("undo"):
+            assert isinstance(event, LinkDown), event
+    assert factory.pin(6).state  # the pin was released: its pull-up is back
+
+
+class HeldElsewhere(MockPin):  # type: ignore[misc]
+    def __init__(self, factory: MockFactory, info: object) -> None:
+        raise OSError(16, "Device or resource busy")
+
+
+def test_button_source_gives_only_presses_and_a_combined_source_starts_all_or_none(
+    factory: MockFactory,
+) -> None:
+    from hardware.errors import HardwareUnavailable
+    from hardware.gpio_sensing import ButtonSource, CombinedSource
+    from hardware.sim_sensing import ScriptedSource
+
+    events = Events()
+    readings = ScriptedSource(2)
+    with CombinedSource(readings, ButtonSource({"new": 5}, pin_factory=factory)) as source:
+        source.start(events)
+        assert events.next() == LinkUp("simulated sensors")
+        assert events.next() == SensorSnapshot((0, 0))
+        factory.pin(5).drive_low()
+        assert events.next() == ButtonPress("new")
+        readings.set(1, 1)
+        assert events.next() == SensorChange(1, 1)
+    assert events.next() == LinkDown("closed")
+    assert events.q.empty()
+
+    # the buttons cannot start: the readings already started are closed again
+    readings = ScriptedSource(2)
+    busy = MockFactory(pin_class=HeldElsewhere)
+    try:
+        with pytest.raises(HardwareUnavailable, match="GPIO 5"):
+            CombinedSource(readings, ButtonSource({"new": 5}, pin_factory=busy)).start(events)
+    finally:
+        busy.close()
+    assert [events.next(), events.next(), events.next()][-1] == LinkDown("closed")

@@ -192,3 +192,89 @@ def test_every_piece_the_game_can_lay_is_readable_on_the_reference_board(name: s
             seen.update(engine.layout(state).values())
             state = engine.apply(state, rng.choice(list(engine.legal_actions(state))))
     assert seen <= set(board.codes.values()), seen - set(board.codes.values())
+
+
+def test_shift_registers_on_the_leds_spi_bus_are_refused_with_where_and_a_fix() -> None:
+    from hardware.profiles import find_profile
+
+    path = find_profile("shiftago-presence")
+    shipped = path.read_text()
+    # the pins the cheap board used to have: clock on SCLK, data on MISO of SPI bus 0
+    old = shipped.replace("load = 17 ", "load = 22 ").replace("clock = 27 ", "clock = 11 ")
+    old = old.replace("data = 22 ", "data = 9 ")
+    assert "clock = 11" in old and "data = 9" in old
+    with pytest.raises(ProfileError) as info:
+        parse_profile(old, "old.toml")
+    lines = old.splitlines()
+    clock_line = next(n for n, line in enumerate(lines, 1) if line.startswith("clock = 11"))
+    data_line = next(n for n, line in enumerate(lines, 1) if line.startswith("data = 9"))
+    assert info.value.problems == [
+        f"old.toml:{clock_line}: sensing.clock: GPIO 11 is also used by the LEDs' SPI bus 0 "
+        "(SCLK); SPI bus 0 holds GPIO 7-11 when enabled: move sensing.clock to a free GPIO "
+        "(4, 12, 16, 17)",
+        f"old.toml:{data_line}: sensing.data: GPIO 9 is also used by the LEDs' SPI bus 0 "
+        "(MISO); SPI bus 0 holds GPIO 7-11 when enabled: move sensing.data to a free GPIO "
+        "(4, 12, 16, 17)",
+    ]
+    # the same pins beside LEDs on SPI bus 1 (GPIO 16-21) are fine; a button on them is not
+    bus1 = old.replace("bus = 0 ", "bus = 1 ").replace("mode = 13", "mode = 20")
+    problems = _problems(bus1)
+    assert len(problems) == 1, problems
+    assert "buttons.mode: GPIO 20 is also used by the LEDs' SPI bus 1 (MOSI)" in problems[0]
+
+
+SITE_TABLES = (
+    GOOD_HEAD
+    + """
+[sites]
+a0 = { kind = "cell", channel = 0, reports = "presence", leds = [0] }
+
+[sites.a1]
+kind = "cell"
+channel = 1
+reports = "presence"
+leds = [1]
+
+[sites."a2"]
+kind = "cell"
+channel = "two"
+leds = [7]
+"""
+)
+
+
+def test_sites_written_as_tables_of_their_own_are_found_at_their_header() -> None:
+    lines = SITE_TABLES.splitlines()
+    a2 = lines.index('[sites."a2"]') + 1
+    channel = lines.index('channel = "two"') + 1
+    assert _problems(SITE_TABLES) == [
+        f"mini.toml:{a2}: sites.a2: LED 7 is out of range; the chain has 3 LEDs, 0..2; "
+        "fix the index or leds.count",
+        f"mini.toml:{channel}: sites.a2.channel: bad value 'two'; expected a sensor channel, 0 up",
+    ]
+    # a site with a wrong key in the one-line form is found at its line too
+    inline = SITE_TABLES.replace('channel = "two"', "channel = 2").replace(
+        'a0 = { kind = "cell", channel = 0,', 'a0 = { kind = "cell", channel = -1,'
+    )
+    a0 = lines.index(next(x for x in lines if x.startswith("a0 = "))) + 1
+    problems = _problems(inline)
+    assert problems[0].startswith(f"mini.toml:{a0}: sites.a0.channel: bad value -1")
+
+
+@pytest.mark.parametrize("name", ["shiftago-colour", "shiftago-presence"])
+def test_shiftago_track_leds_run_anticlockwise_as_the_profile_says(name: str) -> None:
+    from hardware.profiles import find_profile
+
+    board = load_profile(name)
+    tracks = sorted((s for s in board.sites if s.kind == "track"), key=lambda s: s.leds[0])
+    assert [s.name for s in tracks[:2]] == ["Sa", "Sb"] and tracks[-1].name == "W1"
+    # the shoelace formula: positive area for points going round anticlockwise (y north)
+    points = [(s.x, s.y) for s in tracks]
+    area = sum(
+        x0 * y1 - x1 * y0
+        for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True)
+    )
+    assert area > 0
+    text = find_profile(name).read_text()
+    assert "anticlockwise from Sa (Sa..Sg, E1..E7, Ng..Na, W7..W1)" in text
+    assert " clockwise" not in text

@@ -54,6 +54,12 @@ def register(subparsers: Any) -> None:
         "--dry-run", action="store_true", help="print the mapping, write nothing"
     )
     calibrate.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the calibrated profile here instead of into PROFILE "
+        "(a shipped profile is never written: calibrate a copy)",
+    )
+    calibrate.add_argument(
         "--timeout", type=float, default=120.0, help="seconds to wait at each site (default 120)"
     )
     calibrate.set_defaults(handler=calibrate_board)
@@ -111,13 +117,13 @@ def _strip(board: Any, sim: bool) -> Iterator[Any]:
         return
     hardware = _hardware(board)
     if board.leds.backend == "serial":
-        _start_link(board, hardware.sensors)
+        _start_link(board, hardware.link)
     try:
         with hardware.leds as strip:
             yield strip
     finally:
         if board.leds.backend == "serial":
-            hardware.sensors.close()
+            hardware.link.close()
 
 
 def test_leds(args: argparse.Namespace) -> int:
@@ -189,11 +195,19 @@ def calibrate_board(args: argparse.Namespace) -> int:
     import random
 
     from boardctl.board import Reports
-    from hardware.bringup import Calibration, SimHand, run_calibration, write_channels
+    from hardware.bringup import (
+        Calibration,
+        SimHand,
+        calibration_target,
+        run_calibration,
+        write_channels,
+    )
     from hardware.profiles import load_profile
     from hardware.sim_sensing import ScriptedSource
 
     board = load_profile(args.profile, require_channels=False)
+    # refused before the session, not after an hour of placing pieces
+    target = None if args.dry_run else calibration_target(board.source, args.output)
     calibration = Calibration(board)
     targets = calibration.targets
     source: Any
@@ -217,12 +231,15 @@ def calibrate_board(args: argparse.Namespace) -> int:
         else:
             source = hardware.sensors
         mapping = run_calibration(calibration, strip, source, timeout=args.timeout)
-    if args.dry_run:
-        for name, channel in mapping.items():
-            print(f"{name} = channel {channel}")
+    # printed first: if the file cannot be written, the session is not lost
+    for name, channel in mapping.items():
+        print(f"{name} = channel {channel}")
+    if target is None:
         return 0
-    backup = write_channels(board.source, mapping)
-    print(f"wrote {len(mapping)} channels to {board.source} (the old one is {backup})")
+    sys.stdout.flush()
+    backup = write_channels(board.source, mapping, output=target)
+    kept = f" (the old one is {backup})" if backup is not None else ""
+    print(f"wrote {len(mapping)} channels to {target}{kept}")
     return 0
 
 

@@ -66,19 +66,26 @@ class Hardware:
 
     sensors: SensorSource
     leds: Any  # hardware.leds.LedStrip: open(), show(frame), close()
+    #: the serial link to the microcontroller, when there is one (the sensors may
+    #: be it, or it combined with the GPIO buttons)
+    link: Any = None
 
 
-def open_hardware(profile: BoardProfile, config: Config | None = None) -> Hardware:
+def open_hardware(
+    profile: BoardProfile, config: Config | None = None, *, pin_factory: Any = None
+) -> Hardware:
     """The real backends the profile names (imported only now): the serial link
     to the microcontroller or GPIO sensing, and the LED chain (on the serial
     link when its backend is ``serial``). ``config``'s ``[serial]`` overrides
-    the profile's port and speed."""
+    the profile's port and speed. With serial sensing, the profile's buttons are
+    read through GPIO (gpiozero's ``pin_factory``) alongside the link."""
     from hardware.leds import create_strip
 
     link = None
     sensors: SensorSource
     if profile.sensing == "serial":
         from firmware_bridge.host import SerialSensorSource
+        from hardware.gpio_sensing import CombinedSource, open_button_source
 
         settings = profile.sensing_settings
         port = config.serial.port if config is not None else ""
@@ -90,11 +97,14 @@ def open_hardware(profile: BoardProfile, config: Config | None = None) -> Hardwa
         )
         sensors = serial_source
         link = serial_source
+        buttons = open_button_source(profile, pin_factory=pin_factory)
+        if buttons is not None:
+            sensors = CombinedSource(serial_source, buttons)
     else:
         from hardware.gpio_sensing import open_sensor_source
 
-        sensors = open_sensor_source(profile)
-    return Hardware(sensors, create_strip(profile.leds, link=link, profile=profile))
+        sensors = open_sensor_source(profile, pin_factory=pin_factory)
+    return Hardware(sensors, create_strip(profile.leds, link=link, profile=profile), link)
 
 
 def board_for(profile: BoardProfile, config: Config) -> BoardProfile:

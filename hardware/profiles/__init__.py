@@ -47,6 +47,13 @@ BUTTONS = ("new", "undo", "mode")
 BCM_PINS = range(2, 28)
 #: pins rpi_ws281x can drive: PWM0 12/18, PWM1 13/19, PCM 21, SPI 10
 WS281X_PINS = {12: 0, 18: 0, 13: 1, 19: 1, 21: 0, 10: 0}
+#: the pins of SPI buses 0 and 1, held by the kernel's driver once the bus is enabled
+SPI_PINS = {
+    0: {7: "CE1", 8: "CE0", 9: "MISO", 10: "MOSI", 11: "SCLK"},
+    1: {16: "CE2", 17: "CE1", 18: "CE0", 19: "MISO", 20: "MOSI", 21: "SCLK"},
+}
+#: pins not offered as free ones: I2C 2/3 (HATs, sensors), UART 14/15 (the serial console)
+RESERVED_PINS = frozenset({2, 3, 14, 15})
 
 
 def builtin_profiles() -> list[str]:
@@ -110,20 +117,44 @@ _KEY = re.compile(r"""^\s*("([^"]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*=""")
 
 
 def _key_lines(text: str) -> dict[tuple[str, str], int]:
-    """(table, key) -> line number, for ``key = ...`` lines (tables as dotted paths)."""
+    """(table, key) -> line number, for ``key = ...`` lines (tables as dotted paths).
+
+    A table header ``[a.b]`` is also the line of key ``b`` in table ``a`` (a site
+    written as ``[sites.a1]`` is found at its header), and of ``[a]`` when that
+    has no header of its own."""
     lines: dict[tuple[str, str], int] = {}
     table = ""
     for number, line in enumerate(text.splitlines(), start=1):
         header = _HEADER.match(line)
         if header:
-            table = header.group(1).replace(" ", "")
+            table = ".".join(_header_parts(header.group(1)))
             lines.setdefault(("", table), number)
+            parts = _header_parts(header.group(1))
+            for n in range(1, len(parts)):
+                parent = ".".join(parts[:n])
+                lines.setdefault(("", parent), number)
+                lines.setdefault((parent, parts[n]), number)
             continue
         key = _KEY.match(line)
         if key:
             name = key.group(2) or key.group(3) or key.group(4)
             lines.setdefault((table, name), number)
     return lines
+
+
+def _header_parts(header: str) -> list[str]:
+    """The keys of a table header's dotted path, quotes taken off: ``sites."a1"``
+    is ``["sites", "a1"]``."""
+    return [
+        part.group(2) or part.group(3) or part.group(4)
+        for part in re.finditer(r"""\s*("([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*\.?""", header)
+    ]
+
+
+def table_header(line: str) -> list[str] | None:
+    """The keys of the table a ``[a.b]`` header line opens, or None for any other line."""
+    header = _HEADER.match(line.rstrip("\r\n"))
+    return _header_parts(header.group(1)) if header else None
 
 
 # --------------------------------------------------------------------------- checking
@@ -152,7 +183,12 @@ class _Checker:
     # -- reporting
 
     def problem(self, table: str, key: str, message: str, fix: str) -> None:
-        line = self._lines.get((table, key)) or self._lines.get(("", table))
+        parent, _, last = table.rpartition(".")
+        line = (
+            self._lines.get((table, key))
+            or self._lines.get(("", table))
+            or (self._lines.get((parent, last)) if parent else None)
+        )
         where = f"{self.source}:{line}" if line else self.source
         name = f"{table}.{key}" if table and key else table or key
         self.problems.append(f"{where}: {name}: {message}; {fix}")
@@ -436,24 +472,25 @@ class _Checker:
                     f'write {name} = {{ kind = "cell", channel = 0, reports = "presence" }}',
                 )  # fmt: skip
                 continue
+            where = f"sites.{name}"
             keys = ("kind", "channel", "reports", "leds", "x", "y")
             for key in entry:
                 if key not in keys:
                     self.problem(
                         "sites", name, f"unknown key {key!r}", f"the keys are {', '.join(keys)}"
                     )
-            kind = self.get("sites", entry, "kind", str, "", required=True, expect='"cell"')
+            kind = self.get(where, entry, "kind", str, "", required=True, expect='"cell"')
             channel = self.get(
-                "sites", entry, "channel", int, None,
+                where, entry, "channel", int, None,
                 check=lambda v: 0 <= v < 4096, expect="a sensor channel, 0 up",
             )  # fmt: skip
             default_reports = "presence" if channel is not None else "none"
             reports = self.get(
-                "sites", entry, "reports", str, default_reports,
+                where, entry, "reports", str, default_reports,
                 check=lambda v: v in reports_names, expect=" or ".join(map(repr, reports_names)),
             )  # fmt: skip
             leds = self.get(
-                "sites", entry, "leds", list, [],
+                where, entry, "leds", list, [],
                 check=lambda v: all(isinstance(i, int) and not isinstance(i, bool) for i in v),
                 expect="a list of LED indexes",
             )  # fmt: skip
@@ -464,8 +501,8 @@ class _Checker:
                         f"the chain has {led_count} LEDs, 0..{led_count - 1}; "
                         "fix the index or leds.count",
                     )  # fmt: skip
-            x = self.get("sites", entry, "x", (int, float), 0.0, expect="a number")
-            y = self.get("sites", entry, "y", (int, float), 0.0, expect="a number")
+            x = self.get(where, entry, "x", (int, float), 0.0, expect="a number")
+            y = self.get(where, entry, "y", (int, float), 0.0, expect="a number")
             report = Reports(reports)
             if channel is None and report is not Reports.NONE and self.require_channels:
                 self.problem(
@@ -527,14 +564,20 @@ class _Checker:
                     )  # fmt: skip
         # one GPIO pin, one job
         users: dict[int, str] = {}
+        clashes: list[tuple[str, str, int, str]] = []
 
         def claim(pin: int | None, user: str, table: str, key: str) -> None:
             if pin is None:
                 return
             other = users.setdefault(pin, user)
             if other != user:
-                self.problem(table, key, f"GPIO {pin} is also used by {other}", "move one of them")
+                clashes.append((table, key, pin, other))
 
+        spi_bus = leds.settings.get("bus") if leds is not None and leds.backend == "spi" else None
+        spi_pins = SPI_PINS.get(spi_bus) if isinstance(spi_bus, int) else None
+        for pin, line in (spi_pins or {}).items():
+            # the kernel's SPI driver holds every pin of the bus once it is enabled
+            users[pin] = f"the LEDs' SPI bus {spi_bus} ({line})"
         for n, pin in enumerate(settings.get("pins", ())):
             claim(pin, f"sensing channel {n}", "sensing", "pins")
         for key in ("load", "clock", "data"):
@@ -543,6 +586,16 @@ class _Checker:
             claim(pin, f"the {name} button", "buttons", name)
         if leds is not None and leds.backend == "ws281x":
             claim(leds.settings.get("pin"), "the LED chain", "leds.settings", "pin")
+        free = [str(p) for p in BCM_PINS if p not in users and p not in RESERVED_PINS]
+        for table, key, pin, other in clashes:
+            if spi_pins and pin in spi_pins:
+                fix = (
+                    f"SPI bus {spi_bus} holds GPIO {min(spi_pins)}-{max(spi_pins)} when enabled: "
+                    f"move {table}.{key} to a free GPIO ({', '.join(free[:4]) or 'none left'})"
+                )
+            else:
+                fix = "move one of them"
+            self.problem(table, key, f"GPIO {pin} is also used by {other}", fix)
         # the game's own sites
         layout = LAYOUTS.get(game)
         if layout is None:
