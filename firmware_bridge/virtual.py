@@ -129,6 +129,8 @@ class VirtualMicrocontroller:
         #: every change the firmware accepted: (boot_id, channel, value), in order
         self.accepted: list[tuple[int, int, int]] = []
         self.boot_ids: list[int] = []
+        #: at every boot: (how many changes were accepted before it, the readings it primed)
+        self.primes: list[tuple[int, tuple[int, ...]]] = []
         self._dir = tempfile.mkdtemp(prefix="boardctl-vmcu-")
         self._link_path = os.path.join(self._dir, f"usb-boardctl_virtual_{board_id}-if00")
         self._master: int | None = None
@@ -292,6 +294,7 @@ class VirtualMicrocontroller:
         self.boot_ids.append(boot_id)
         self.scanner = Scanner(lambda: list(self.board), self.channels, self.stable_scans)
         self.scanner.prime()
+        self.primes.append((len(self.accepted), tuple(self.scanner.values)))
         self.link = McuLink(
             self._write,
             self.scanner.values,
