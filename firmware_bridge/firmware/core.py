@@ -86,6 +86,8 @@ class McuLink:
         self.sent_at = None  # type: int | None
         self.last_goback = None  # type: int | None
         self.led_frame = 0
+        # whether this session has had an LED frame (any number is newer than none)
+        self.led_seen = False
         self.pending_leds = None  # type: bytes | None
         # counters, for the notices and the virtual microcontroller's report
         self.frames_in = 0
@@ -142,6 +144,9 @@ class McuLink:
         self.gap = False
         self.sent_at = None
         self.last_audit = now
+        # a new host (the service restarted) numbers its LED frames from the start
+        self.led_frame = 0
+        self.led_seen = False
         self._hello()
         self._snapshot(p.SNAP_CONNECT)
 
@@ -177,8 +182,9 @@ class McuLink:
         self.resends += 1
 
     def _leds(self, msg: "p.Leds") -> None:
-        if p.event_diff(msg.frame, self.led_frame) <= 0 and self.leds_shown:
+        if self.led_seen and p.event_diff(msg.frame, self.led_frame) <= 0:
             return  # an older frame, or one already shown
+        self.led_seen = True
         self.led_frame = msg.frame
         pixels = msg.pixels
         want = 3 * self.led_count
