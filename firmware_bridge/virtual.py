@@ -180,9 +180,14 @@ class VirtualMicrocontroller:
         self.board[channel] = 0
         self._wake()
 
-    def reset(self, timeout: float = 5.0) -> None:
-        """Restart the firmware (new boot id); the board keeps its pieces."""
-        self._call(self._boot, timeout)
+    def reset(self, timeout: float = 5.0, *, same_boot_id: bool = False) -> None:
+        """Restart the firmware (new boot id); the board keeps its pieces.
+
+        ``same_boot_id`` restarts it with the boot id it had, as a firmware
+        whose boot id does not change between resets would.
+        """
+        boot_id = self.link.boot_id if same_boot_id else None
+        self._call(lambda: self._boot(boot_id), timeout)
 
     def unplug(self, timeout: float = 5.0) -> None:
         """Pull the USB cable: the pty closes and the port's symlink disappears."""
@@ -289,8 +294,9 @@ class VirtualMicrocontroller:
         self._master = self._slave = None
         self._pts = ""
 
-    def _boot(self) -> None:
-        boot_id = self._rng.getrandbits(32)
+    def _boot(self, boot_id: int | None = None) -> None:
+        if boot_id is None:
+            boot_id = self._rng.getrandbits(32)
         self.boot_ids.append(boot_id)
         self.scanner = Scanner(lambda: list(self.board), self.channels, self.stable_scans)
         self.scanner.prime()

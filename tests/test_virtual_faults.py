@@ -227,6 +227,23 @@ def test_unplug_and_replug_resynchronise_by_the_same_name(rig) -> None:  # type:
     assert src.stats.reconnects == 3 and src.stats.sessions == 4
 
 
+def test_a_reset_that_keeps_its_boot_id_is_still_noticed(rig) -> None:  # type: ignore[no-untyped-def]
+    mcu, src, log = rig
+    rng = random.Random(12)
+    drive(mcu, rng, 60)
+    assert log.wait_for(lambda: log.picture == mcu.board, 5)
+    boot = mcu.boot_id
+    mcu.reset(same_boot_id=True)
+    assert mcu.boot_id == boot
+    # the restarted firmware waits for a CONNECT; the host must send one
+    assert mcu.wait_until(lambda: mcu.link.connected, 3), src.stats
+    drive(mcu, rng, 60)
+    quiet(mcu, log, src)
+    assert check_delivery(log.events, mcu, allow_skips=False) == 0
+    assert len(log.changes()) == len(mcu.accepted) == 120
+    assert src.stats.mcu_resets == 1 and src.stats.sessions == 2
+
+
 def test_a_host_that_stalls_catches_up_without_losing_changes() -> None:
     stall = threading.Event()
     release = threading.Event()
