@@ -103,7 +103,7 @@ class VirtualMicrocontroller:
         scan_ms: float = 5.0,
         faults: Faults | None = None,
         heartbeat_ms: int = 200,
-        host_silence_ms: int = 1000,
+        host_silence_ms: int = 750,
         resend_ms: int = 100,
         audit_ms: int = 5000,
         max_unacked: int = 512,

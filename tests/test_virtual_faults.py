@@ -310,6 +310,24 @@ def test_led_frames_arrive_newest_wins_even_on_a_bad_line(rig) -> None:  # type:
     assert src.stats.audit_mismatches == 0
 
 
+def test_leds_go_dark_when_the_host_falls_silent(rig) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    mcu, src, _log = rig
+    lit = bytes((0, 255, 0)) * 28
+    src.set_leds([(0, 255, 0)] * 28)
+    assert mcu.wait_until(lambda: bool(mcu.led_frames) and mcu.led_frames[-1] == lit, 5)
+    # the Pi dies: nothing reaches the board any more
+    mcu.set_faults(Faults(drop=1.0, to_mcu=True))
+    t0 = time.monotonic()
+    assert mcu.wait_until(lambda: mcu.led_frames[-1] == bytes(3 * 28), 3)
+    assert time.monotonic() - t0 < 1.0  # no legal cells stay lit for long
+    # the host comes back: it shows its frame again without being asked
+    mcu.set_faults(Faults())
+    assert mcu.wait_until(lambda: mcu.led_frames[-1] == lit, 5)
+    assert src.stats.audit_mismatches == 0
+
+
 @pytest.mark.slow
 def test_soak_every_fault_mixed_over_many_changes(rig) -> None:  # type: ignore[no-untyped-def]
     mcu, src, log = rig
