@@ -276,8 +276,10 @@ class HostLink:
     def _hello(self, msg: p.Hello, now: float) -> None:
         if self.state is LinkState.UP:
             assert self.identity is not None
-            if msg.boot_id == self.identity.boot_id:
+            if msg.boot_id == self.identity.boot_id and now - self._last_connect <= self.silence:
                 return  # an answer to an earlier CONNECT; its SNAPSHOT is checked
+            # a HELLO that answers no CONNECT: the microcontroller restarted (its
+            # boot id may repeat) and waits for a host
             self.stats.mcu_resets += 1
             self._down(f"the microcontroller on {self.port_name} restarted")
             self.state = LinkState.CONNECTING

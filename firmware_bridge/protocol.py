@@ -552,10 +552,11 @@ def decode_message(encoded: bytes) -> "tuple[int, Message]":
     Raises :class:`ProtocolError` (or its :class:`VersionMismatch`) and nothing else.
     """
     version, msg_type, seq, body = decode_payload(encoded)
+    # the version first: another major may have types this one does not know
+    check_version(version, msg_type)
     cls = MESSAGE_CLASSES.get(msg_type)
     if cls is None:
         raise ProtocolError("unknown message type " + hex(msg_type))
-    check_version(version, msg_type)
     return seq, cls.decode_body(body)
 
 

@@ -103,7 +103,7 @@ class VirtualMicrocontroller:
         scan_ms: float = 5.0,
         faults: Faults | None = None,
         heartbeat_ms: int = 200,
-        host_silence_ms: int = 1000,
+        host_silence_ms: int = 750,
         resend_ms: int = 100,
         audit_ms: int = 5000,
         max_unacked: int = 512,
@@ -129,6 +129,8 @@ class VirtualMicrocontroller:
         #: every change the firmware accepted: (boot_id, channel, value), in order
         self.accepted: list[tuple[int, int, int]] = []
         self.boot_ids: list[int] = []
+        #: at every boot: (how many changes were accepted before it, the readings it primed)
+        self.primes: list[tuple[int, tuple[int, ...]]] = []
         self._dir = tempfile.mkdtemp(prefix="boardctl-vmcu-")
         self._link_path = os.path.join(self._dir, f"usb-boardctl_virtual_{board_id}-if00")
         self._master: int | None = None
@@ -178,9 +180,14 @@ class VirtualMicrocontroller:
         self.board[channel] = 0
         self._wake()
 
-    def reset(self, timeout: float = 5.0) -> None:
-        """Restart the firmware (new boot id); the board keeps its pieces."""
-        self._call(self._boot, timeout)
+    def reset(self, timeout: float = 5.0, *, same_boot_id: bool = False) -> None:
+        """Restart the firmware (new boot id); the board keeps its pieces.
+
+        ``same_boot_id`` restarts it with the boot id it had, as a firmware
+        whose boot id does not change between resets would.
+        """
+        boot_id = self.link.boot_id if same_boot_id else None
+        self._call(lambda: self._boot(boot_id), timeout)
 
     def unplug(self, timeout: float = 5.0) -> None:
         """Pull the USB cable: the pty closes and the port's symlink disappears."""
@@ -287,11 +294,13 @@ class VirtualMicrocontroller:
         self._master = self._slave = None
         self._pts = ""
 
-    def _boot(self) -> None:
-        boot_id = self._rng.getrandbits(32)
+    def _boot(self, boot_id: int | None = None) -> None:
+        if boot_id is None:
+            boot_id = self._rng.getrandbits(32)
         self.boot_ids.append(boot_id)
         self.scanner = Scanner(lambda: list(self.board), self.channels, self.stable_scans)
         self.scanner.prime()
+        self.primes.append((len(self.accepted), tuple(self.scanner.values)))
         self.link = McuLink(
             self._write,
             self.scanner.values,

@@ -152,3 +152,25 @@ def test_a_board_with_the_wrong_sensor_count_is_refused() -> None:
     pair.step()
     assert pair.host.state is LinkState.REFUSED
     assert "reports 4 sensors but the board profile expects 77" in (pair.host.refusal or "")
+
+
+def test_a_restarted_host_lights_the_leds_although_it_numbers_from_the_start() -> None:
+    pair = Pair()
+    pair.step()
+    pair.step()
+    for i in range(30):  # the old service got far with its frame numbers
+        pair.host.set_leds([(i, i, i), (0, 0, 0)])
+        pair.step()
+    pair.step()
+    assert pair.shown[-1] == bytes([29, 29, 29, 0, 0, 0])
+    # the service restarts; the board keeps running and gets a CONNECT from a new host
+    pair.host = HostLink()
+    pair.host.open(pair.now)
+    pair.step()
+    pair.step()
+    assert pair.host.state is LinkState.UP
+    pair.host.set_leds([(5, 0, 0), (0, 5, 0)])
+    for _ in range(5):
+        pair.step()
+    assert pair.shown[-1] == bytes([5, 0, 0, 0, 5, 0])
+    assert pair.host.stats.led_frames_sent == 1  # the heartbeat confirmed it at once

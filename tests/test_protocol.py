@@ -106,6 +106,19 @@ def test_a_major_version_mismatch_is_refused_with_what_to_do() -> None:
     assert isinstance(p.decode_message(wire)[1], p.Hello)
 
 
+def test_a_new_major_with_a_message_type_we_do_not_know_is_still_refused() -> None:
+    # a 2.x peer may open with a type 1.x never had: the version decides, not the type
+    wire = p.encode_frame(0x7E, 0, b"\x01\x02", version=0x20)
+    with pytest.raises(VersionRefused) as info:
+        decode_message(wire[:-1])
+    assert "protocol 2.0" in str(info.value)
+    out = p.Decoder().feed(wire)
+    assert len(out) == 1 and isinstance(out[0][1], p.VersionMismatch)
+    # an unknown type of our own major is only a bad frame
+    with pytest.raises(FrameError, match="unknown message type"):
+        decode_message(p.encode_frame(0x7E, 0, b"", version=0x10)[:-1])
+
+
 def test_decoder_resynchronises_after_garbage_and_counts_it() -> None:
     good = p.encode_message(p.Ack(1, 0), 0)
     dec = p.Decoder()

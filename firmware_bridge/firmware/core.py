@@ -44,7 +44,7 @@ class McuLink:
         show_leds: "Callable[[bytes], object] | None" = None,
         ticks_diff: "Callable[[int, int], int] | None" = None,
         heartbeat_ms: int = 200,
-        host_silence_ms: int = 1000,
+        host_silence_ms: int = 750,
         resend_ms: int = 100,
         goback_ms: int = 5,
         audit_ms: int = 5000,
@@ -86,6 +86,8 @@ class McuLink:
         self.sent_at = None  # type: int | None
         self.last_goback = None  # type: int | None
         self.led_frame = 0
+        # whether this session has had an LED frame (any number is newer than none)
+        self.led_seen = False
         self.pending_leds = None  # type: bytes | None
         # counters, for the notices and the virtual microcontroller's report
         self.frames_in = 0
@@ -142,6 +144,9 @@ class McuLink:
         self.gap = False
         self.sent_at = None
         self.last_audit = now
+        # a new host (the service restarted) numbers its LED frames from the start
+        self.led_frame = 0
+        self.led_seen = False
         self._hello()
         self._snapshot(p.SNAP_CONNECT)
 
@@ -177,8 +182,9 @@ class McuLink:
         self.resends += 1
 
     def _leds(self, msg: "p.Leds") -> None:
-        if p.event_diff(msg.frame, self.led_frame) <= 0 and self.leds_shown:
+        if self.led_seen and p.event_diff(msg.frame, self.led_frame) <= 0:
             return  # an older frame, or one already shown
+        self.led_seen = True
         self.led_frame = msg.frame
         pixels = msg.pixels
         want = 3 * self.led_count
@@ -218,7 +224,7 @@ class McuLink:
     # ------------------------------------------------------------ timing
 
     def host_silent(self, now: int) -> bool:
-        return self.last_rx is None or self.diff(now, self.last_rx) > self.host_silence_ms
+        return self.last_rx is None or self.diff(now, self.last_rx) >= self.host_silence_ms
 
     def poll(self, now: int) -> None:
         """Send whatever is due: events, resends, snapshots, heartbeats, LED output."""
@@ -228,13 +234,21 @@ class McuLink:
             self.leds_shown += 1
             if self.show_leds is not None:
                 self.show_leds(pixels)
+        silent = self.host_silent(now)
+        if silent and self.led_seen:
+            # the host is gone: a game it no longer watches must not stay lit. Frame 0
+            # in the heartbeats makes a host that comes back send its frame again.
+            self.led_seen = False
+            self.led_frame = 0
+            self.leds_shown += 1
+            if self.show_leds is not None:
+                self.show_leds(bytes(3 * self.led_count))
         hb_due = self.last_hb is None or self.diff(now, self.last_hb) >= self.heartbeat_ms
         if not self.connected:
             if hb_due:
                 self._hello()  # until a host connects, HELLO is the heartbeat
                 self.last_hb = now
             return
-        silent = self.host_silent(now)
         if not silent:
             if self.gap:
                 self.gap = False

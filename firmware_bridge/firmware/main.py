@@ -7,6 +7,7 @@ keyboard interrupts are switched off while it runs: join GP0 to GND at reset
 to keep the REPL instead.
 """
 
+import os
 import select
 import sys
 import time
@@ -85,7 +86,8 @@ def main():
     inp = sys.stdin.buffer
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
-    boot_id = int.from_bytes(machine.unique_id()[-2:], "big") << 16 | (time.ticks_us() & 0xFFFF)
+    # random at every reset (the RP2040's ring oscillator), so the host notices a restart
+    boot_id = int.from_bytes(os.urandom(4), "big")
     scan = scanner.Scanner(build_reader(), BOARD["channels"], BOARD["stable_scans"])
     scan.prime()
     link = core.McuLink(
