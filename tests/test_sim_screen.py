@@ -65,3 +65,11 @@ def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
     ambiguous = {**STATUS, "phase": "move_in_progress", "verdict": "ambiguous"}
     ambiguous["candidates"] = [["W1"], ["Sa"]]
     assert "  could be: Sa" in controller_says(ambiguous)
+
+
+def test_the_help_line_shows_what_hands_do_in_this_game() -> None:
+    from boardctl.sim.screen import command_help
+
+    assert "insert W3" in command_help("shiftago")[0]
+    duplo = command_help("duploline")[0]
+    assert "white-disc" in duplo and "insert" not in duplo

@@ -24,11 +24,19 @@ RGB = tuple[int, int, int]
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
-#: the commands, as the help line shows them
-COMMAND_HELP = (
-    "hands: insert W3 [red] | place d4 PIECE | lift d4 [disc|ring] | move d4 e4 | remove a1 b1",
-    "board: new [GAME] [key=value] | undo | status | help | quit",
-)
+#: what hands can do, as the help line shows it for each game
+HANDS_HELP = {
+    "shiftago": "hands: insert W3 [red] | remove a1 b1 c1 | place d4 p1 | lift d4",
+    "duploline": "hands: place d4 white-disc | move d4 e4 | lift d4 [disc|ring]",
+}
+#: the operator's commands
+BOARD_HELP = "board: new [GAME] [key=value] | undo | status | help | quit"
+
+
+def command_help(game: str) -> tuple[str, str]:
+    """The two help lines under the screen."""
+    hands = HANDS_HELP.get(game, "hands: place d4 PIECE | lift d4 | move d4 e4")
+    return hands, BOARD_HELP
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,9 +202,10 @@ def compose(
     lines += ["  " + line for line in controller_says(status)]
     lines.append("")
     lines.append(note)
-    lines += list(COMMAND_HELP)
+    help_lines = command_help(game)
+    lines += help_lines
     if layout.height and len(lines) < layout.height:
         # the note and help stay at the bottom, just above the prompt
-        tail = lines[-(len(COMMAND_HELP) + 1) :]
+        tail = lines[-(len(help_lines) + 1) :]
         lines = lines[: -len(tail)] + [""] * (layout.height - len(lines)) + tail
     return "\n".join(lines)
