@@ -147,3 +147,24 @@ def test_every_finished_game_is_kept_as_a_record_the_rules_cli_replays(
     assert (summary["status"], summary["winner"], summary["moves_applied"]) == ("won", 0, 9)
     record = json.loads(path.read_text())
     assert record["started"] <= record["ended"]
+
+
+def test_the_mode_button_switches_shiftago_between_express_and_expert() -> None:
+    engine = create("shiftago", players=3)
+    controller = Controller(profile_for(engine), options={"players": 3})
+    table = Table(controller)
+    table.hands("insert W1", "p0")
+    controller.feed(ButtonPress("mode"), table.now)
+    assert controller.engine.options_json()["variant"] == "expert"
+    assert controller.engine.options_json()["players"] == 3
+    controller.feed(ButtonPress("mode"), table.now)
+    assert controller.engine.options_json()["variant"] == "express"
+
+
+def test_the_mode_button_on_a_game_without_variants_changes_nothing() -> None:
+    engine = create("duploline")
+    controller = Controller(profile_for(engine))
+    table = Table(controller)
+    table.hands("place d4 white-disc")
+    controller.feed(ButtonPress("mode"), table.now)
+    assert controller.match.moves_text() == ["D+d4"]

@@ -343,8 +343,10 @@ class Controller:
                 self.new(None, None, now)
             elif name == "undo":
                 self.undo(now)
+            elif name == "mode":
+                self.next_variant(now)
             else:
-                log.warning("button %r does nothing: the buttons are new and undo", name)
+                log.warning("button %r does nothing: the buttons are new, undo and mode", name)
         except ControllerError as exc:
             log.warning("button %s: %s", name, exc)
         self._update(now)
@@ -374,6 +376,20 @@ class Controller:
         self.next_game = (engine.name, engine.options_json())
         self._fire("new_game", engine)
         self._update(now)
+
+    def next_variant(self, now: float) -> None:
+        """The mode button: a new game in the game's next variant (Shiftago:
+        Express, then Expert), other options kept. A game without variants
+        has nothing to switch."""
+        variants = self.engine.variants
+        if not variants:
+            raise ControllerError(f"{self.engine.name} has no variants to switch between")
+        options = dict(self.engine.options_json())
+        current = options.get("variant", variants[0])
+        index = variants.index(current) if current in variants else -1
+        options["variant"] = variants[(index + 1) % len(variants)]
+        log.info("mode: a new game of %s %s", self.engine.name, options["variant"])
+        self.new(self.engine.name, options, now)
 
     def undo(self, now: float) -> str:
         """An operator takes the last action back; the board must follow."""

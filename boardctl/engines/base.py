@@ -98,6 +98,10 @@ class Engine(abc.ABC, Generic[S, A]):
     #: the frozen dataclass of this game's options, every field with a default
     Options: ClassVar[type[Any]]
 
+    #: the values of the game's ``variant`` option, in the order a board's
+    #: mode button steps through them; empty for a game without variants
+    variants: ClassVar[tuple[str, ...]] = ()
+
     #: number of players in this game
     players: int
 

@@ -94,6 +94,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
 
     name: ClassVar[str] = "shiftago"
     Options: ClassVar[type[Any]] = ShiftagoOptions
+    variants: ClassVar[tuple[str, ...]] = VARIANTS
 
     def __init__(self, options: ShiftagoOptions | None = None) -> None:
         opts = options if options is not None else ShiftagoOptions()
