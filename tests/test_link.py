@@ -174,3 +174,31 @@ def test_a_restarted_host_lights_the_leds_although_it_numbers_from_the_start() -
         pair.step()
     assert pair.shown[-1] == bytes([5, 0, 0, 0, 5, 0])
     assert pair.host.stats.led_frames_sent == 1  # the heartbeat confirmed it at once
+
+
+def test_the_audit_snapshot_fires_on_schedule_while_the_board_is_busy() -> None:
+    pair = Pair()
+    pair.step()
+    pair.step()
+    # a change every 10 ms for 20 s: the queue of unacknowledged events is never empty
+    for i in range(2000):
+        pair.change(i % 3, i & 0xFF)
+        pair.step(10)
+    audits = pair.host.stats.audits_ok
+    assert 20 // 5 - 1 <= audits <= 20 // 5 + 1, pair.host.stats
+    assert pair.host.stats.audit_mismatches == 0 and pair.host.stats.resyncs == 0
+    assert pair.host.picture == pair.values
+
+
+def test_the_audit_corrects_a_wrong_host_picture_while_the_board_is_busy() -> None:
+    pair = Pair()
+    pair.step()
+    pair.step()
+    pair.host.picture[3] = 6  # the board says 0 and no change will touch channel 3
+    for i in range(600):  # 6 s of changes on the other channels, one every 10 ms
+        pair.change(i % 3, i & 0xFF)
+        pair.step(10)
+    assert pair.host.stats.audit_mismatches == 1, pair.host.stats
+    assert pair.host.picture == pair.values and pair.host.picture[3] == 0
+    # the controller hears of the correction as a snapshot
+    assert any(isinstance(e, SensorSnapshot) for e in pair.events[2:])

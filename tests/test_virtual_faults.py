@@ -277,6 +277,41 @@ def test_a_host_that_stalls_catches_up_without_losing_changes() -> None:
         assert src.stats.sessions == 1
 
 
+def test_a_host_stalled_past_the_firmware_queue_gets_a_gap_snapshot() -> None:
+    stall = threading.Event()
+    release = threading.Event()
+    with (
+        VirtualMicrocontroller(channels=CHANNELS, scan_ms=2, audit_ms=AUDIT_MS) as mcu,
+        SerialSensorSource(mcu.port) as src,
+    ):
+        log = EventLog()
+
+        def emit(ev: SensorEvent) -> None:
+            log(ev)
+            if stall.is_set():
+                stall.clear()
+                release.wait(20)  # the controller hangs: the reader thread is stuck here
+
+        src.start(emit)
+        assert log.wait_for(lambda: log.up, 5)
+        rng = random.Random(12)
+        drive(mcu, rng, 60)
+        stall.set()
+        drive(mcu, rng, 6)
+        assert log.wait_for(lambda: not stall.is_set(), 5)  # the host is now stuck
+        # more changes than the firmware keeps for an unacknowledging host (512)
+        drive(mcu, rng, 600)
+        assert mcu.link.gaps == 1, "the firmware queue did not overflow"
+        drive(mcu, rng, 30)
+        release.set()
+        quiet(mcu, log, src)
+        # the changes dropped with the queue are covered by the gap snapshot; the rest
+        # arrived once and in order
+        assert check_delivery(log.events, mcu, allow_skips=True) > 0
+        assert src.stats.resyncs >= 1 and src.stats.sessions == 1
+        assert log.picture == mcu.board
+
+
 def test_silent_link_is_declared_down_within_a_second(rig) -> None:  # type: ignore[no-untyped-def]
     mcu, _src, log = rig
     import time

@@ -113,8 +113,9 @@ class McuLink:
             )
         )
 
-    def _snapshot(self, reason: int) -> None:
+    def _snapshot(self, reason: int, now: int) -> None:
         self._send(p.Snapshot(reason, (self.next_event - 1) & 0xFFFF, list(self.values)))
+        self.last_audit = now  # any snapshot serves as the audit
 
     def notice(self, level: int, text: str) -> None:
         """Send a line for the host's log."""
@@ -143,12 +144,11 @@ class McuLink:
         self.base = self.send_next = self.next_event
         self.gap = False
         self.sent_at = None
-        self.last_audit = now
         # a new host (the service restarted) numbers its LED frames from the start
         self.led_frame = 0
         self.led_seen = False
         self._hello()
-        self._snapshot(p.SNAP_CONNECT)
+        self._snapshot(p.SNAP_CONNECT, now)
 
     def _ack(self, msg: "p.Ack", now: int) -> None:
         if not self.connected:
@@ -160,7 +160,7 @@ class McuLink:
                 self.diff(now, self.last_gap_snapshot) >= self.resend_ms
             ):
                 self.last_gap_snapshot = now
-                self._snapshot(p.SNAP_GAP)
+                self._snapshot(p.SNAP_GAP, now)
             return
         if 0 < d <= len(self.queue):
             self.queue = self.queue[d:]
@@ -253,7 +253,7 @@ class McuLink:
             if self.gap:
                 self.gap = False
                 self.last_gap_snapshot = now
-                self._snapshot(p.SNAP_GAP)
+                self._snapshot(p.SNAP_GAP, now)
             if (
                 self.queue
                 and self.sent_at is not None
@@ -261,13 +261,15 @@ class McuLink:
             ):
                 self._go_back(now)
             self._send_events(now)
+            # the audit is due by time since the last snapshot, busy or not; it goes
+            # between change batches, once every accepted change has been sent, so
+            # a host that received them all compares it with its picture
             if (
-                not self.queue
+                self.send_next == self.next_event
                 and self.last_audit is not None
                 and self.diff(now, self.last_audit) >= self.audit_ms
             ):
-                self._snapshot(p.SNAP_AUDIT)
-                self.last_audit = now
+                self._snapshot(p.SNAP_AUDIT, now)
         if hb_due:
             self._send(
                 p.Heartbeat(
