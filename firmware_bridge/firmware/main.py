@@ -78,6 +78,18 @@ def build_leds():
     return show
 
 
+def new_boot_id():
+    """A random number at every reset, so the host notices a restart. The rp2
+    port's os.urandom reads the RP2040's ring oscillator; a port without it
+    falls back to random, which MicroPython seeds from the chip at start."""
+    try:
+        return int.from_bytes(os.urandom(4), "big")
+    except (AttributeError, OSError):
+        import random
+
+        return random.getrandbits(32)
+
+
 def main():
     if machine.Pin(BOARD["repl_pin"], machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:
         return  # the jumper is on: keep the REPL for maintenance
@@ -86,8 +98,7 @@ def main():
     inp = sys.stdin.buffer
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
-    # random at every reset (the RP2040's ring oscillator), so the host notices a restart
-    boot_id = int.from_bytes(os.urandom(4), "big")
+    boot_id = new_boot_id()
     scan = scanner.Scanner(build_reader(), BOARD["channels"], BOARD["stable_scans"])
     scan.prime()
     link = core.McuLink(
