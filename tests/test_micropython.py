@@ -97,3 +97,76 @@ def test_protocol_runs_under_micropython_as_under_cpython(tmp_path: Path) -> Non
     assert cpython.returncode == 0, cpython.stderr
     assert micro.stdout.split("\n") == cpython.stdout.split("\n")
     assert "frames 8 errors 2" in micro.stdout
+
+
+# The firmware's own loop, scripted: a board whose readings change (with bounce),
+# the scanner debouncing them, the link talking to a host that connects, acks
+# and sends LEDs, on a fake clock. Every byte the firmware writes is printed.
+FIRMWARE_SCRIPT = r"""
+import protocol as p
+import core, scanner
+
+board = [0] * 6
+scan = scanner.Scanner(lambda: list(board), 6, 3)
+scan.prime()
+out = []
+shown = []
+link = core.McuLink(out.append, scan.values, bytes([p.KIND_CODE] * 6), 4, 'mp-test', 0x1234ABCD,
+                    show_leds=shown.append)
+script = {
+    3: [(0, 1)], 4: [(0, 0)], 5: [(0, 1)],  # bounce, then it stays
+    20: [(2, 7), (5, 1)], 40: [(2, 0)], 60: [(4, 3)],
+}
+now = 0
+for step in range(120):
+    for channel, value in script.get(step, []):
+        board[channel] = value
+    changes = scan.scan()
+    if changes:
+        link.changes(changes)
+    if step == 10:
+        link.receive(p.encode_message(p.Connect(99), 0), now)
+    if step == 70:
+        link.receive(p.encode_message(p.Ack(link.next_event, 0), 1), now)
+    if step == 80:
+        link.receive(p.encode_message(p.Leds(1, bytes(range(12))), 2), now)
+    link.poll(now)
+    now += 10
+for frame in out:
+    print('wrote', bytes(frame).hex())
+print('values', scan.values, 'next', link.next_event)
+print('leds', [bytes(f).hex() for f in shown])
+"""
+
+
+def test_firmware_core_and_scanner_run_under_micropython_as_under_cpython(tmp_path: Path) -> None:
+    node = _node()
+    files = {name: (ROOT / "firmware_bridge" / name).read_text() for name in SHARED}
+    files.update(
+        {name: (ROOT / "firmware_bridge/firmware" / name).read_text() for name in FIRMWARE}
+    )
+    micro = subprocess.run(
+        [node, str(RUNNER)],
+        input=json.dumps({"files": files, "code": FIRMWARE_SCRIPT}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert micro.returncode == 0, micro.stderr + micro.stdout
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    for name, text in files.items():
+        (lib / name).write_text(text)
+    cpython = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(lib)!r})\n{FIRMWARE_SCRIPT}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert cpython.returncode == 0, cpython.stderr
+    assert micro.stdout == cpython.stdout
+    assert micro.stdout.count("wrote") > 5
+    assert "values [1, 0, 0, 0, 3, 1]" in micro.stdout
+    assert "leds ['000102030405060708090a0b']" in micro.stdout
