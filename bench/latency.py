@@ -195,8 +195,12 @@ class TimedLoop(Loop):
                 p.game += 1
             elif len(c.match.actions) > p.moves:
                 at = self.out.at if self.frames_shown != shown else time.monotonic()
-                text = c.engine.format_action(c.match.actions[-1])
-                p.commits.append(Commit(c.changed_at + c.timing.settle, at, c.match.state, text))
+                # a turn of two steps may be played at once (the second step
+                # came before the first had settled): one commit for each
+                for i in range(p.moves, len(c.match.actions)):
+                    text = c.engine.format_action(c.match.actions[i])
+                    state = c.match.states[i + 1]
+                    p.commits.append(Commit(c.changed_at + c.timing.settle, at, state, text))
             p.moves = len(c.match.actions)
             p.cond.notify_all()
 
