@@ -71,32 +71,42 @@ def _node() -> str:
     return node
 
 
-def test_protocol_runs_under_micropython_as_under_cpython(tmp_path: Path) -> None:
+def _run_both(script: str, tmp_path: Path) -> tuple[str, str]:
+    """What ``script`` prints under MicroPython and under CPython, with the
+    shared and firmware modules on the path of both."""
     node = _node()
     files = {name: (ROOT / "firmware_bridge" / name).read_text() for name in SHARED}
     files.update(
         {name: (ROOT / "firmware_bridge/firmware" / name).read_text() for name in FIRMWARE}
     )
-    job = json.dumps({"files": files, "code": SCRIPT})
     micro = subprocess.run(
-        [node, str(RUNNER)], input=job, capture_output=True, text=True, timeout=60, check=False
+        [node, str(RUNNER)],
+        input=json.dumps({"files": files, "code": script}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert micro.returncode == 0, micro.stderr + micro.stdout
-
     lib = tmp_path / "lib"
     lib.mkdir()
     for name, text in files.items():
         (lib / name).write_text(text)
     cpython = subprocess.run(
-        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(lib)!r})\n{SCRIPT}"],
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(lib)!r})\n{script}"],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert cpython.returncode == 0, cpython.stderr
-    assert micro.stdout.split("\n") == cpython.stdout.split("\n")
-    assert "frames 8 errors 2" in micro.stdout
+    return micro.stdout, cpython.stdout
+
+
+def test_protocol_runs_under_micropython_as_under_cpython(tmp_path: Path) -> None:
+    micro, cpython = _run_both(SCRIPT, tmp_path)
+    assert micro.split("\n") == cpython.split("\n")
+    assert "frames 8 errors 2" in micro
 
 
 # The firmware's own loop, scripted: a board whose readings change (with bounce),
@@ -140,33 +150,8 @@ print('leds', [bytes(f).hex() for f in shown])
 
 
 def test_firmware_core_and_scanner_run_under_micropython_as_under_cpython(tmp_path: Path) -> None:
-    node = _node()
-    files = {name: (ROOT / "firmware_bridge" / name).read_text() for name in SHARED}
-    files.update(
-        {name: (ROOT / "firmware_bridge/firmware" / name).read_text() for name in FIRMWARE}
-    )
-    micro = subprocess.run(
-        [node, str(RUNNER)],
-        input=json.dumps({"files": files, "code": FIRMWARE_SCRIPT}),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert micro.returncode == 0, micro.stderr + micro.stdout
-    lib = tmp_path / "lib"
-    lib.mkdir()
-    for name, text in files.items():
-        (lib / name).write_text(text)
-    cpython = subprocess.run(
-        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(lib)!r})\n{FIRMWARE_SCRIPT}"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert cpython.returncode == 0, cpython.stderr
-    assert micro.stdout == cpython.stdout
-    assert micro.stdout.count("wrote") > 5
-    assert "values [1, 0, 0, 0, 3, 1]" in micro.stdout
-    assert "leds ['000102030405060708090a0b']" in micro.stdout
+    micro, cpython = _run_both(FIRMWARE_SCRIPT, tmp_path)
+    assert micro == cpython
+    assert micro.count("wrote") > 5
+    assert "values [1, 0, 0, 0, 3, 1]" in micro
+    assert "leds ['000102030405060708090a0b']" in micro

@@ -9,6 +9,7 @@ invented, and the counters must show that the faults really happened.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 from collections.abc import Iterator
@@ -244,7 +245,15 @@ def test_a_reset_that_keeps_its_boot_id_is_still_noticed(rig) -> None:  # type: 
     assert src.stats.mcu_resets == 1 and src.stats.sessions == 2
 
 
-def test_a_host_that_stalls_catches_up_without_losing_changes() -> None:
+@contextlib.contextmanager
+def _stalled_host(
+    seed: int, hang: float
+) -> Iterator[
+    tuple[VirtualMicrocontroller, SerialSensorSource, EventLog, random.Random, threading.Event]
+]:
+    """A board and a host whose controller hangs (for up to ``hang`` seconds)
+    on an event after 60 changes: the reader thread is stuck until the yielded
+    event is set."""
     stall = threading.Event()
     release = threading.Event()
     with (
@@ -257,15 +266,23 @@ def test_a_host_that_stalls_catches_up_without_losing_changes() -> None:
             log(ev)
             if stall.is_set():
                 stall.clear()
-                release.wait(10)  # the controller hangs: the reader thread is stuck here
+                release.wait(hang)  # the controller hangs: the reader thread is stuck here
 
         src.start(emit)
         assert log.wait_for(lambda: log.up, 5)
-        rng = random.Random(10)
+        rng = random.Random(seed)
         drive(mcu, rng, 60)
         stall.set()
         drive(mcu, rng, 6)
         assert log.wait_for(lambda: not stall.is_set(), 5)  # the host is now stuck
+        try:
+            yield mcu, src, log, rng, release
+        finally:
+            release.set()
+
+
+def test_a_host_that_stalls_catches_up_without_losing_changes() -> None:
+    with _stalled_host(10, hang=10) as (mcu, src, log, rng, release):
         drive(mcu, rng, 120)  # pieces move while the host hears nothing
         # the firmware notices the silence and holds its queue
         assert mcu.wait_until(lambda: mcu.link.host_silent(mcu.now_ms()), 3)
@@ -278,27 +295,7 @@ def test_a_host_that_stalls_catches_up_without_losing_changes() -> None:
 
 
 def test_a_host_stalled_past_the_firmware_queue_gets_a_gap_snapshot() -> None:
-    stall = threading.Event()
-    release = threading.Event()
-    with (
-        VirtualMicrocontroller(channels=CHANNELS, scan_ms=2, audit_ms=AUDIT_MS) as mcu,
-        SerialSensorSource(mcu.port) as src,
-    ):
-        log = EventLog()
-
-        def emit(ev: SensorEvent) -> None:
-            log(ev)
-            if stall.is_set():
-                stall.clear()
-                release.wait(20)  # the controller hangs: the reader thread is stuck here
-
-        src.start(emit)
-        assert log.wait_for(lambda: log.up, 5)
-        rng = random.Random(12)
-        drive(mcu, rng, 60)
-        stall.set()
-        drive(mcu, rng, 6)
-        assert log.wait_for(lambda: not stall.is_set(), 5)  # the host is now stuck
+    with _stalled_host(12, hang=20) as (mcu, src, log, rng, release):
         # more changes than the firmware keeps for an unacknowledging host (512)
         drive(mcu, rng, 600)
         assert mcu.link.gaps == 1, "the firmware queue did not overflow"
