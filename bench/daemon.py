@@ -26,8 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from boardctl.sim.session import sensor_kinds
-from firmware_bridge.virtual import VirtualMicrocontroller
+from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
 from hardware.profiles import load_profile
 
 BOARDCTL = str(Path(sys.executable).with_name("boardctl"))
@@ -64,7 +63,7 @@ def main() -> int:
     with (
         tempfile.TemporaryDirectory(prefix="boardctl-bench-") as tmp,
         VirtualMicrocontroller(
-            channels=profile.channel_count, leds=profile.leds.count, kinds=sensor_kinds(profile)
+            channels=profile.channel_count, leds=profile.leds.count, kinds=kinds_for(profile)
         ) as mcu,
         socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
     ):

@@ -63,10 +63,9 @@ from boardctl.engines import create
 from boardctl.engines.base import Engine
 from boardctl.sensing import LinkUp, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import hands
-from firmware_bridge import protocol
 from firmware_bridge.host import SerialSensorSource
 from firmware_bridge.serial_port import Backoff, open_port
-from firmware_bridge.virtual import VirtualMicrocontroller
+from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
 from hardware.leds import LedStrip, SimStrip, create_strip, simulated
 from hardware.leds.base import FrameProcessor, wire_order
 from hardware.profiles import load_profile
@@ -319,19 +318,6 @@ class Figures:
     renamed: int
 
 
-def kinds_of(profile: BoardProfile) -> list[int]:
-    kinds = [protocol.KIND_NONE] * profile.channel_count
-    by = {
-        Reports.CODE: protocol.KIND_CODE,
-        Reports.PRESENCE: protocol.KIND_PRESENCE,
-        Reports.PULSE: protocol.KIND_PULSE,
-    }
-    for site in profile.sites:
-        if site.channel is not None and site.reports in by:
-            kinds[site.channel] = by[site.reports]
-    return kinds
-
-
 def through_mcu(
     profile_name: str, changes: int, timing: Timing, scan_ms: float, stable_scans: int, seed: int
 ) -> Figures:
@@ -344,7 +330,7 @@ def through_mcu(
     with VirtualMicrocontroller(
         profile.channel_count,
         leds=profile.leds.count if serial_leds else 0,
-        kinds=kinds_of(profile),
+        kinds=kinds_for(profile),
         scan_ms=scan_ms,
         stable_scans=stable_scans,
     ) as mcu:

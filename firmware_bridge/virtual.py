@@ -33,12 +33,32 @@ import tty
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from boardctl.board import BoardProfile, Reports
 from boardctl.sensing import LinkDown, LinkUp, SensorChange, SensorEvent, SensorSnapshot
 from firmware_bridge import protocol as p
 from firmware_bridge.firmware.core import McuLink
 from firmware_bridge.firmware.scanner import Scanner
 
 log = logging.getLogger(__name__)
+
+
+#: what a site reports, as the microcontroller announces it in its HELLO
+_KIND_OF_REPORT = {
+    Reports.PRESENCE: p.KIND_PRESENCE,
+    Reports.CODE: p.KIND_CODE,
+    Reports.PULSE: p.KIND_PULSE,
+    Reports.NONE: p.KIND_NONE,
+}
+
+
+def kinds_for(profile: BoardProfile) -> list[int]:
+    """One ``KIND_*`` per sensor channel of a board (``kinds`` of the virtual
+    microcontroller that stands in for it); unused channels report nothing."""
+    kinds = [p.KIND_NONE] * profile.channel_count
+    for site in profile.sites:
+        if site.channel is not None:
+            kinds[site.channel] = _KIND_OF_REPORT[site.reports]
+    return kinds
 
 
 @dataclass(frozen=True, slots=True)

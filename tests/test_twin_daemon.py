@@ -12,12 +12,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from twin_support import Hands, canonical, kinds_of, plan_game, wait_for
+from twin_support import Hands, canonical, plan_game, wait_for
 
 from boardctl.controller.control import ControlError, request
 from boardctl.controller.scenes import Palette
 from boardctl.engines import Match, create
-from firmware_bridge.virtual import VirtualMicrocontroller
+from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
 from hardware.leds.base import FrameProcessor, wire_order
 from hardware.profiles import load_profile
 
@@ -93,7 +93,7 @@ def test_killed_mid_game_it_resumes_shows_what_to_restore_and_plays_on(tmp_path:
     match = Match(create("shiftago", OPTIONS))
     made: list[str] = []
     with VirtualMicrocontroller(
-        PROFILE.channel_count, leds=PROFILE.leds.count, kinds=kinds_of(PROFILE)
+        PROFILE.channel_count, leds=PROFILE.leds.count, kinds=kinds_for(PROFILE)
     ) as vmcu:
         hands = Hands(Board(vmcu), PROFILE)
 

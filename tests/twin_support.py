@@ -37,10 +37,9 @@ from boardctl.sensing import (
     SensorSource,
 )
 from boardctl.sim.hands import PULSE, Change, track_cells
-from firmware_bridge import protocol
 from firmware_bridge.host import SerialSensorSource
 from firmware_bridge.serial_port import Backoff
-from firmware_bridge.virtual import VirtualMicrocontroller
+from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
 from hardware.gpio_sensing import Sim74HC165Chain, open_sensor_source
 from hardware.leds import LedStrip, SimStrip, create_strip
 
@@ -338,20 +337,6 @@ class Rig:
         return frame[self.leds(site)[0]]
 
 
-def kinds_of(profile: BoardProfile) -> list[int]:
-    """What each sensor of a serial board reports, for the microcontroller's HELLO."""
-    kinds = [protocol.KIND_NONE] * profile.channel_count
-    by = {
-        Reports.CODE: protocol.KIND_CODE,
-        Reports.PRESENCE: protocol.KIND_PRESENCE,
-        Reports.PULSE: protocol.KIND_PULSE,
-    }
-    for site in profile.sites:
-        if site.channel is not None and site.reports in by:
-            kinds[site.channel] = by[site.reports]
-    return kinds
-
-
 @contextlib.contextmanager
 def rig(
     profile: BoardProfile,
@@ -370,7 +355,7 @@ def rig(
                 VirtualMicrocontroller(
                     profile.channel_count,
                     leds=profile.leds.count if serial_leds else 0,
-                    kinds=kinds_of(profile),
+                    kinds=kinds_for(profile),
                 )
             )
             source = SerialSensorSource(

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from boardctl import config
-from boardctl.board import BoardProfile, Reports
 from boardctl.errors import BoardctlError
 from boardctl.sensing import Emit, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import board, hands
@@ -82,22 +81,6 @@ class Tap:
     def wait_values(self, predicate: Callable[[list[int]], bool], timeout: float) -> bool:
         with self._cond:
             return self._cond.wait_for(lambda: predicate(self.values), timeout)
-
-
-def sensor_kinds(profile: BoardProfile) -> list[int]:
-    from firmware_bridge import protocol as p
-
-    by_report = {
-        Reports.PRESENCE: p.KIND_PRESENCE,
-        Reports.CODE: p.KIND_CODE,
-        Reports.PULSE: p.KIND_PULSE,
-        Reports.NONE: p.KIND_NONE,
-    }
-    kinds = [p.KIND_NONE] * profile.channel_count
-    for site in profile.sites:
-        if site.channel is not None:
-            kinds[site.channel] = by_report[site.reports]
-    return kinds
 
 
 class Simulation:
@@ -171,7 +154,7 @@ class Simulation:
         from boardctl.daemon.runner import Daemon, Hardware
         from boardctl.daemon.systemd_notify import Notifier
         from firmware_bridge.host import SerialSensorSource
-        from firmware_bridge.virtual import VirtualMicrocontroller
+        from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
         from hardware.leds import SimStrip, simulated
 
         profile = self.profile
@@ -180,7 +163,7 @@ class Simulation:
             VirtualMicrocontroller(
                 channels=profile.channel_count,
                 leds=profile.leds.count,
-                kinds=sensor_kinds(profile),
+                kinds=kinds_for(profile),
                 board_id="sim",
             )
         )
