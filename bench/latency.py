@@ -130,13 +130,17 @@ class Probe:
     phase: str = ""
     moves: int = 0
     game: int = 0
+    #: what the controller made of the board at its last redraw, for the message
+    #: given when the bench stops
+    verdict: str = ""
 
     def wait(self, predicate: Callable[[], bool], what: str) -> None:
         with self.cond:
             if not self.cond.wait_for(predicate, DEADLINE):
                 raise SystemExit(
                     f"latency bench: {what} did not happen within {DEADLINE} s "
-                    f"(phase {self.phase}, {self.moves} moves played)"
+                    f"(phase {self.phase}, {self.moves} moves played; "
+                    f"the controller's verdict: {self.verdict})"
                 )
 
     def wait_count(self, items: Sequence[Any], count: int, what: str) -> None:
@@ -189,6 +193,7 @@ class TimedLoop(Loop):
         p = self.probe
         with p.cond:
             p.phase = c.state.value
+            p.verdict = repr(c.verdict)
             if c.match is not self._match:
                 self._match = c.match
                 p.game += 1
