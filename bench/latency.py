@@ -388,12 +388,14 @@ def through_mcu(
                 text = engine.format_action(action)
                 after = engine.apply(state, action)
                 first = len(h.made)
+                # counted before the hands move: under load the move may be
+                # played while they still wait for the LEDs of their last change
+                n = len(probe.commits)
                 if engine.name == "shiftago" and not text.startswith("x:"):
                     h.insert(text, f"p{engine.to_move(state)}")
                 else:
                     h.arrange(dict(engine.layout(after)))
                 measured += range(first, len(h.made))
-                n = len(probe.commits)
                 probe.wait_count(probe.commits, n + 1, f"the move {text} to be played")
                 commit = probe.commits[n]
                 if commit.state != after:
