@@ -284,7 +284,57 @@ class PinSource(_GpioSource):
         return initial
 
 
-class ShiftRegisterSource(_GpioSource):
+class PolledSource(_GpioSource):
+    """A source that reads every channel at once, ``poll_hz`` times a second: a
+    74HC165 chain, bit by bit (:class:`ShiftRegisterSource`) or over the SPI bus
+    (:class:`hardware.spi_sensing.SpiShiftRegisterSource`). A subclass opens its
+    lines in ``_open`` and reads them in ``scan``; an error while polling ends the
+    source with ``LinkDown``."""
+
+    def __init__(
+        self,
+        chips: int,
+        *,
+        active_low: bool,
+        poll_hz: float,
+        debounce: float,
+        pulse_channels: Iterable[int],
+        buttons: Mapping[str, int] | None,
+        pin_factory: Any,
+        clock: Clock,
+    ) -> None:
+        super().__init__(
+            debounce=debounce,
+            pulse_channels=pulse_channels,
+            buttons=buttons or {},
+            pin_factory=pin_factory,
+            clock=clock,
+        )
+        self.channels = 8 * chips
+        self.active_low = active_low
+        self.period = 1.0 / poll_hz
+
+    def scan(self) -> list[int]:
+        raise NotImplementedError
+
+    def _run(self) -> None:
+        next_scan = self.clock()
+        while not self._stop.is_set():
+            try:
+                values = self.scan()
+            except Exception as e:  # a pin or bus error must end the source, not the program
+                log.exception("reading the shift registers failed")
+                if self._emit is not None:
+                    self._emit(LinkDown(f"reading the shift registers failed: {e}"))
+                return
+            for ch, value in enumerate(values):
+                self._edge(ch, value)
+            self._settle()
+            next_scan += self.period
+            self._stop.wait(max(0.0, next_scan - self.clock()))
+
+
+class ShiftRegisterSource(PolledSource):
     """Chained 74HC165s: ``load`` to every SH/LD, ``clock`` to every CLK, ``data``
     from QH of the register nearest the Pi (each QH feeds the next one's SER).
 
@@ -310,16 +360,16 @@ class ShiftRegisterSource(_GpioSource):
         clock_fn: Clock = time.monotonic,
     ) -> None:
         super().__init__(
+            chips,
+            active_low=active_low,
+            poll_hz=poll_hz,
             debounce=debounce,
             pulse_channels=pulse_channels,
-            buttons=buttons or {},
+            buttons=buttons,
             pin_factory=pin_factory,
             clock=clock_fn,
         )
         self.load_pin, self.clock_pin, self.data_pin = load, clock, data
-        self.channels = 8 * chips
-        self.active_low = active_low
-        self.period = 1.0 / poll_hz
         self._pins: tuple[Any, Any, Any] | None = None
 
     def _open(self) -> list[int]:
@@ -344,22 +394,6 @@ class ShiftRegisterSource(_GpioSource):
             clock.state = True
             clock.state = False
         return values
-
-    def _run(self) -> None:
-        next_scan = self.clock()
-        while not self._stop.is_set():
-            try:
-                values = self.scan()
-            except Exception as e:  # a pin error must end the source, not the program
-                log.exception("reading the shift registers failed")
-                if self._emit is not None:
-                    self._emit(LinkDown(f"reading the shift registers failed: {e}"))
-                return
-            for ch, value in enumerate(values):
-                self._edge(ch, value)
-            self._settle()
-            next_scan += self.period
-            self._stop.wait(max(0.0, next_scan - self.clock()))
 
 
 class ButtonSource(_GpioSource):
