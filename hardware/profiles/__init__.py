@@ -41,6 +41,10 @@ __all__ = [
 PROFILE_DIR = Path(__file__).resolve().parent
 
 SENSING_KINDS = ("serial", "gpio", "shift-register")
+#: how a shift-register chain is read: bit by bit through GPIO, or by the SPI peripheral
+SHIFT_REGISTER_READERS = ("gpio", "spi")
+#: the SPI buses a shift-register chain may be read on (the Pi's main and auxiliary)
+SENSING_SPI_BUSES = (0, 1)
 LED_BACKENDS = ("ws281x", "spi", "serial", "sim")
 BUTTONS = ("new", "undo", "mode")
 #: GPIO pins a profile may name (BCM numbering; 0 and 1 are the HAT EEPROM's)
@@ -403,12 +407,33 @@ class _Checker:
                 expect="true when a piece pulls the pin low (reed switch to ground)",
             )  # fmt: skip
         elif kind == "shift-register":
-            keys = ("kind", "load", "clock", "data", "chips", "active_low", "poll_hz")
-            self.unknown_keys("sensing", t, (*keys, "debounce_ms"))
-            for key in ("load", "clock", "data"):
-                out[key] = self.get(
-                    "sensing", t, key, int, 0, required=True, check=pin, expect=pin_expect
-                )
+            wiring = ("reader", "load", "clock", "data", "bus", "device", "speed_hz")
+            keys = ("kind", *wiring, "chips", "active_low", "poll_hz", "debounce_ms")
+            self.unknown_keys("sensing", t, keys)
+            reader = self.get(
+                "sensing", t, "reader", str, "gpio",
+                check=lambda v: v in SHIFT_REGISTER_READERS,
+                expect='"gpio" (bit by bit: load, clock, data) or "spi" (the SPI bus: load, bus)',
+            )  # fmt: skip
+            out["reader"] = reader
+            out["load"] = self.get(
+                "sensing", t, "load", int, 0, required=True, check=pin, expect=pin_expect
+            )
+            if t.get("reader", "gpio") != reader:
+                pass  # a bad reader, reported: neither reader's keys are checked
+            elif reader == "spi":
+                self.spi_reader(t, out)
+            else:
+                for key in ("clock", "data"):
+                    out[key] = self.get(
+                        "sensing", t, key, int, 0, required=True, check=pin, expect=pin_expect
+                    )
+                for key in ("bus", "device", "speed_hz"):
+                    if key in t:
+                        self.problem(
+                            "sensing", key, 'only for reader = "spi"',
+                            'remove it, or add reader = "spi" to read the chain over the SPI bus',
+                        )  # fmt: skip
             out["chips"] = self.get(
                 "sensing", t, "chips", int, 1, required=True,
                 check=lambda v: 1 <= v <= 32, expect="the number of 74HC165 in the chain, 1..32",
@@ -421,12 +446,57 @@ class _Checker:
                 "sensing", t, "poll_hz", int, 500,
                 check=lambda v: 10 <= v <= 5000, expect="reads per second, 10..5000",
             )  # fmt: skip
+            if reader == "spi":
+                self.spi_transfer_time(out)
         if kind in ("gpio", "shift-register"):
             out["debounce_ms"] = self.get(
                 "sensing", t, "debounce_ms", int, 20,
                 check=lambda v: 0 <= v <= 1000, expect="a settle time in ms, 0..1000",
             )  # fmt: skip
         return kind, out
+
+    def spi_reader(self, t: dict[str, Any], out: dict[str, Any]) -> None:
+        """The keys of a shift-register chain read over the SPI bus."""
+        bus = self.get(
+            "sensing", t, "bus", int, None, required=True,
+            check=lambda v: v in SENSING_SPI_BUSES,
+            expect="1 (the auxiliary bus: MISO GPIO 19, SCLK 21) or 0 (MISO 9, SCLK 11)",
+        )  # fmt: skip
+        selects = [n for n in SPI_PINS.get(bus, {}).values() if n.startswith("CE")]
+        devices = len(selects) or 3
+        out["bus"] = bus
+        out["device"] = self.get(
+            "sensing", t, "device", int, 0, check=lambda v: 0 <= v < devices,
+            expect=f"a device of the bus, 0..{devices - 1} (/dev/spidev{bus}.N); the registers "
+            "use no chip select, so 0 will do",
+        )  # fmt: skip
+        out["speed_hz"] = self.get(
+            "sensing", t, "speed_hz", int, 1_000_000,
+            check=lambda v: 100_000 <= v <= 10_000_000,
+            expect="the SPI clock in Hz, 100000..10000000 (1000000 is safe on long wires)",
+        )  # fmt: skip
+        gpio = {line: pin for pin, line in SPI_PINS.get(bus, {}).items()}
+        uses = {"clock": ("SCLK", "goes to every CLK")}
+        uses["data"] = ("MISO", "reads QH of the register nearest the Pi")
+        for key, (line, use) in uses.items():
+            if key in t:
+                where = f"SPI bus {bus} (GPIO {gpio[line]})" if gpio else "the SPI bus"
+                self.problem(
+                    "sensing", key, 'not used with reader = "spi"',
+                    f"remove it: {line} of {where} {use}",
+                )  # fmt: skip
+
+    def spi_transfer_time(self, out: dict[str, Any]) -> None:
+        """A chain read over SPI must be read well within the time between reads."""
+        bits, speed, hz = 8 * out["chips"], out["speed_hz"], out["poll_hz"]
+        seconds = bits / speed
+        if seconds > 0.5 / hz:
+            self.problem(
+                "sensing", "speed_hz",
+                f"{bits} bits at {speed} Hz take {seconds * 1e3:.2g} ms, more than half "
+                f"of the {1e3 / hz:.2g} ms between reads at poll_hz = {hz}",
+                "raise speed_hz or lower poll_hz",
+            )  # fmt: skip
 
     def codes(self, t: dict[str, Any], game: str) -> dict[int, str]:
         codes: dict[int, str] = {}
@@ -574,10 +644,22 @@ class _Checker:
                 clashes.append((table, key, pin, other))
 
         spi_bus = leds.settings.get("bus") if leds is not None and leds.backend == "spi" else None
-        spi_pins = SPI_PINS.get(spi_bus) if isinstance(spi_bus, int) else None
-        for pin, line in (spi_pins or {}).items():
-            # the kernel's SPI driver holds every pin of the bus once it is enabled
-            users[pin] = f"the LEDs' SPI bus {spi_bus} ({line})"
+        sensing_bus = settings.get("bus") if settings.get("reader") == "spi" else None
+        held: dict[int, int] = {}  # pin -> the SPI bus that holds it
+        if sensing_bus is not None and sensing_bus == spi_bus:
+            self.problem(
+                "sensing", "bus", f"SPI bus {spi_bus} is also the LEDs' bus (leds.settings.bus)",
+                "the registers have no chip select, so every LED frame would clock them, and "
+                "the LED frames need the bus to themselves to keep their timing: read the "
+                f"registers on bus {1 - sensing_bus}, or move the LEDs",
+            )  # fmt: skip
+            sensing_bus = None
+        buses = ((spi_bus, "the LEDs'"), (sensing_bus, "the sensors'"))
+        for bus, whose in ((b, w) for b, w in buses if isinstance(b, int)):
+            for pin, line in SPI_PINS.get(bus, {}).items():
+                # the kernel's SPI driver holds every pin of the bus once it is enabled
+                users[pin] = f"{whose} SPI bus {bus} ({line})"
+                held[pin] = bus
         for n, pin in enumerate(settings.get("pins", ())):
             claim(pin, f"sensing channel {n}", "sensing", "pins")
         for key in ("load", "clock", "data"):
@@ -588,10 +670,12 @@ class _Checker:
             claim(leds.settings.get("pin"), "the LED chain", "leds.settings", "pin")
         free = [str(p) for p in BCM_PINS if p not in users and p not in RESERVED_PINS]
         for table, key, pin, other in clashes:
-            if spi_pins and pin in spi_pins:
+            if pin in held:
+                bus_pins = SPI_PINS[held[pin]]
                 fix = (
-                    f"SPI bus {spi_bus} holds GPIO {min(spi_pins)}-{max(spi_pins)} when enabled: "
-                    f"move {table}.{key} to a free GPIO ({', '.join(free[:4]) or 'none left'})"
+                    f"SPI bus {held[pin]} holds GPIO {min(bus_pins)}-{max(bus_pins)} when "
+                    f"enabled: move {table}.{key} to a free GPIO "
+                    f"({', '.join(free[:4]) or 'none left'})"
                 )
             else:
                 fix = "move one of them"
