@@ -5,7 +5,10 @@ Two sources, both emitting the typed events of :mod:`boardctl.sensing`:
 - :class:`PinSource`: one GPIO pin per sensor (reed switches, hall sensors,
   light gates), gpiozero input devices with their edge callbacks;
 - :class:`ShiftRegisterSource`: chained 74HC165 parallel-in shift registers,
-  loaded and clocked through three GPIO pins, polled.
+  loaded and clocked through three GPIO pins, polled. The same chain can be
+  clocked by the SPI peripheral instead, for less CPU:
+  :class:`hardware.spi_sensing.SpiShiftRegisterSource`, on the same
+  :class:`PolledSource` base.
 
 Both take the café board's buttons (``new``, ``undo``, ``mode``) too. On start
 a source emits ``LinkUp`` and a ``SensorSnapshot``, then a ``SensorChange`` for
@@ -482,9 +485,13 @@ def open_button_source(profile: BoardProfile, *, pin_factory: Any = None) -> But
     return ButtonSource(profile.buttons, debounce=debounce, pin_factory=pin_factory)
 
 
-def open_sensor_source(profile: BoardProfile, *, pin_factory: Any = None) -> _GpioSource:
-    """The GPIO source a profile describes (``gpio`` or ``shift-register``), with its
-    buttons. Serial sensing comes from the firmware link, not from here."""
+def open_sensor_source(
+    profile: BoardProfile, *, pin_factory: Any = None, spi_factory: Any = None
+) -> _GpioSource:
+    """The GPIO source a profile describes (``gpio`` or ``shift-register``, read bit
+    by bit or over SPI as its ``reader`` says), with its buttons. ``spi_factory``
+    makes the SPI device (default ``spidev.SpiDev``). Serial sensing comes from the
+    firmware link, not from here."""
     s = profile.sensing_settings
     pulses = [
         x.channel for x in profile.sites if x.reports is Reports.PULSE and x.channel is not None
@@ -498,6 +505,23 @@ def open_sensor_source(profile: BoardProfile, *, pin_factory: Any = None) -> _Gp
             pulse_channels=pulses,
             buttons=profile.buttons,
             pin_factory=pin_factory,
+        )
+    if profile.sensing == "shift-register" and s.get("reader") == "spi":
+        from hardware.spi_sensing import SpiShiftRegisterSource
+
+        return SpiShiftRegisterSource(
+            s["load"],
+            s["bus"],
+            s["chips"],
+            device=int(s.get("device", 0)),
+            speed_hz=int(s.get("speed_hz", 1_000_000)),
+            active_low=bool(s.get("active_low", True)),
+            poll_hz=float(s.get("poll_hz", 200)),
+            debounce=debounce,
+            pulse_channels=pulses,
+            buttons=profile.buttons,
+            pin_factory=pin_factory,
+            spi_factory=spi_factory,
         )
     if profile.sensing == "shift-register":
         return ShiftRegisterSource(
@@ -518,6 +542,26 @@ def open_sensor_source(profile: BoardProfile, *, pin_factory: Any = None) -> _Gp
     )
 
 
+def watch_pin(factory: Any, number: int, on_change: Callable[[bool], None]) -> Any:
+    """A pin of gpiozero's ``MockFactory`` that calls ``on_change(level)`` each time
+    the program driving it changes its level, as a chip wired to it would see it.
+    Create it before the program opens the pin."""
+    from gpiozero.pins.mock import MockPin
+
+    class WatchedPin(MockPin):
+        def __init__(self, factory: Any, info: Any, on_change: Callable[[bool], None]):
+            super().__init__(factory, info)
+            self._on_change = on_change
+
+        def _change_state(self, value: bool) -> bool:
+            changed = bool(super()._change_state(value))
+            if changed:
+                self._on_change(value)
+            return changed
+
+    return factory.pin(number, pin_class=WatchedPin, on_change=on_change)
+
+
 class Sim74HC165Chain:
     """A simulated 74HC165 chain on gpiozero's MockFactory: it watches the load
     and clock pins the source drives and puts each bit on the data pin, as the
@@ -527,27 +571,12 @@ class Sim74HC165Chain:
     Create it before the source opens its pins."""
 
     def __init__(self, factory: Any, load: int, clock: int, data: int, chips: int) -> None:
-        from gpiozero.pins.mock import MockPin
-
-        chain = self
-
-        class WatchedPin(MockPin):
-            def __init__(self, factory: Any, info: Any, on_change: Callable[[bool], None]):
-                super().__init__(factory, info)
-                self._on_change = on_change
-
-            def _change_state(self, value: bool) -> bool:
-                changed = bool(super()._change_state(value))
-                if changed:
-                    self._on_change(value)
-                return changed
-
         self.inputs = [True] * (8 * chips)
         self._register = list(self.inputs)
         self._load_low = False
         self._lock = threading.Lock()
-        factory.pin(load, pin_class=WatchedPin, on_change=chain._load_changed)
-        factory.pin(clock, pin_class=WatchedPin, on_change=chain._clock_changed)
+        watch_pin(factory, load, self._load_changed)
+        watch_pin(factory, clock, self._clock_changed)
         self.data = factory.pin(data)
         self.scans = 0
 
