@@ -316,9 +316,28 @@ class PolledSource(_GpioSource):
         self.channels = 8 * chips
         self.active_low = active_low
         self.period = 1.0 / poll_hz
+        self._last: list[int] | None = None
+
+    def start(self, emit: Emit) -> None:
+        self._last = None
+        super().start(emit)
 
     def scan(self) -> list[int]:
         raise NotImplementedError
+
+    def poll(self) -> None:
+        """Scan once and take the readings (what the polling thread does)."""
+        self._take(self.scan())
+
+    def _take(self, values: list[int]) -> None:
+        """Hand the debouncer the readings that changed since the scan before (one
+        it has seen again would change nothing), and report what has settled."""
+        last = self._last
+        for ch, value in enumerate(values):
+            if last is None or value != last[ch]:
+                self._edge(ch, value)
+        self._last = values
+        self._settle()
 
     def _run(self) -> None:
         next_scan = self.clock()
@@ -330,9 +349,7 @@ class PolledSource(_GpioSource):
                 if self._emit is not None:
                     self._emit(LinkDown(f"reading the shift registers failed: {e}"))
                 return
-            for ch, value in enumerate(values):
-                self._edge(ch, value)
-            self._settle()
+            self._take(values)
             next_scan += self.period
             self._stop.wait(max(0.0, next_scan - self.clock()))
 

@@ -4,6 +4,7 @@ would drive them, bounce included; what the controller receives is asserted."""
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from boardctl.sensing import (
 from hardware.gpio_sensing import (
     Debouncer,
     PinSource,
+    PolledSource,
     ShiftRegisterSource,
     Sim74HC165Chain,
     open_sensor_source,
@@ -148,6 +150,45 @@ def test_shift_register_chain_reads_every_channel(factory: MockFactory) -> None:
         chain.set_input(3, True)
         assert events.next_change() == SensorChange(3, 0)
     assert chain.scans >= 2
+
+
+class ScriptedChain(PolledSource):
+    """A chain whose scans are given: each scan takes the next, the last one stays."""
+
+    def __init__(self, scans: list[list[int]]) -> None:
+        super().__init__(
+            1,
+            active_low=False,
+            poll_hz=1000,
+            debounce=0.005,
+            pulse_channels=(),
+            buttons=None,
+            pin_factory=None,
+            clock=time.monotonic,
+        )
+        self.scans = scans
+
+    def _open(self) -> list[int]:
+        return self.scan()
+
+    def scan(self) -> list[int]:
+        return list(self.scans.pop(0) if len(self.scans) > 1 else self.scans[0])
+
+
+def test_a_polled_source_started_again_reports_from_its_new_snapshot() -> None:
+    empty, one = [0] * 8, [1] + [0] * 7
+    source = ScriptedChain([empty, empty])
+    events = Events()
+    with source:
+        source.start(events)
+        assert [events.next(), events.next()] == [LinkUp("gpio"), SensorSnapshot(tuple(empty))]
+    assert events.next() == LinkDown("closed")
+    # started again with a piece on channel 0, lifted as the first poll reads the board
+    source.scans = [one, empty]
+    with source:
+        source.start(events)
+        assert [events.next(), events.next()] == [LinkUp("gpio"), SensorSnapshot(tuple(one))]
+        assert events.next_change() == SensorChange(0, 0)
 
 
 def test_profile_builds_its_source_with_light_gates_and_buttons(factory: MockFactory) -> None:
