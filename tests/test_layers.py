@@ -29,6 +29,7 @@ FORBIDDEN = (
     "serial",
     "gpiozero",
     "rpi_ws281x",
+    "spidev",
     "hardware",
     "firmware_bridge",
     "boardctl.daemon",
