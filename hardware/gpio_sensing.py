@@ -343,13 +343,12 @@ class PolledSource(_GpioSource):
         next_scan = self.clock()
         while not self._stop.is_set():
             try:
-                values = self.scan()
+                self._take(self.scan())
             except Exception as e:  # a pin or bus error must end the source, not the program
                 log.exception("reading the shift registers failed")
                 if self._emit is not None:
                     self._emit(LinkDown(f"reading the shift registers failed: {e}"))
                 return
-            self._take(values)
             next_scan += self.period
             self._stop.wait(max(0.0, next_scan - self.clock()))
 

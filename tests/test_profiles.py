@@ -278,3 +278,10 @@ def test_shiftago_track_leds_run_anticlockwise_as_the_profile_says(name: str) ->
     text = find_profile(name).read_text()
     assert "anticlockwise from Sa (Sa..Sg, E1..E7, Ng..Na, W7..W1)" in text
     assert " clockwise" not in text
+
+
+def test_a_chain_without_poll_hz_is_read_200_times_a_second_as_documented() -> None:
+    text = Path(load_profile("shiftago-presence").source).read_text()
+    assert "poll_hz = 200" in text
+    board = parse_profile(text.replace("poll_hz = 200\n", ""), "cheap.toml")
+    assert board.sensing_settings["poll_hz"] == 200

@@ -443,7 +443,7 @@ class _Checker:
                 expect="true when a piece pulls the input low",
             )  # fmt: skip
             out["poll_hz"] = self.get(
-                "sensing", t, "poll_hz", int, 500,
+                "sensing", t, "poll_hz", int, 200,
                 check=lambda v: 10 <= v <= 5000, expect="reads per second, 10..5000",
             )  # fmt: skip
             if reader == "spi":
