@@ -81,3 +81,20 @@ def test_install_without_permission_says_what_to_do(
     blocked.write_text("a file where a directory must go")
     assert main(["service", "install", "--root", str(blocked)]) == 2
     assert "or pass --root DIR" in capsys.readouterr().err
+
+
+def test_devices_are_allowed_by_their_kernel_driver_names() -> None:
+    # DeviceAllow=char-NAME matches a driver as /proc/devices lists it: spidev
+    # registers as "spi", the GPIO chips as "gpiochip", USB serial as ttyACM/ttyUSB
+    allowed = [
+        line.removeprefix("DeviceAllow=")
+        for line in units.service_unit().splitlines()
+        if line.startswith("DeviceAllow=")
+    ]
+    assert allowed == [
+        "char-gpiochip rw",
+        "/dev/gpiomem rw",
+        "char-spi rw",
+        "char-ttyACM rw",
+        "char-ttyUSB rw",
+    ]

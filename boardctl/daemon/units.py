@@ -59,11 +59,12 @@ RuntimeDirectoryMode=0750
 ConfigurationDirectory=boardctl
 UMask=0077
 
-# Devices: GPIO character devices, SPI, the microcontroller's serial port.
+# Devices: GPIO character devices, SPI, the microcontroller's serial port. char-NAME
+# is a driver's name in /proc/devices: gpiochip, spi (spidev), ttyACM, ttyUSB.
 DevicePolicy=closed
 DeviceAllow=char-gpiochip rw
 DeviceAllow=/dev/gpiomem rw
-DeviceAllow=char-spidev rw
+DeviceAllow=char-spi rw
 DeviceAllow=char-ttyACM rw
 DeviceAllow=char-ttyUSB rw
 
