@@ -149,3 +149,23 @@ def test_a_board_now_playing_another_game_does_not_resume_the_old_one(tmp_path: 
         assert (status["game"], status["moves_applied"]) == ("duploline", 0)
         games = request(sock, {"cmd": "games"})["games"]
         assert [g["status"] for g in games if g["game"] == "shiftago"] == ["abandoned"]
+
+
+def test_a_control_socket_below_a_file_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli.main import main
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    conf = tmp_path / "boardctl.toml"
+    conf.write_text(f'[storage]\nstate_dir = "{tmp_path / "state"}"\n')
+    status = main(["run", "--config", str(conf), "--set", f"control.socket={blocker}/x.sock"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    assert f"cannot make the control socket {blocker}/x.sock" in err
+    assert f"{blocker} is not a directory" in err
+    assert "--set: [control] socket" in err
+    assert "set control.socket to a path" in err

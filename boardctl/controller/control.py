@@ -41,17 +41,24 @@ class ControlServer:
     ) -> None:
         self.path = Path(path)
         self._submit = submit
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old = os.umask(0o177)
         try:
-            self._sock.bind(str(self.path))
-        finally:
-            os.umask(old)
-        os.chmod(self.path, mode)
-        self._sock.listen(8)
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+            old = os.umask(0o177)
+            try:
+                self._sock.bind(str(self.path))
+            finally:
+                os.umask(old)
+            os.chmod(self.path, mode)
+            self._sock.listen(8)
+        except OSError as exc:
+            self._sock.close()
+            reason = exc.strerror or str(exc)
+            if isinstance(exc, FileExistsError | NotADirectoryError):
+                reason = f"{exc.filename or self.path.parent} is not a directory"
+            raise ControlError(f"cannot make the control socket {self.path}: {reason}") from None
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="control", daemon=True)
         self._thread.start()

@@ -25,12 +25,13 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.config import Config
-from boardctl.controller.control import ControlServer
+from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Palette
 from boardctl.controller.store import Store
 from boardctl.daemon.systemd_notify import Notifier
+from boardctl.errors import ConfigError
 from boardctl.sensing import SensorSource
 
 log = logging.getLogger(__name__)
@@ -218,7 +219,16 @@ class Daemon:
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
             )
-            control = ControlServer(cfg.control.socket, loop.submit, mode=int(cfg.control.mode, 8))
+            try:
+                control = ControlServer(
+                    cfg.control.socket, loop.submit, mode=int(cfg.control.mode, 8)
+                )
+            except ControlError as exc:
+                where = cfg.where.get(("control", "socket"), "[control] socket")
+                raise ConfigError(
+                    f"{where}: {exc}; set control.socket to a path in a directory boardctl "
+                    f"may create or write, e.g. {DEFAULT_SOCKET}"
+                ) from None
             stack.callback(control.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
             hardware.sensors.start(loop.emit)
