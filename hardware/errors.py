@@ -12,8 +12,9 @@ class HardwareError(BoardctlError, RuntimeError):
 class HardwareUnavailable(HardwareError):
     """A backend cannot start here: its library, device or permission is missing.
 
-    The message says which and what to do (install a package, enable SPI, choose
-    another backend in the profile, or run with ``--sim``)."""
+    The message says which and what to do on the board (install a package, enable
+    SPI, choose another backend in the profile); each command adds its own way to
+    go on without the board (``--sim``, or ``boardctl sim``)."""
 
 
 class ProfileError(ConfigError):

@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any
@@ -186,15 +187,31 @@ class _GpioSource:
         except ImportError as e:  # pragma: no cover - gpiozero is a dependency
             raise HardwareUnavailable("gpiozero is not installed: pip install gpiozero") from e
         cls = getattr(gpiozero, cls_name)
-        try:
-            device = cls(*args, pin_factory=self.pin_factory, **kwargs)
-        except (gpiozero.GPIOZeroError, OSError, RuntimeError, *_pin_library_errors()) as e:
-            raise HardwareUnavailable(
-                f"{self.description}: cannot use GPIO {args[0]}: {e}; if another program "
-                "holds the pin (is boardctl.service running? `sudo systemctl stop boardctl`), "
-                "stop it first; on a Pi, check that the user is in the gpio group; elsewhere "
-                "run the command with --sim"
-            ) from None
+        # gpiozero tries its pin libraries in turn and warns at each one that fails;
+        # those warnings become one message here
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", gpiozero.PinFactoryFallback)
+            try:
+                device = cls(*args, pin_factory=self.pin_factory, **kwargs)
+            except gpiozero.BadPinFactory:
+                raise HardwareUnavailable(
+                    f"{self.description}: cannot use GPIO {args[0]}: gpiozero found no pin "
+                    "library that works here (it tried lgpio, RPi.GPIO, pigpio and its "
+                    "native one); on a Raspberry Pi install lgpio into boardctl's "
+                    "environment: `pip install lgpio`, or `sudo apt install python3-lgpio`"
+                ) from None
+            except (gpiozero.GPIOZeroError, OSError, RuntimeError, *_pin_library_errors()) as e:
+                raise HardwareUnavailable(
+                    f"{self.description}: cannot use GPIO {args[0]}: {e}; if another program "
+                    "holds the pin (is boardctl.service running? `sudo systemctl stop "
+                    "boardctl`), stop it first, and check that the user is in the gpio group"
+                ) from None
+            finally:
+                for w in caught:
+                    if issubclass(w.category, gpiozero.PinFactoryFallback):
+                        log.debug("%s", w.message)
+                    else:
+                        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
         self._devices.append(device)
         return device
 

@@ -71,8 +71,7 @@ def _import_spidev() -> SpiFactory:
     except ImportError as e:
         raise HardwareUnavailable(
             "cannot read the shift registers over SPI: spidev is not installed "
-            "(on the Pi: pip install spidev, or apt install python3-spidev); "
-            "or run the command with --sim"
+            "(on the Pi: pip install spidev, or apt install python3-spidev)"
         ) from e
     factory: SpiFactory = spidev.SpiDev
     return factory
@@ -150,7 +149,7 @@ class SpiShiftRegisterSource(PolledSource):
             raise HardwareUnavailable(
                 f"cannot open {self.path} for the shift registers: {e.strerror or e}; enable "
                 f"SPI bus {self.bus} ({enable} in /boot/firmware/config.txt, then reboot) and "
-                "add the user to the spi group; or run the command with --sim"
+                "add the user to the spi group"
             ) from None
         try:
             # the kernel keeps a device's settings from one program to the next

@@ -132,7 +132,7 @@ def test_ws281x_failure_is_clear_and_the_interpreter_exits_cleanly() -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("unavailable: cannot start the ws281x LEDs on GPIO 18:")
     assert "Hardware revision is not supported" in lines[0]
-    assert 'backend = "spi"' in lines[0] and "--sim" in lines[0]
+    assert 'backend = "spi"' in lines[0] and "--sim" not in lines[0]
     assert lines[1] == "closed"
 
 

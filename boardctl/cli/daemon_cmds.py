@@ -108,6 +108,7 @@ def _install(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from boardctl import config
     from boardctl.daemon.runner import Daemon, configure_logging
+    from hardware.errors import HardwareUnavailable
     from hardware.profiles import load_profile
 
     overrides = list(args.set)
@@ -118,7 +119,12 @@ def _run(args: argparse.Namespace) -> int:
     profile = load_profile(cfg.board.profile)
     daemon = Daemon(cfg, profile)
     daemon.install_signal_handlers()
-    return daemon.run()
+    try:
+        return daemon.run()
+    except HardwareUnavailable as exc:
+        raise HardwareUnavailable(
+            f"{exc}; to try boardctl without a board, run `boardctl sim`"
+        ) from None
 
 
 def _toml_text(value: str) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 PROFILE_HELP = "a profile name from hardware/profiles (e.g. shiftago-colour) or a .toml path"
@@ -65,6 +66,24 @@ def register(subparsers: Any) -> None:
     calibrate.set_defaults(handler=calibrate_board)
 
 
+def _offer_sim(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A bring-up command that, when the board's hardware cannot start, says
+    how to try the same without it: ``--sim``."""
+
+    @functools.wraps(handler)
+    def run(args: argparse.Namespace) -> int:
+        from hardware.errors import HardwareUnavailable
+
+        try:
+            return handler(args)
+        except HardwareUnavailable as exc:
+            if args.sim:
+                raise
+            raise HardwareUnavailable(f"{exc}; to try it without the board, add --sim") from None
+
+    return run
+
+
 def profile_check(args: argparse.Namespace) -> int:
     from hardware.errors import ProfileError
     from hardware.profiles import load_profile
@@ -94,7 +113,7 @@ def _start_link(board: Any, link: Any, timeout: float = 5.0) -> None:
         link.close()
         raise HardwareUnavailable(
             f"{board.source}: no answer from the microcontroller on {link.port} within "
-            f"{timeout:g} s; check the cable and the [sensing] port, or use --sim"
+            f"{timeout:g} s; check the cable and the [sensing] port"
         )
 
 
@@ -126,6 +145,7 @@ def _strip(board: Any, sim: bool) -> Iterator[Any]:
             hardware.link.close()
 
 
+@_offer_sim
 def test_leds(args: argparse.Namespace) -> int:
     import threading
 
@@ -149,6 +169,7 @@ def test_leds(args: argparse.Namespace) -> int:
     return 0
 
 
+@_offer_sim
 def test_sensors(args: argparse.Namespace) -> int:
     import queue
     import threading
@@ -191,6 +212,7 @@ def test_sensors(args: argparse.Namespace) -> int:
     return 0
 
 
+@_offer_sim
 def calibrate_board(args: argparse.Namespace) -> int:
     import random
 

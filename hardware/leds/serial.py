@@ -34,7 +34,7 @@ class SerialStrip(LedStrip):
         if self.link is None:
             raise HardwareUnavailable(
                 'the profile\'s LEDs are on the serial link (backend = "serial") but no link '
-                "was given; start them through the firmware link, or run with --sim"
+                "was given; start them through the firmware link"
             )
 
     def _send(self, pixels: tuple[RGB, ...]) -> None:

@@ -57,8 +57,7 @@ class SpiStrip(LedStrip):
         except ImportError as e:
             raise HardwareUnavailable(
                 "cannot start the SPI LEDs: spidev is not installed "
-                "(on the Pi: pip install spidev, or apt install python3-spidev); "
-                "or run the command with --sim"
+                "(on the Pi: pip install spidev, or apt install python3-spidev)"
             ) from e
         s = self.chain.settings
         bus, device = int(s.get("bus", 0)), int(s.get("device", 0))

@@ -21,8 +21,7 @@ log = logging.getLogger(__name__)
 
 ADVICE = (
     "rpi_ws281x drives LEDs on a Raspberry Pi up to the Pi 4, as root; "
-    'on a Pi 5 or without root set backend = "spi" in [leds], '
-    "or run the command with --sim"
+    'on a Pi 5 or without root set backend = "spi" in [leds]'
 )
 
 
