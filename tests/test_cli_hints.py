@@ -46,9 +46,9 @@ def test_run_points_to_the_simulator_not_to_a_flag_it_lacks(tmp_path: Path) -> N
         f'[storage]\nstate_dir = "{tmp_path / "state"}"\n'
         f'[control]\nsocket = "{tmp_path / "control.sock"}"\n'
     )
+    command = ["run", "--config", str(conf), "--profile", "duploline"]
     done = subprocess.run(
-        [sys.executable, "-m", "boardctl.cli.main", "run", "--config", str(conf)]
-        + ["--profile", "duploline"],
+        [sys.executable, "-m", "boardctl.cli.main", *command],
         capture_output=True,
         text=True,
         timeout=60,
