@@ -135,14 +135,15 @@ def test_a_known_game_must_name_its_own_sites_and_pieces() -> None:
     assert any("sites.h9: duploline has no site 'h9'" in p for p in problems)
 
 
-def test_profile_check_command_reports_and_fails(
+def test_profile_check_command_reports_and_fails_with_status_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["profile", "check", "shiftago-colour", "duploline"]) == 0
     assert "ok: shiftago-colour (shiftago), 77 sites" in capsys.readouterr().out
     bad = tmp_path / "bad.toml"
     bad.write_text(GOOD_HEAD + '[sites]\na1 = { kind = "cell", channel = 7 }\n')
-    assert main(["profile", "check", str(bad), "duploline"]) == 1
+    # bad input: 2, as run, test and calibrate exit for the same profile
+    assert main(["profile", "check", str(bad), "duploline"]) == 2
     out = capsys.readouterr()
     assert f"{bad}:12: sites.a1: channel 7 is not read" in out.err
     assert "ok: duploline" in out.out
@@ -285,3 +286,4 @@ def test_a_chain_without_poll_hz_is_read_200_times_a_second_as_documented() -> N
     assert "poll_hz = 200" in text
     board = parse_profile(text.replace("poll_hz = 200\n", ""), "cheap.toml")
     assert board.sensing_settings["poll_hz"] == 200
+

@@ -101,7 +101,7 @@ def profile_check(args: argparse.Namespace) -> int:
             f"{board.source}: ok: {board.name} ({board.game}), {len(board.sites)} sites, "
             f"{sensed} sensed over {board.sensing}, {board.leds.count} LEDs on {board.leds.backend}"
         )
-    return 1 if failed else 0
+    return 2 if failed else 0
 
 
 def _start_link(board: Any, link: Any, timeout: float = 5.0) -> None:
