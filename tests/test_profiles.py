@@ -287,3 +287,19 @@ def test_a_chain_without_poll_hz_is_read_200_times_a_second_as_documented() -> N
     board = parse_profile(text.replace("poll_hz = 200\n", ""), "cheap.toml")
     assert board.sensing_settings["poll_hz"] == 200
 
+
+def test_profile_check_refuses_an_unknown_game_naming_file_line_and_the_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hardware.profiles import find_profile
+
+    text = find_profile("shiftago-colour").read_text()
+    line = text.splitlines().index('game = "shiftago"') + 1
+    bad = tmp_path / "typo.toml"
+    bad.write_text(text.replace('game = "shiftago"', 'game = "shiftagoo"', 1))
+    assert main(["profile", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        f"{bad}:{line}: board.game: unknown game 'shiftagoo'; the games are "
+        "duploline, shiftago, beeline, linie1, bidiline"
+    ) in err

@@ -23,7 +23,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile, LedChain, Reports, Site
 from hardware.errors import ProfileError
-from hardware.profiles.games import LAYOUTS
+from hardware.profiles.games import LAYOUTS, known_games
 
 log = logging.getLogger(__name__)
 
@@ -248,6 +248,13 @@ class _Checker:
         self.unknown_keys("board", board, ("name", "game", "description", "options", "palette"))
         name = self.get("board", board, "name", str, "", required=True, expect='"my-board"')
         game = self.get("board", board, "game", str, "", required=True, expect='"shiftago"')
+        if game and game not in known_games():
+            self.problem(
+                "board",
+                "game",
+                f"unknown game {game!r}",
+                f"the games are {', '.join(known_games())}",
+            )
         options = self.get("board", board, "options", dict, {}, expect="a table of options")
         palette = self.get(
             "board",

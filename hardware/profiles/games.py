@@ -1,8 +1,9 @@
 """The sites and piece codes of the games that have an engine.
 
 A profile for one of these games must describe exactly these sites, with these
-kinds, and its ``codes`` table may only name these pieces. Profiles for other
-games are checked for consistency only.
+kinds, and its ``codes`` table may only name these pieces. Profiles for the games
+still to come (:data:`PLANNED`) are checked for consistency only; any other game
+name is refused.
 """
 
 from __future__ import annotations
@@ -70,3 +71,14 @@ def _duploline() -> GameLayout:
 LAYOUTS: Mapping[str, GameLayout] = MappingProxyType(
     {"shiftago": _shiftago(), "duploline": _duploline()}
 )
+
+#: the games whose boards the profile format describes before they have an engine
+#: (docs/boards.md, "The games still to come")
+PLANNED: tuple[str, ...] = ("beeline", "linie1", "bidiline")
+
+
+def known_games() -> list[str]:
+    """Every game a profile may name: those with an engine, then the planned ones."""
+    from boardctl.engines import GAMES
+
+    return sorted(GAMES) + [g for g in PLANNED if g not in GAMES]
