@@ -95,14 +95,24 @@ class Config:
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
 
-    def check_game(self, game: str) -> None:
-        """Refuse ``[game]`` options that ``game``'s engine does not take,
-        naming where they were set."""
-        from boardctl.engines import create
-        from boardctl.errors import BadOptions
+    def check_game(self, game: str, profile: str = "") -> None:
+        """Refuse a game without an engine and ``[game]`` options that ``game``'s
+        engine does not take, naming where they were set: ``[board] game`` of
+        the configuration, or else the board's ``profile`` file."""
+        from boardctl.engines import GAMES, create
+        from boardctl.errors import BadOptions, UnknownGame
 
         try:
             create(game, dict(self.game_options))
+        except UnknownGame as exc:
+            if self.board.game:
+                place = self.where.get(("board", "game"), "[board] game")
+                raise ConfigError(f"{place}: {exc}") from None
+            raise ConfigError(
+                f"{profile or 'the board profile'}: [board] game: boardctl has no engine for "
+                f"{game!r} yet; it plays {', '.join(sorted(GAMES))}: choose a profile of one of "
+                "those in [board] profile"
+            ) from None
         except BadOptions as exc:
             keys = [k for k in self.game_options if repr(k) in str(exc)] or list(self.game_options)
             place = self.where.get((_GAME, keys[0]), "[game]") if keys else "[game]"
@@ -274,6 +284,14 @@ def load(
     where: dict[tuple[str, str], str] = {}
     for layer in layers:
         for section, table in layer.data.items():
+            if section not in sections and not isinstance(table, dict):
+                line = _line_of(layer.text, "", section) if layer.text else None
+                place = f"{layer.name}:{line}" if line else layer.name
+                raise ConfigError(
+                    f"{place}: {section}: a key outside any section; put it under its "
+                    f"section, e.g. [game] for the engine's options; the sections are "
+                    f"{', '.join(sections)}"
+                )
             if section not in sections:
                 raise ConfigError(
                     f"{layer.where(section)}: unknown section; the sections are "

@@ -101,3 +101,45 @@ def test_game_options_are_checked_by_the_engine_with_their_place(tmp_path: Path)
     with pytest.raises(ConfigError, match=r":2: \[game\] players: "):
         cfg.check_game("shiftago")
     config.load(_write(tmp_path, "[game]\nplayers = 4\n")).check_game("shiftago")
+
+
+def test_a_missing_profile_names_the_config_file_line_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, '[board]\nprofile = "nonexistent-board"\n')
+    assert main(["config", "show", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"boardctl: {path}:2: [board] profile: 'nonexistent-board': no such")
+    assert "shiftago-colour" in err
+
+
+def test_an_unknown_configured_game_names_the_config_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, '\n[board]\ngame = "chess"\n')
+    assert main(["config", "show", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:3: [board] game: unknown game 'chess'; the games are duploline" in err
+
+
+def test_a_key_outside_any_section_is_called_a_key_with_its_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, "# three players\nplayers = 3\n[board]\n")
+    with pytest.raises(ConfigError) as e:
+        config.load(path)
+    assert str(e.value).startswith(f"{path}:2: players: a key outside any section;")
+    assert "[game]" in str(e.value)
+    assert "unknown section" not in str(e.value)
+
+
+def test_a_profile_of_a_game_without_an_engine_is_refused_naming_the_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hardware.profiles import find_profile
+
+    board = tmp_path / "bee.toml"
+    text = find_profile("shiftago-colour").read_text()
+    board.write_text(text.replace('game = "shiftago"', 'game = "beeline"', 1))
+    path = _write(tmp_path, f'[board]\nprofile = "{board}"\n')
+    assert main(["config", "show", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{board}: [board] game: boardctl has no engine for 'beeline' yet" in err

@@ -42,12 +42,27 @@ def register(sub: Any) -> None:
 
 def _show(args: argparse.Namespace) -> int:
     from boardctl import config
-    from hardware.profiles import load_profile
 
     cfg = config.load(args.config, args.set, required=args.config is not None)
-    cfg.check_game(cfg.board.game or load_profile(cfg.board.profile).game)
+    profile = board_profile(cfg)
+    cfg.check_game(cfg.board.game or profile.game, profile.source)
     print(cfg.to_toml())
     return 0
+
+
+def board_profile(cfg: Any) -> Any:
+    """The profile that ``[board] profile`` names; one that is not there is an
+    error about that key, with its file and line."""
+    from boardctl.errors import ConfigError
+    from hardware.errors import ProfileError
+    from hardware.profiles import find_profile, load_profile
+
+    try:
+        path = find_profile(cfg.board.profile)
+    except ProfileError as exc:
+        place = cfg.where.get(("board", "profile"), "[board] profile")
+        raise ConfigError(f"{place}: {cfg.board.profile!r}: {exc.problems[0]}") from None
+    return load_profile(path)
 
 
 def register_service(sub: Any) -> None:
@@ -109,14 +124,13 @@ def _run(args: argparse.Namespace) -> int:
     from boardctl import config
     from boardctl.daemon.runner import Daemon, configure_logging
     from hardware.errors import HardwareUnavailable
-    from hardware.profiles import load_profile
 
     overrides = list(args.set)
     if args.profile:
         overrides.append(f"board.profile={_toml_text(args.profile)}")
     cfg = config.load(args.config, overrides)
     configure_logging(cfg.logging.level)
-    profile = load_profile(cfg.board.profile)
+    profile = board_profile(cfg)
     daemon = Daemon(cfg, profile)
     daemon.install_signal_handlers()
     try:

@@ -138,7 +138,7 @@ class Daemon:
         on_frame: Callable[[Any], None] | None = None,
     ) -> None:
         self.config = config
-        config.check_game(config.board.game or profile.game)
+        config.check_game(config.board.game or profile.game, profile.source)
         self.profile = board_for(profile, config)
         self.hardware = hardware
         self.notifier = notifier or Notifier()
