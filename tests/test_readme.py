@@ -37,3 +37,34 @@ def test_every_command_in_the_cli_table_exists() -> None:
     known = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
     table = re.findall(r"(?m)^\| `boardctl ([a-z]+)", README)
     assert table and set(table) <= known, set(table) - known
+
+
+def test_profile_list_named_in_the_defaults_prints_the_shipped_profiles(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from hardware.profiles import builtin_profiles
+
+    assert "`boardctl profile list`" in (ROOT / "boardctl/defaults.toml").read_text()
+    assert main(["profile", "list"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()[:-1]]
+    assert names == builtin_profiles() and "shiftago-colour" in names
+
+
+def test_the_readme_says_which_tools_take_sim() -> None:
+    sentence = re.search(r"(?s)\n(`test leds`[^.]*?) take `--sim`", README)
+    assert sentence, "the README names the tools that take --sim"
+    tools = re.findall(r"`([a-z ]+)`", sentence.group(1))
+    assert tools == ["test leds", "test sensors", "calibrate"]
+    parser = build_parser()
+    for tool in tools:
+        assert parser.parse_args([*tool.split(), "duploline", "--sim"]).sim
+    for tool in (["profile", "check", "duploline"], ["config", "show"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args([*tool, "--sim"])
+
+
+def test_install_puts_boardctl_on_the_path_before_using_it_bare() -> None:
+    lines = (ROOT / "docs/install.md").read_text().splitlines()
+    link = lines.index("sudo ln -s /opt/boardctl/venv/bin/boardctl /usr/local/bin/boardctl")
+    bare = [n for n, line in enumerate(lines) if re.match(r"(sudo )?boardctl ", line)]
+    assert bare and min(bare) > link

@@ -19,6 +19,8 @@ def register(subparsers: Any) -> None:
     check = profile_sub.add_parser("check", help="validate board profiles and list every problem")
     check.add_argument("files", nargs="+", metavar="FILE", help=PROFILE_HELP)
     check.set_defaults(handler=profile_check)
+    listing = profile_sub.add_parser("list", help="the profiles shipped with boardctl")
+    listing.set_defaults(handler=profile_list)
 
     test = subparsers.add_parser("test", help="bring-up tests of a board's LEDs and sensors")
     test_sub = test.add_subparsers(dest="test_command", metavar="PART", required=True)
@@ -102,6 +104,19 @@ def profile_check(args: argparse.Namespace) -> int:
             f"{sensed} sensed over {board.sensing}, {board.leds.count} LEDs on {board.leds.backend}"
         )
     return 2 if failed else 0
+
+
+def profile_list(args: argparse.Namespace) -> int:
+    from hardware.profiles import PROFILE_DIR, builtin_profiles, load_profile
+
+    for name in builtin_profiles():
+        board = load_profile(name)
+        print(
+            f"{name:<20} {board.game:<10} {len(board.sites)} sites over {board.sensing}, "
+            f"{board.leds.count} LEDs on {board.leds.backend}"
+        )
+    print(f"(in {PROFILE_DIR}; copy one to change it, see docs/boards.md)")
+    return 0
 
 
 def _start_link(board: Any, link: Any, timeout: float = 5.0) -> None:
