@@ -58,3 +58,14 @@ def test_deeply_nested_file_is_refused_without_a_traceback(
     err = capsys.readouterr().err
     assert f"{path}: nested too deeply to read" in err
     assert "Traceback" not in err and "RecursionError" not in err
+
+
+@pytest.mark.parametrize("command", ["replay", "show", "moves"])
+def test_an_illegal_move_names_the_file_in_every_rules_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    path = tmp_path / "illegal.json"
+    path.write_text('{"game": "shiftago", "moves": ["W1", "x:a1-e1"]}')
+    assert main(["rules", command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"boardctl: {path}: move 2 ('x:a1-e1'): "), err

@@ -79,7 +79,7 @@ def _describe(summary: dict[str, Any]) -> str:
 
 def _load_match(path: str, at: int | None = None) -> Any:
     from boardctl.engines import Match
-    from boardctl.errors import RecordError
+    from boardctl.errors import BoardctlError, RecordError
     from boardctl.records import load
 
     record = load(path)
@@ -90,7 +90,11 @@ def _load_match(path: str, at: int | None = None) -> Any:
                 f"{path}: --at {at} is out of range: the record has {len(moves)} moves"
             )
         moves = moves[:at]
-    return Match.from_moves(record.engine(), moves)
+    try:
+        return Match.from_moves(record.engine(), moves)
+    except BoardctlError as exc:
+        # the same "FILE: move N ..." as `rules replay`
+        raise RecordError(_in_file(path, exc)) from None
 
 
 def _show(args: argparse.Namespace) -> int:
