@@ -83,6 +83,44 @@ def led_walk(
 # --------------------------------------------------------------------------- sensor table
 
 
+class BadSensorInput(HardwareError, ValueError):
+    """A line typed to the simulated sensors that names no site or no reading."""
+
+
+def typed_reading(
+    profile: BoardProfile, words: Sequence[str], values: Sequence[int]
+) -> tuple[int, int]:
+    """The channel and value a line typed to the simulated sensors sets:
+    ``SITE VALUE`` (a piece name from the profile's codes, or the raw number),
+    or ``SITE`` alone to toggle between nothing and 1. ``values`` are the
+    channels' current readings."""
+    example = next((s.name for s in profile.sites if s.channel is not None), "a1")
+    form = f"type a site and a value, e.g. {example} 1, or q"
+    name = words[0]
+    try:
+        site = profile.site(name)
+    except KeyError:
+        raise BadSensorInput(f"no site {name!r} on {profile.name}: {form}") from None
+    if site.channel is None:
+        raise BadSensorInput(f"site {name} has no sensor: {form}")
+    if len(words) == 1:
+        return site.channel, int(not values[site.channel])
+    if len(words) > 2:
+        raise BadSensorInput(f"{' '.join(words)}? {form}")
+    text = words[1]
+    if text.isdigit():
+        return site.channel, int(text)
+    codes = {piece: code for code, piece in sorted(profile.codes.items())}
+    if text in codes:
+        return site.channel, codes[text]
+    if codes:
+        shown = ", ".join(list(codes)[:4]) + (", ..." if len(codes) > 4 else "")
+        hint = f"give a piece name ({shown}) or the raw sensor number"
+    else:
+        hint = "give the raw sensor number (1 for a piece, 0 for none)"
+    raise BadSensorInput(f"value {text}? {hint}")
+
+
 class SensorTable:
     """The latest reading of every channel and what it means on each site."""
 

@@ -120,7 +120,7 @@ def test_test_sensors_command_shows_pieces_typed_at_the_keyboard(
     assert main(["test", "sensors", "duploline", "--sim"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("simulated sensors: type 'SITE VALUE' (a1 2), 'SITE' to toggle")
-    assert "? \"duploline: no site 'zz'\": type a site and a value, e.g. a1 2, or q" in err
+    assert "? no site 'zz' on duploline: type a site and a value, e.g. a1 1, or q" in err
     last = out.split("site   channel   raw  reading\n")[-1]
     rows = {line.split()[0]: line.split()[1:] for line in last.splitlines() if line.strip()}
     assert len(rows) == 37  # every cell of the board, each once
@@ -272,3 +272,23 @@ def test_calibrate_writes_sites_written_as_tables_of_their_own(tmp_path: Path) -
     assert "[sites.a2]\nchannel = 2\nkind" in written
     write_channels(path, {"b2": 1, "b1": 0})
     assert "channel = 1 # wrong" in path.read_text()
+
+
+def test_test_sensors_takes_piece_names_and_explains_a_bad_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    typed = "d4 p0\nd4 x9\nzz9 2\ne5 white-disc\ne5 2 3\nq\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    assert main(["test", "sensors", "shiftago-colour", "--sim"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        "? value x9? give a piece name (p0, p1, p2, p3) or the raw sensor number",
+        "? no site 'zz9' on shiftago-colour: type a site and a value, e.g. a1 1, or q",
+        "? value white-disc? give a piece name (p0, p1, p2, p3) or the raw sensor number",
+        "? e5 2 3? type a site and a value, e.g. a1 1, or q",
+    ]
+    last = out.split("site   channel   raw  reading\n")[-1]
+    rows = {line.split()[0]: line.split()[1:] for line in last.splitlines() if line.strip()}
+    assert rows["d4"][-1] == "p0"

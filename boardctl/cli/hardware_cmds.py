@@ -190,7 +190,7 @@ def test_sensors(args: argparse.Namespace) -> int:
     import threading
 
     from boardctl.sensing import SensorEvent
-    from hardware.bringup import SensorTable
+    from hardware.bringup import BadSensorInput, SensorTable, typed_reading
     from hardware.profiles import load_profile
     from hardware.sim_sensing import ScriptedSource
 
@@ -207,11 +207,9 @@ def test_sensors(args: argparse.Namespace) -> int:
             if words[0] in ("q", "quit"):
                 break
             try:
-                site = board.site(words[0])
-                value = int(words[1]) if len(words) > 1 else int(not source.values[site.channel])
-                source.set(site.channel, value)
-            except (KeyError, ValueError, IndexError, TypeError) as e:
-                print(f"? {e}: type a site and a value, e.g. a1 2, or q", file=sys.stderr)
+                source.set(*typed_reading(board, words, source.values))
+            except BadSensorInput as e:
+                print(f"? {e}", file=sys.stderr)
         events.put(None)
 
     with source:
