@@ -292,3 +292,46 @@ def test_test_sensors_takes_piece_names_and_explains_a_bad_line(
     last = out.split("site   channel   raw  reading\n")[-1]
     rows = {line.split()[0]: line.split()[1:] for line in last.splitlines() if line.strip()}
     assert rows["d4"][-1] == "p0"
+
+
+def _png_pixels(path: Path) -> list[tuple[int, int, int]]:
+    """The pixels of a PNG as render_png writes it (8-bit RGB, filter 0)."""
+    import struct
+    import zlib
+
+    data = path.read_bytes()
+    width, height = struct.unpack(">II", data[16:24])
+    idat, pos = b"", 8
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        if data[pos + 4 : pos + 8] == b"IDAT":
+            idat += data[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    row = 1 + 3 * width
+    return [
+        (raw[y * row + 1 + 3 * x], raw[y * row + 2 + 3 * x], raw[y * row + 3 + 3 * x])
+        for y in range(height)
+        for x in range(width)
+    ]
+
+
+def test_the_png_shows_the_walked_sites_in_white_at_full_scale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hardware.leds.render import OFF_COLOUR
+
+    every, one = tmp_path / "every.png", tmp_path / "d4.png"
+    assert main(["test", "leds", "duploline", "--sim", "--delay", "0", "--png", str(every)]) == 0
+    assert f"wrote {every}: 37 LEDs of 37 sites in white at full scale" in capsys.readouterr().out
+    args = ["test", "leds", "duploline", "--sim", "--delay", "0", "--site", "d4", "--png", str(one)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {one}: 1 LEDs of 1 sites in white at full scale" in out
+    assert "(the board dims them to brightness 0.5)" in out
+    white = (255, 255, 255)
+    all_lit = _png_pixels(every)
+    assert white in all_lit and OFF_COLOUR not in all_lit
+    d4 = _png_pixels(one)
+    assert 0 < d4.count(white) < all_lit.count(white) / 30
+    assert OFF_COLOUR in d4

@@ -31,7 +31,11 @@ def register(subparsers: Any) -> None:
     leds.add_argument("--sim", action="store_true", help="draw the LEDs in the terminal instead")
     leds.add_argument("--delay", type=float, default=0.4, help="seconds per step (default 0.4)")
     leds.add_argument("--site", action="append", help="only these sites (repeatable)")
-    leds.add_argument("--png", metavar="FILE", help="with --sim: also save the all-white frame")
+    leds.add_argument(
+        "--png",
+        metavar="FILE",
+        help="with --sim: also save a picture of the walked sites' LEDs, all white",
+    )
     leds.set_defaults(handler=test_leds)
 
     sensors = test_sub.add_parser("sensors", help="live table of every site's reading")
@@ -171,15 +175,22 @@ def test_leds(args: argparse.Namespace) -> int:
     board = load_profile(args.profile)
     pause = threading.Event()
     steps = [s for s in led_walk(board) if not args.site or s.site in args.site]
+    walked = {s.site for s in steps}
     with _strip(board, args.sim) as strip:
         for step in steps:
             print(f"{step.site}: {step.colour}", flush=True)
             strip.show(step.frame)
             pause.wait(args.delay)
         if args.png:
-            white = strip.process([(255, 255, 255)] * board.leds.count)
+            # the colour asked for, as a picture shows it best: before the
+            # brightness, gamma and current limit that the LEDs themselves get
+            lit = {i for s in board.sites if s.name in walked for i in s.leds}
+            white = [(255, 255, 255) if i in lit else (0, 0, 0) for i in range(board.leds.count)]
             render_png(board, white, args.png)
-            print(f"wrote {args.png}")
+            print(
+                f"wrote {args.png}: {len(lit)} LEDs of {len(walked)} sites in white at full "
+                f"scale (the board dims them to brightness {board.leds.brightness:g})"
+            )
     print(f"{len(steps)} steps over {len({s.site for s in steps})} sites")
     return 0
 
