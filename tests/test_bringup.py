@@ -327,7 +327,7 @@ def test_the_png_shows_the_walked_sites_in_white_at_full_scale(
     args = ["test", "leds", "duploline", "--sim", "--delay", "0", "--site", "d4", "--png", str(one)]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert f"wrote {one}: 1 LEDs of 1 sites in white at full scale" in out
+    assert f"wrote {one}: 1 LED of 1 site in white at full scale" in out
     assert "(the board dims them to brightness 0.5)" in out
     white = (255, 255, 255)
     all_lit = _png_pixels(every)

@@ -188,7 +188,8 @@ def test_leds(args: argparse.Namespace) -> int:
             white = [(255, 255, 255) if i in lit else (0, 0, 0) for i in range(board.leds.count)]
             render_png(board, white, args.png)
             print(
-                f"wrote {args.png}: {len(lit)} LEDs of {len(walked)} sites in white at full "
+                f"wrote {args.png}: {_count(len(lit), 'LED')} of {_count(len(walked), 'site')} "
+                "in white at full "
                 f"scale (the board dims them to brightness {board.leds.brightness:g})"
             )
     print(f"{len(steps)} steps over {len({s.site for s in steps})} sites")
@@ -293,3 +294,7 @@ def _sim_quiet(board: Any) -> Any:
     from hardware.leds import create_strip, simulated
 
     return create_strip(simulated(board.leds), profile=board)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
