@@ -151,27 +151,24 @@ TRANSITIONS: list[dict[str, Any]] = [
         for src in _ANY_PLAYING
         if src is not dst
     ],
-    # a legal action (or the steps of one turn) on the board, settled
-    {
-        "trigger": "move_made",
-        "source": [*_ANY_PLAYING, Phase.SETUP],
-        "dest": Phase.GAME_OVER,
-        "conditions": "ends_game",
-        "before": "commit",
-    },
-    {
-        "trigger": "move_made",
-        "source": [*_ANY_PLAYING, Phase.SETUP],
-        "dest": Phase.CHOOSING_SCORE,
-        "conditions": "leads_to_score",
-        "before": "commit",
-    },
-    {
-        "trigger": "move_made",
-        "source": [*_ANY_PLAYING, Phase.SETUP],
-        "dest": Phase.AWAITING_MOVE,
-        "before": "commit",
-    },
+    # a legal action (or the steps of one turn) on the board, settled; in setup
+    # only once the board has shown the start layout (a piece left over from
+    # the last game is not the first move of this one)
+    *[
+        {
+            "trigger": "move_made",
+            "source": source,
+            "dest": dest,
+            "conditions": [*guard, *cond],
+            "before": "commit",
+        }
+        for source, guard in ((_ANY_PLAYING, []), (Phase.SETUP, ["board_set_up"]))
+        for dest, cond in (
+            (Phase.GAME_OVER, ["ends_game"]),
+            (Phase.CHOOSING_SCORE, ["leads_to_score"]),
+            (Phase.AWAITING_MOVE, []),
+        )
+    ],
     # actions taken back: by the board held in an earlier position, or an operator
     {
         "trigger": "take_back",
@@ -266,6 +263,10 @@ class Controller:
         #: False after a resume or a resync until the board has matched the game
         #: once: until then an earlier position is a board to restore, not a takeback
         self.trusted = False
+        #: whether the board has shown the start layout since this game began
+        #: (a resumed game with actions has): until then no action is accepted
+        #: and the board is one to set up, with what to remove and to put back
+        self.set_up = resume is not None and bool(resume[2])
         #: why the controller is in FAULT when the sensors are fine
         self.fault: str | None = None
         configured = create(
@@ -432,24 +433,25 @@ class Controller:
     def _reconcile(self, deep: bool) -> None:
         self.deep_done = deep
         if self.blocked is not None:
-            expected = self.reconciler.expect(self.match.state).layout
-            diff = diff_sites(self.sensed, expected)
-            self.verdict = Wrong(
-                frozenset(s for s in diff if s in self.sensed),
-                {s: expected[s] for s in sorted(diff) if s in expected},
-            )
+            self.verdict = self._to_restore()
             return
         verdict = self.reconciler.reconcile(self.match.states, self.sensed, self.pulses, deep=deep)
         if isinstance(verdict, Waiting):
             self.trusted = True
-        elif isinstance(verdict, Takeback) and not self.trusted:
-            expected = self.reconciler.expect(self.match.state).layout
-            diff = diff_sites(self.sensed, expected)
-            verdict = Wrong(
-                frozenset(s for s in diff if s in self.sensed),
-                {s: expected[s] for s in sorted(diff) if s in expected},
-            )
+            self.set_up = True
+        elif not self.set_up or (isinstance(verdict, Takeback) and not self.trusted):
+            verdict = self._to_restore()
         self.verdict = verdict
+
+    def _to_restore(self) -> Wrong:
+        """The board as one to put right: what it holds that the current
+        position does not, and what it must get back."""
+        expected = self.reconciler.expect(self.match.state).layout
+        diff = diff_sites(self.sensed, expected)
+        return Wrong(
+            frozenset(s for s in diff if s in self.sensed),
+            {s: expected[s] for s in sorted(diff) if s in expected},
+        )
 
     def _update(self, now: float) -> None:
         if self.state in (Phase.STARTING, Phase.LINKING, Phase.FAULT) or not self.have_snapshot:
@@ -492,6 +494,9 @@ class Controller:
 
     def game_is_over(self) -> bool:
         return self.match.outcome().over
+
+    def board_set_up(self, *_: Any) -> bool:
+        return self.set_up
 
     def board_matches(self) -> bool:
         return isinstance(self.verdict, Waiting)
@@ -565,6 +570,8 @@ class Controller:
         self.last_path = ()
         self.pulses.clear()
         self.blocked = None
+        self.trusted = False
+        self.set_up = False
         self.recorder.begin(engine.name, engine.options_json())
         self._reconcile(deep=self.settled_for() >= 0)
 
