@@ -170,3 +170,14 @@ def test_a_resumed_game_reads_the_move_made_while_it_was_down() -> None:
     table.hands("insert E7", "p1")
     assert c.match.moves_text() == ["W1", "E7"]
     assert c.state is Phase.AWAITING_MOVE
+
+
+def test_on_a_board_without_gates_the_last_move_lights_the_track_pushed() -> None:
+    from boardctl.sim.hands import PULSE, insert
+
+    table = _table()
+    c = table.controller
+    table.apply([ch for ch in insert({}, "W1", "p0") if ch.piece != PULSE])
+    table.settle()
+    assert c.match.moves_text() == ["W1"]
+    assert c.view().last_move == {"W1", "a1"}

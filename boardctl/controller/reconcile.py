@@ -274,14 +274,15 @@ class Reconciler:
 
     # -- the pieces of the answer -------------------------------------------
     def _decide(self, paths: list[Path], pulsed: frozenset[str]) -> Verdict:
+        """Played or Ambiguous. ``paths`` come in the engine's own order, that
+        of ``legal_actions`` (for a chain: its first step, then its second)."""
         if len(paths) > 1 and pulsed:
             narrowed = [p for p in paths if any(o.named & pulsed for o in p)]
             if narrowed:
                 paths = narrowed
-        paths = sorted(paths, key=lambda p: tuple(o.text for o in p))
         if len({p[-1].state for p in paths}) == 1:
             # one game whichever was done (W1 and Sa on an empty corner): the
-            # pulse named it, or the first in notation order stands for all
+            # pulse named it, or the first the engine lists stands for all
             return Played(paths[0])
         return Ambiguous(tuple(paths))
 
