@@ -259,6 +259,9 @@ class Controller:
         self.verdict: Verdict = Waiting()
         self.last_path: Path = ()
         self.blocked: frozenset[tuple[str, str]] | None = None
+        #: the actions an operator undid while the board still showed them, in
+        #: the order undone (the last played first), until the board is put right
+        self.undone: tuple[str, ...] = ()
         self.have_snapshot = False
         #: False after a resume or a resync until the board has matched the game
         #: once: until then an earlier position is a board to restore, not a takeback
@@ -439,18 +442,23 @@ class Controller:
         if isinstance(verdict, Waiting):
             self.trusted = True
             self.set_up = True
+            self.undone = ()
         elif not self.set_up or (isinstance(verdict, Takeback) and not self.trusted):
             verdict = self._to_restore()
+        elif isinstance(verdict, Wrong) and self.undone:
+            verdict = Wrong(verdict.offending, verdict.restore, self.undone)
         self.verdict = verdict
 
     def _to_restore(self) -> Wrong:
         """The board as one to put right: what it holds that the current
-        position does not, and what it must get back."""
+        position does not, what it must get back, and the actions an operator
+        undid that it still shows."""
         expected = self.reconciler.expect(self.match.state).layout
         diff = diff_sites(self.sensed, expected)
         return Wrong(
             frozenset(s for s in diff if s in self.sensed),
             {s: expected[s] for s in sorted(diff) if s in expected},
+            self.undone,
         )
 
     def _update(self, now: float) -> None:
@@ -543,6 +551,7 @@ class Controller:
             log.info("played %s", option.text)
         self.last_path = path
         self.pulses.clear()
+        self.undone = ()
         outcome = self.match.outcome()
         if outcome.over:
             self.recorder.finish(self.match.summary())
@@ -554,13 +563,22 @@ class Controller:
         move until it has been put back."""
         steps = min(steps, len(self.match.actions))
         self.recorder.undo(steps)
+        texts: list[str] = []
         for _step in range(steps):
-            log.info("took back %s", self.engine.format_action(self.match.undo()))
+            texts.append(self.engine.format_action(self.match.undo()))
+            log.info("took back %s", texts[-1])
         self.last_path = ()
         self.pulses.clear()
         expected = self.reconciler.expect(self.match.state).key
         key = layout_key(self.sensed)
-        self.blocked = key if block and key != expected else None
+        if block and key != expected:
+            # undone again on the same board: it shows those actions too
+            earlier = self.undone if self.blocked == key else ()
+            self.blocked = key
+            self.undone = (*earlier, *texts)
+        else:
+            self.blocked = None
+            self.undone = ()
         self._reconcile(deep=self.settled_for() >= 0)
 
     def start_game(self, engine: Engine[Any, Any], *_: Any) -> None:
@@ -570,6 +588,7 @@ class Controller:
         self.last_path = ()
         self.pulses.clear()
         self.blocked = None
+        self.undone = ()
         self.trusted = False
         self.set_up = False
         self.recorder.begin(engine.name, engine.options_json())
@@ -661,4 +680,6 @@ class Controller:
         if isinstance(verdict, Wrong):
             summary["offending"] = sorted(verdict.offending)
             summary["restore"] = dict(verdict.restore)
+            if verdict.undone:
+                summary["undone_on_board"] = list(verdict.undone)
         return summary

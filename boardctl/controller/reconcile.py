@@ -117,6 +117,9 @@ class Wrong:
     offending: frozenset[str]
     #: sites that must get their piece back: site -> the expected sensed piece
     restore: Mapping[str, str]
+    #: actions an operator undid that the board still shows, in the order
+    #: undone (the last played first): to be taken back off the board
+    undone: tuple[str, ...] = ()
 
 
 Verdict = Waiting | Played | Ambiguous | InProgress | Takeback | Wrong
