@@ -206,7 +206,18 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
+def _quiet_transitions() -> None:
+    """``transitions`` logs every trigger and state change at INFO, which
+    floods the journal and sim.log; the controller logs what matters itself
+    ("played W3"). Keep that library to its warnings unless debug logging was
+    asked for (the root logger at DEBUG) or it was given a level of its own."""
+    library = logging.getLogger("transitions")
+    if library.level == logging.NOTSET and logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+        library.setLevel(logging.WARNING)
+
+
 def build_machine(model: Any, initial: Phase = Phase.STARTING) -> Machine:
+    _quiet_transitions()
     return Machine(
         model=model,
         states=Phase,
