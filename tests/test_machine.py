@@ -127,3 +127,57 @@ def test_the_state_diagram_in_docs_is_up_to_date() -> None:
 
     doc = Path(__file__).parent.parent / "docs" / "controller-states.md"
     assert mermaid() in doc.read_text(), "run: python -m boardctl.controller.diagram --write"
+
+
+def test_a_piece_left_over_from_the_last_game_is_never_the_first_move_of_a_new_one() -> None:
+    table = _table()
+    c = table.controller
+    table.hands("insert W3", "p0")
+    assert c.match.moves_text() == ["W3"]
+    c.new(None, None, table.now)
+    table.wait(c.timing.takeback_hold + c.timing.grace + 1.0)
+    assert c.match.moves_text() == []
+    assert c.state is Phase.SETUP
+    view = c.view()
+    assert view.offending == {"a3"} and view.legal == frozenset()
+    table.hands("lift a3")
+    assert c.state is Phase.AWAITING_MOVE
+    table.hands("insert W3", "p0")
+    assert c.match.moves_text() == ["W3"]
+
+
+def test_a_leftover_duploline_piece_is_not_whites_opening() -> None:
+    table = _table("duploline")
+    c = table.controller
+    table.hands("place d4 white-disc")
+    assert c.match.moves_text() == ["D+d4"]
+    c.new(None, None, table.now)
+    table.wait(c.timing.takeback_hold + c.timing.grace + 1.0)
+    assert c.match.moves_text() == [] and c.state is Phase.SETUP
+    assert c.status()["offending"] == ["d4"]
+    table.hands("lift d4")
+    table.hands("place e5 white-disc")
+    assert c.match.moves_text() == ["D+e5"]
+
+
+def test_a_resumed_game_reads_the_move_made_while_it_was_down() -> None:
+    from boardctl.sim.hands import Change
+
+    engine = create("shiftago")
+    c = Controller(profile_for(engine), resume=("shiftago", {}, ["W1"]))
+    table = Table(c)
+    table.apply([Change("a1", "p0")])
+    table.hands("insert E7", "p1")
+    assert c.match.moves_text() == ["W1", "E7"]
+    assert c.state is Phase.AWAITING_MOVE
+
+
+def test_on_a_board_without_gates_the_last_move_lights_the_track_pushed() -> None:
+    from boardctl.sim.hands import PULSE, insert
+
+    table = _table()
+    c = table.controller
+    table.apply([ch for ch in insert({}, "W1", "p0") if ch.piece != PULSE])
+    table.settle()
+    assert c.match.moves_text() == ["W1"]
+    assert c.view().last_move == {"W1", "a1"}

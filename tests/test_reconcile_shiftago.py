@@ -65,7 +65,24 @@ def test_every_legal_action_is_read_from_the_board(
             # a colour board needs no light gate: it reads the same game
             alone = rec.reconcile(match.states, after)
             assert isinstance(alone, Played)
-            assert alone.path[-1].state == engine.apply(match.state, action)
+            result = engine.apply(match.state, action)
+            assert alone.path[-1].state == result
+            # of the actions with that result, the first the engine lists
+            same = [a for a in match.legal_actions() if engine.apply(match.state, a) == result]
+            assert alone.texts == (engine.format_action(same[0]),)
+
+
+def test_without_a_gate_pulse_equal_insertions_are_recorded_in_the_engines_order() -> None:
+    engine = create("shiftago")
+    rec = Reconciler(engine, profile_for(engine))
+    match = Match(engine)
+    order = [engine.format_action(a) for a in match.legal_actions()]
+    assert order[:8] == ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "E1"]
+    assert order[14:16] == ["Sa", "Sb"] and order[21:23] == ["Na", "Nb"]
+    for track, recorded in (("W1", "W1"), ("Sa", "W1"), ("E1", "E1"), ("Ng", "E7")):
+        after = engine.layout(engine.apply(match.state, engine.parse_action(track)))
+        verdict = rec.reconcile(match.states, after)
+        assert isinstance(verdict, Played) and verdict.texts == (recorded,)
 
 
 def test_presence_board_without_a_gate_pulse_is_ambiguous_never_a_guess() -> None:

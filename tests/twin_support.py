@@ -430,15 +430,15 @@ def do_move(hands: Hands, engine: Engine[Any, Any], state: Any, text: str) -> No
 
 def canonical(engine: Engine[Any, Any], state: Any, text: str) -> str:
     """The move a board without light gates records for ``text``: of the actions
-    that leave the same position (W1 and Sa on an empty corner), the first in
-    notation order."""
+    that leave the same position (W1 and Sa on an empty corner), the first the
+    engine lists."""
     after = engine.apply(state, engine.parse_action(text))
     same = [
         engine.format_action(a)
         for a in engine.legal_actions(state)
         if engine.apply(state, a) == after
     ]
-    return min(same)
+    return same[0]
 
 
 def player_colour(palette: Palette, player: int, factor: float = 1.0) -> RGB:

@@ -46,18 +46,23 @@ def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _print_status(reply: dict[str, Any]) -> None:
+    from boardctl.controller.view import take_off, to_do
+
     print(f"board {reply.get('board')}: {reply.get('phase')}")
     print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
     if reply.get("to_move") is not None:
-        print(f"player {reply['to_move']} to {reply.get('expects')}")
+        print(f"player {reply['to_move']} to {to_do(str(reply.get('expects')))}")
     if reply.get("winner") is not None:
         print(f"winner: player {reply['winner']} ({reply.get('reason')})")
     if reply.get("scores") is not None:
         print("scores: " + " ".join(str(s) for s in reply["scores"]))
     print("moves: " + (" ".join(reply.get("moves", [])) or "none"))
-    if reply.get("offending") or reply.get("restore"):
-        print(f"remove: {' '.join(reply.get('offending', []))}")
-        print(f"restore: {' '.join(f'{k}={v}' for k, v in reply.get('restore', {}).items())}")
+    if reply.get("undone_on_board"):
+        print(take_off(reply["undone_on_board"]))
+    if reply.get("offending"):
+        print(f"remove: {' '.join(reply['offending'])}")
+    if reply.get("restore"):
+        print(f"restore: {' '.join(f'{k}={v}' for k, v in reply['restore'].items())}")
 
 
 def _status(args: argparse.Namespace) -> int:

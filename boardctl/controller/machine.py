@@ -151,27 +151,24 @@ TRANSITIONS: list[dict[str, Any]] = [
         for src in _ANY_PLAYING
         if src is not dst
     ],
-    # a legal action (or the steps of one turn) on the board, settled
-    {
-        "trigger": "move_made",
-        "source": [*_ANY_PLAYING, Phase.SETUP],
-        "dest": Phase.GAME_OVER,
-        "conditions": "ends_game",
-        "before": "commit",
-    },
-    {
-        "trigger": "move_made",
-        "source": [*_ANY_PLAYING, Phase.SETUP],
-        "dest": Phase.CHOOSING_SCORE,
-        "conditions": "leads_to_score",
-        "before": "commit",
-    },
-    {
-        "trigger": "move_made",
-        "source": [*_ANY_PLAYING, Phase.SETUP],
-        "dest": Phase.AWAITING_MOVE,
-        "before": "commit",
-    },
+    # a legal action (or the steps of one turn) on the board, settled; in setup
+    # only once the board has shown the start layout (a piece left over from
+    # the last game is not the first move of this one)
+    *[
+        {
+            "trigger": "move_made",
+            "source": source,
+            "dest": dest,
+            "conditions": [*guard, *cond],
+            "before": "commit",
+        }
+        for source, guard in ((_ANY_PLAYING, []), (Phase.SETUP, ["board_set_up"]))
+        for dest, cond in (
+            (Phase.GAME_OVER, ["ends_game"]),
+            (Phase.CHOOSING_SCORE, ["leads_to_score"]),
+            (Phase.AWAITING_MOVE, []),
+        )
+    ],
     # actions taken back: by the board held in an earlier position, or an operator
     {
         "trigger": "take_back",
@@ -209,7 +206,18 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
+def _quiet_transitions() -> None:
+    """``transitions`` logs every trigger and state change at INFO, which
+    floods the journal and sim.log; the controller logs what matters itself
+    ("played W3"). Keep that library to its warnings unless debug logging was
+    asked for (the root logger at DEBUG) or it was given a level of its own."""
+    library = logging.getLogger("transitions")
+    if library.level == logging.NOTSET and logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+        library.setLevel(logging.WARNING)
+
+
 def build_machine(model: Any, initial: Phase = Phase.STARTING) -> Machine:
+    _quiet_transitions()
     return Machine(
         model=model,
         states=Phase,
@@ -262,10 +270,17 @@ class Controller:
         self.verdict: Verdict = Waiting()
         self.last_path: Path = ()
         self.blocked: frozenset[tuple[str, str]] | None = None
+        #: the actions an operator undid while the board still showed them, in
+        #: the order undone (the last played first), until the board is put right
+        self.undone: tuple[str, ...] = ()
         self.have_snapshot = False
         #: False after a resume or a resync until the board has matched the game
         #: once: until then an earlier position is a board to restore, not a takeback
         self.trusted = False
+        #: whether the board has shown the start layout since this game began
+        #: (a resumed game with actions has): until then no action is accepted
+        #: and the board is one to set up, with what to remove and to put back
+        self.set_up = resume is not None and bool(resume[2])
         #: why the controller is in FAULT when the sensors are fine
         self.fault: str | None = None
         configured = create(
@@ -432,24 +447,30 @@ class Controller:
     def _reconcile(self, deep: bool) -> None:
         self.deep_done = deep
         if self.blocked is not None:
-            expected = self.reconciler.expect(self.match.state).layout
-            diff = diff_sites(self.sensed, expected)
-            self.verdict = Wrong(
-                frozenset(s for s in diff if s in self.sensed),
-                {s: expected[s] for s in sorted(diff) if s in expected},
-            )
+            self.verdict = self._to_restore()
             return
         verdict = self.reconciler.reconcile(self.match.states, self.sensed, self.pulses, deep=deep)
         if isinstance(verdict, Waiting):
             self.trusted = True
-        elif isinstance(verdict, Takeback) and not self.trusted:
-            expected = self.reconciler.expect(self.match.state).layout
-            diff = diff_sites(self.sensed, expected)
-            verdict = Wrong(
-                frozenset(s for s in diff if s in self.sensed),
-                {s: expected[s] for s in sorted(diff) if s in expected},
-            )
+            self.set_up = True
+            self.undone = ()
+        elif not self.set_up or (isinstance(verdict, Takeback) and not self.trusted):
+            verdict = self._to_restore()
+        elif isinstance(verdict, Wrong) and self.undone:
+            verdict = Wrong(verdict.offending, verdict.restore, self.undone)
         self.verdict = verdict
+
+    def _to_restore(self) -> Wrong:
+        """The board as one to put right: what it holds that the current
+        position does not, what it must get back, and the actions an operator
+        undid that it still shows."""
+        expected = self.reconciler.expect(self.match.state).layout
+        diff = diff_sites(self.sensed, expected)
+        return Wrong(
+            frozenset(s for s in diff if s in self.sensed),
+            {s: expected[s] for s in sorted(diff) if s in expected},
+            self.undone,
+        )
 
     def _update(self, now: float) -> None:
         if self.state in (Phase.STARTING, Phase.LINKING, Phase.FAULT) or not self.have_snapshot:
@@ -492,6 +513,9 @@ class Controller:
 
     def game_is_over(self) -> bool:
         return self.match.outcome().over
+
+    def board_set_up(self, *_: Any) -> bool:
+        return self.set_up
 
     def board_matches(self) -> bool:
         return isinstance(self.verdict, Waiting)
@@ -538,6 +562,7 @@ class Controller:
             log.info("played %s", option.text)
         self.last_path = path
         self.pulses.clear()
+        self.undone = ()
         outcome = self.match.outcome()
         if outcome.over:
             self.recorder.finish(self.match.summary())
@@ -549,13 +574,22 @@ class Controller:
         move until it has been put back."""
         steps = min(steps, len(self.match.actions))
         self.recorder.undo(steps)
+        texts: list[str] = []
         for _step in range(steps):
-            log.info("took back %s", self.engine.format_action(self.match.undo()))
+            texts.append(self.engine.format_action(self.match.undo()))
+            log.info("took back %s", texts[-1])
         self.last_path = ()
         self.pulses.clear()
         expected = self.reconciler.expect(self.match.state).key
         key = layout_key(self.sensed)
-        self.blocked = key if block and key != expected else None
+        if block and key != expected:
+            # undone again on the same board: it shows those actions too
+            earlier = self.undone if self.blocked == key else ()
+            self.blocked = key
+            self.undone = (*earlier, *texts)
+        else:
+            self.blocked = None
+            self.undone = ()
         self._reconcile(deep=self.settled_for() >= 0)
 
     def start_game(self, engine: Engine[Any, Any], *_: Any) -> None:
@@ -565,6 +599,9 @@ class Controller:
         self.last_path = ()
         self.pulses.clear()
         self.blocked = None
+        self.undone = ()
+        self.trusted = False
+        self.set_up = False
         self.recorder.begin(engine.name, engine.options_json())
         self._reconcile(deep=self.settled_for() >= 0)
 
@@ -654,4 +691,6 @@ class Controller:
         if isinstance(verdict, Wrong):
             summary["offending"] = sorted(verdict.offending)
             summary["restore"] = dict(verdict.restore)
+            if verdict.undone:
+                summary["undone_on_board"] = list(verdict.undone)
         return summary

@@ -117,6 +117,9 @@ class Wrong:
     offending: frozenset[str]
     #: sites that must get their piece back: site -> the expected sensed piece
     restore: Mapping[str, str]
+    #: actions an operator undid that the board still shows, in the order
+    #: undone (the last played first): to be taken back off the board
+    undone: tuple[str, ...] = ()
 
 
 Verdict = Waiting | Played | Ambiguous | InProgress | Takeback | Wrong
@@ -274,14 +277,15 @@ class Reconciler:
 
     # -- the pieces of the answer -------------------------------------------
     def _decide(self, paths: list[Path], pulsed: frozenset[str]) -> Verdict:
+        """Played or Ambiguous. ``paths`` come in the engine's own order, that
+        of ``legal_actions`` (for a chain: its first step, then its second)."""
         if len(paths) > 1 and pulsed:
             narrowed = [p for p in paths if any(o.named & pulsed for o in p)]
             if narrowed:
                 paths = narrowed
-        paths = sorted(paths, key=lambda p: tuple(o.text for o in p))
         if len({p[-1].state for p in paths}) == 1:
             # one game whichever was done (W1 and Sa on an empty corner): the
-            # pulse named it, or the first in notation order stands for all
+            # pulse named it, or the first the engine lists stands for all
             return Played(paths[0])
         return Ambiguous(tuple(paths))
 

@@ -1,0 +1,87 @@
+"""What ``boardctl status`` prints about the board and the game, read from a
+controller through the control socket."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from controller_support import Table, profile_for
+
+from boardctl.cli.main import main
+from boardctl.controller.control import ControlServer
+from boardctl.controller.machine import Controller, Timing
+from boardctl.engines import create
+
+
+def _table(game: str) -> Table:
+    engine = create(game)
+    return Table(Controller(profile_for(engine), timing=Timing(attract_after=0)))
+
+
+def _status(table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    def answer(body: Any) -> dict[str, Any]:
+        return {"ok": True, **table.controller.status()}
+
+    with ControlServer(tmp_path / "control.sock", answer) as server:
+        assert main(["status", "--socket", str(server.path)]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_status_after_an_undo_says_to_take_the_undone_move_off_the_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    table.hands("insert E7", "p1")
+    c.undo(table.now)
+    table.wait(c.timing.grace + 0.1)
+    lines = _status(table, tmp_path, capsys)
+    assert "undone: take E7 back off the board" in lines
+    assert "remove: g7" in lines
+    assert not [line for line in lines if line.startswith("restore:")]
+    table.hands("lift g7")
+    lines = _status(table, tmp_path, capsys)
+    assert not [line for line in lines if line.startswith(("undone", "remove", "restore"))]
+    assert "player 1 to insert a marble" in lines
+
+
+def test_two_undos_on_a_board_that_still_shows_both_moves_name_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    table.hands("insert E7", "p1")
+    c.undo(table.now)
+    c.undo(table.now)
+    lines = _status(table, tmp_path, capsys)
+    assert "undone: take E7 then W1 back off the board" in lines
+
+
+def test_status_says_in_words_what_the_player_must_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table("duploline")
+    table.settle()
+    assert "player 0 to open with a disc or a ring" in _status(table, tmp_path, capsys)
+    table.hands("place d4 white-disc")
+    assert "player 1 to play a disc or a ring action" in _status(table, tmp_path, capsys)
+    table.hands("place d5 black-ring")
+    lines = _status(table, tmp_path, capsys)
+    assert "player 1 to play a disc action" in lines
+    assert not [line for line in lines if line.startswith(("remove", "restore"))]
+
+
+def test_status_names_both_what_to_remove_and_what_to_put_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table("duploline")
+    c = table.controller
+    table.hands("place d4 white-disc")
+    table.hands("move d4 c2")
+    table.wait(c.timing.grace + 0.1)
+    lines = _status(table, tmp_path, capsys)
+    assert "remove: c2" in lines and "restore: d4=white-disc" in lines
