@@ -132,6 +132,29 @@ def test_logs_carry_no_timestamp_when_journald_reads_them(
         root.setLevel(saved[1])
 
 
+def test_the_state_machine_library_speaks_only_when_debugging(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import logging
+
+    from boardctl.daemon.runner import configure_logging
+
+    root = logging.getLogger()
+    library = logging.getLogger("transitions.core")
+    saved = (list(root.handlers), root.level, logging.getLogger("transitions").level)
+    try:
+        configure_logging("info", {"JOURNAL_STREAM": "8:1"})
+        library.info("Entered state playing")
+        assert capsys.readouterr().err == ""
+        configure_logging("debug", {"JOURNAL_STREAM": "8:1"})
+        library.info("Entered state playing")
+        assert "Entered state playing" in capsys.readouterr().err
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+        logging.getLogger("transitions").setLevel(saved[2])
+
+
 def test_a_board_now_playing_another_game_does_not_resume_the_old_one(tmp_path: Path) -> None:
     from boardctl.controller.store import Store
 

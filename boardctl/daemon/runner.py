@@ -57,8 +57,9 @@ def configure_logging(level: str, environ: dict[str, str] | None = None) -> None
     root.addHandler(handler)
     root.setLevel(level.upper())
     # the state machine library reports every transition at INFO: the journal
-    # (on an SD card) needs only its warnings
-    logging.getLogger("transitions").setLevel(max(logging.WARNING, root.level))
+    # (on an SD card) needs only its warnings, unless debugging was asked for
+    quiet = logging.DEBUG if root.level <= logging.DEBUG else logging.WARNING
+    logging.getLogger("transitions").setLevel(quiet)
 
 
 @dataclass(slots=True)
