@@ -53,17 +53,16 @@ def register(sub: Any) -> None:
 
 def _sim(args: argparse.Namespace) -> int:
     import logging
-    from pathlib import Path
 
     from boardctl.sim.console import Console, run_demo
-    from boardctl.sim.session import SimError, Simulation
+    from boardctl.sim.session import SimError, Simulation, state_directory
 
     if args.delay < 0:
         raise SimError(f"--delay {args.delay}: give 0 or more seconds")
     game = args.game.lower() if args.game else None
     state = args.state
     # the daemon logs to a file: the terminal belongs to the board
-    log_dir = Path(state) if state else None
+    log_dir = state_directory(state) if state else None
     _quiet_logging(log_dir / "sim.log" if log_dir else None)
     logging.getLogger(__name__).debug("boardctl sim %s", game)
 
@@ -110,7 +109,15 @@ def _quiet_logging(path: Any) -> None:
         root.removeHandler(handler)
     sink: logging.Handler
     if path is not None:
-        sink = logging.FileHandler(path)
+        try:
+            sink = logging.FileHandler(path)
+        except OSError as exc:
+            from boardctl.sim.session import SimError
+
+            raise SimError(
+                f"{path}: cannot write the log ({exc.strerror or exc}); "
+                "give --state a directory you can write to"
+            ) from exc
         sink.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root.setLevel(logging.INFO)
     else:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl import config
+from boardctl.board import BoardProfile
 from boardctl.errors import BoardctlError
 from boardctl.sensing import Emit, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import board, hands
@@ -39,6 +40,24 @@ class SimError(BoardctlError, RuntimeError):
 
 #: the reference board of each game
 DEFAULT_PROFILES: Mapping[str, str] = {"shiftago": "shiftago-colour", "duploline": "duploline"}
+
+
+def state_directory(path: str | Path) -> Path:
+    """The directory of ``--state DIR``, created with its parents if it does not exist."""
+    where = Path(path)
+    if where.exists() and not where.is_dir():
+        raise SimError(
+            f"--state {path}: this is a file, not a directory; give a directory "
+            "(one that does not exist yet is created)"
+        )
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimError(
+            f"--state {path}: cannot create the directory ({exc.strerror or exc}); "
+            "give a directory you can write to"
+        ) from exc
+    return where
 
 
 def default_profile(game: str) -> str:
@@ -101,29 +120,18 @@ class Simulation:
         options: Mapping[str, Any] | None = None,
         config_path: str | Path | None = None,
     ) -> None:
-        from hardware.profiles import load_profile
-
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if state_dir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="boardctl-sim-")
             state_dir = self._tmp.name
-        self.state_dir = Path(state_dir)
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        name = profile or default_profile(game or "shiftago")
-        loaded = load_profile(name)
-        if game is not None and loaded.game != game:
-            raise SimError(f"the board {loaded.name} plays {loaded.game}, not {game}")
-        self.profile = loaded
-        settings = [
-            f"storage.state_dir={_toml_text(str(self.state_dir))}",
-            f"control.socket={_toml_text(str(self.state_dir / 'control.sock'))}",
-            f"board.profile={_toml_text(name)}",
-            *overrides,
-        ]
-        settings += [f"game.{k}={_toml_value(v)}" for k, v in (options or {}).items()]
-        # the simulator reads no system configuration unless it is given one
-        path = config_path if config_path is not None else self.state_dir / "boardctl.toml"
-        self.config = config.load(path, settings)
+        try:
+            self.state_dir = state_directory(state_dir)
+            self.profile, self.config = _configure(
+                game, profile, overrides, self.state_dir, options, config_path
+            )
+        except BaseException:
+            self._remove_temporary()
+            raise
         self.layout: dict[str, str] = {}
         self.frame: tuple[RGB, ...] | None = None
         #: counts frames (and failures): what waiters watch for news
@@ -196,6 +204,9 @@ class Simulation:
             self._thread.join(timeout=10)
             self._thread = None
         self._stack.close()
+        self._remove_temporary()
+
+    def _remove_temporary(self) -> None:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
@@ -311,6 +322,33 @@ class Simulation:
     def settle(self) -> None:
         """Wait as long as the controller waits for a still board, and a little more."""
         threading.Event().wait(self.config.controller.settle_ms / 1000 + 0.05)
+
+
+def _configure(
+    game: str | None,
+    profile: str | None,
+    overrides: Sequence[str],
+    state_dir: Path,
+    options: Mapping[str, Any] | None,
+    config_path: str | Path | None,
+) -> tuple[BoardProfile, config.Config]:
+    """The board's profile and the configuration the simulated daemon runs with."""
+    from hardware.profiles import load_profile
+
+    name = profile or default_profile(game or "shiftago")
+    loaded = load_profile(name)
+    if game is not None and loaded.game != game:
+        raise SimError(f"the board {loaded.name} plays {loaded.game}, not {game}")
+    settings = [
+        f"storage.state_dir={_toml_text(str(state_dir))}",
+        f"control.socket={_toml_text(str(state_dir / 'control.sock'))}",
+        f"board.profile={_toml_text(name)}",
+        *overrides,
+    ]
+    settings += [f"game.{k}={_toml_value(v)}" for k, v in (options or {}).items()]
+    # the simulator reads no system configuration unless it is given one
+    path = config_path if config_path is not None else state_dir / "boardctl.toml"
+    return loaded, config.load(path, settings)
 
 
 def _toml_text(value: str) -> str:
