@@ -39,3 +39,14 @@ def test_state_that_is_a_file_is_refused_in_one_line(tmp_path: Path) -> None:
     assert done.stderr.count("\n") == 1
     assert str(state) in done.stderr and "not a directory" in done.stderr
     assert state.read_text() == "not a directory"
+
+
+def test_a_missing_config_file_fails_as_config_show_does(tmp_path: Path) -> None:
+    missing = tmp_path / "nonexistent.toml"
+    shown = _sim("config", "show", "--config", str(missing))
+    done = _sim("sim", "--config", str(missing), env={"TMPDIR": str(tmp_path)})
+    assert shown.returncode == done.returncode == 2
+    assert done.stderr == shown.stderr
+    assert str(missing) in done.stderr
+    # nothing is left behind of the temporary state
+    assert not list(tmp_path.glob("boardctl-sim-*"))

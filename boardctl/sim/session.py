@@ -346,9 +346,11 @@ def _configure(
         *overrides,
     ]
     settings += [f"game.{k}={_toml_value(v)}" for k, v in (options or {}).items()]
-    # the simulator reads no system configuration unless it is given one
-    path = config_path if config_path is not None else state_dir / "boardctl.toml"
-    return loaded, config.load(path, settings)
+    # the simulator reads no system configuration unless it is given one; a
+    # file it is given must exist, as for boardctl run and config show
+    if config_path is not None:
+        return loaded, config.load(config_path, settings, required=True)
+    return loaded, config.load(state_dir / "boardctl.toml", settings)
 
 
 def _toml_text(value: str) -> str:
