@@ -1,7 +1,10 @@
 """boardctl sim as a person uses it: typed into a real terminal (tmux), read
 off the screen."""
 
+import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -19,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 class Terminal:
     """A tmux pane on a private server: type into it, read what it shows."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, width: int = 120, height: int = 50) -> None:
         self.server = f"boardctl-test-{uuid.uuid4().hex[:8]}"
-        self.tmux("new-session", "-d", "-s", "sim", "-x", "120", "-y", "50", command)
+        self.tmux("new-session", "-d", "-s", "sim", "-x", str(width), "-y", str(height), command)
 
     def tmux(self, *args: str) -> str:
         done = subprocess.run(
@@ -89,3 +92,49 @@ def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Term
 
     terminal.type("quit")
     terminal.shows("sim-exited-0")
+
+
+def _sim_command(tmp_path: Path, *args: str) -> str:
+    """The simulator as the pane's own process, its temporary files in ``tmp_path``."""
+    env = f"PYTHONPATH={ROOT} TERM=xterm-256color TMPDIR={tmp_path}"
+    return f"cd {tmp_path} && exec env {env} {sys.executable} -m boardctl.cli.main sim " + " ".join(
+        args
+    )
+
+
+def _wait_until(test: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} did not happen within {timeout} s")
+        time.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    with contextlib.suppress(OSError):
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    return True
+
+
+@pytest.mark.parametrize("how", ["closing the terminal", "SIGTERM"])
+def test_ending_the_sim_from_outside_removes_its_temporary_directory(
+    tmp_path: Path, how: str
+) -> None:
+    term = Terminal(_sim_command(tmp_path))
+    try:
+        term.shows("sim>", "the board is right")
+        pid = int(term.tmux("display-message", "-p", "-t", "sim", "#{pane_pid}"))
+        assert list(tmp_path.glob("boardctl-sim-*"))  # its game database is in there
+        if how == "SIGTERM":
+            os.kill(pid, signal.SIGTERM)
+        else:
+            term.close()  # the terminal goes away: the process is hung up on
+        _wait_until(lambda: not _running(pid), "the sim ending")
+        assert not list(tmp_path.glob("boardctl-sim-*"))
+    finally:
+        term.close()

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
+from collections.abc import Iterator
+from types import FrameType
 from typing import Any
 
 
@@ -52,6 +56,11 @@ def register(sub: Any) -> None:
 
 
 def _sim(args: argparse.Namespace) -> int:
+    with _ending_like_ctrl_c():
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     import logging
 
     from boardctl.sim.console import Console, run_demo
@@ -99,6 +108,26 @@ def _sim(args: argparse.Namespace) -> int:
         return sim
 
     return Console(make).run()
+
+
+@contextlib.contextmanager
+def _ending_like_ctrl_c() -> Iterator[None]:
+    """A closed terminal (SIGHUP) or SIGTERM ends the simulator as Ctrl-C does:
+    the daemon stops and the temporary directory is removed."""
+    signals = [s for s in (getattr(signal, "SIGHUP", None), signal.SIGTERM) if s is not None]
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        # once is enough: the clean-up that follows is not interrupted again
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, interrupt) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _quiet_logging(path: Any) -> None:

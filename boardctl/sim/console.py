@@ -140,7 +140,7 @@ class Console:
                 self.prompt()
                 try:
                     line = read()
-                except EOFError:
+                except (EOFError, OSError):  # Ctrl-D, or the terminal is gone
                     break
                 if not self.handle(line):
                     break
@@ -149,7 +149,8 @@ class Console:
             pass
         finally:
             self._running = False
-            with self._lock:
+            # the terminal may be gone (closed): the simulation is closed all the same
+            with self._lock, contextlib.suppress(OSError):
                 self.out.write(f"\x1b[{self.layout.height + 1};1H\x1b[J")
                 self.out.flush()
             self.sim.close()
