@@ -76,6 +76,8 @@ class Console:
         self._make = make
         self.out = out or sys.stdout
         self.sim = make(None, {})
+        #: the game asked for when the simulation was made (None: the first one)
+        self._game: str | None = None
         self.note = HELP
         self._lock = threading.RLock()
         self._running = True
@@ -197,9 +199,20 @@ class Console:
         game, options = parse_new(args)
         status = self.sim.status()
         if game is not None and game != status.get("game"):
-            sim = self._make(game, options)
-            old, self.sim = self.sim, sim
-            old.close()
+            if self.sim.temporary:
+                sim = self._make(game, options)  # the old game plays on if this fails
+                old, self.sim = self.sim, sim
+                old.close()
+            else:
+                # one daemon at a time owns the kept state directory and its socket
+                self.sim.close()
+                try:
+                    sim = self._make(game, options)
+                except BoardctlError:
+                    self.sim = self._make(self._game, {})  # resumed from the store
+                    raise
+                self.sim = sim
+            self._game = game
             self.layout = Layout(sim.profile, height=max(self.layout.height, self._height()))
             self.draw(full=True)
             self.note = f"a new game of {game} on {sim.profile.name}"

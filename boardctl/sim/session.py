@@ -222,7 +222,8 @@ class Simulation:
                 self._news.notify_all()
 
     def _resumed_layout(self) -> dict[str, str]:
-        """The board as it was left: the pieces of the game the store resumes."""
+        """The board as it was left: the pieces of the game the store resumes
+        (none when that game is not the one this board plays)."""
         from boardctl.controller.store import Store
         from boardctl.daemon.runner import DATABASE
         from boardctl.engines import Match, create
@@ -235,6 +236,12 @@ class Simulation:
         if current is None:
             return {}
         game, options, moves = current
+        plays = self.config.board.game or self.profile.game
+        if game != plays:
+            # the daemon keeps that game as abandoned and begins one of this
+            # board's game: the hands start from an empty board
+            log.info("the unfinished %s game stays in the store: this board plays %s", game, plays)
+            return {}
         match = Match.from_moves(create(game, options), moves)
         return dict(match.engine.layout(match.state))
 
@@ -249,6 +256,11 @@ class Simulation:
         with self._news:
             self._news.wait_for(lambda: self.news != seen, timeout)
             return self.news
+
+    @property
+    def temporary(self) -> bool:
+        """True when the state directory is a temporary one of this simulation's own."""
+        return self._tmp is not None
 
     @property
     def failure(self) -> BaseException | None:
