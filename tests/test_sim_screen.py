@@ -73,3 +73,17 @@ def test_the_help_line_shows_what_hands_do_in_this_game() -> None:
     assert "insert W3" in command_help("shiftago")[0]
     duplo = command_help("duploline")[0]
     assert "white-disc" in duplo and "insert" not in duplo
+
+
+def test_at_80_by_24_no_line_is_wider_and_the_title_and_help_stay() -> None:
+    profile = load_profile("duploline")
+    status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    status.update(phase="wrong_board", offending=["d4", "e5"], restore={"c3": "white-disc"})
+    note = "place d4 purple-disc: " + "a long message that goes on " * 5
+    lines = compose(status, None, Layout(profile, height=23, width=80), note).splitlines()
+    assert len(lines) == 23
+    assert all(visible_width(line) <= 80 for line in lines)
+    assert lines[0] == "boardctl sim · duploline on duploline"
+    assert "  WRONG BOARD: no legal move explains it" in lines
+    assert lines[-1].startswith("board: new")
+    assert any(line.startswith("place d4 purple-disc") for line in lines)

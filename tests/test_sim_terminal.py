@@ -36,8 +36,9 @@ class Terminal:
         self.tmux("send-keys", "-t", "sim", "-l", line)
         self.tmux("send-keys", "-t", "sim", "Enter")
 
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-t", "sim", "-p")
+    def screen(self, joined: bool = False) -> str:
+        """What the pane shows; ``joined``: a line that wrapped as one line."""
+        return self.tmux("capture-pane", "-t", "sim", "-p", *(["-J"] if joined else []))
 
     def wait_for(self, test: Callable[[str], bool], what: str, timeout: float = 15.0) -> str:
         deadline = time.monotonic() + timeout
@@ -136,5 +137,31 @@ def test_ending_the_sim_from_outside_removes_its_temporary_directory(
             term.close()  # the terminal goes away: the process is hung up on
         _wait_until(lambda: not _running(pid), "the sim ending")
         assert not list(tmp_path.glob("boardctl-sim-*"))
+    finally:
+        term.close()
+
+
+def test_at_80_by_24_the_title_and_the_line_being_typed_stay_on_the_screen(
+    tmp_path: Path,
+) -> None:
+    fast = "--set controller.grace_ms=300 --set controller.settle_ms=80"
+    term = Terminal(_sim_command(tmp_path, fast), width=80, height=24)
+    try:
+        term.shows("sim>", "the board is right")
+        term.type("place d4 blue")
+        term.shows("WRONG BOARD", "take away or fix: d4")
+        term.tmux("send-keys", "-t", "sim", "-l", "lift d4")
+        # d4 blinks: the screen is drawn again several times while the person types
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            rows = term.screen(joined=True).splitlines()
+            assert rows[0] == "boardctl sim · shiftago on shiftago-colour", rows
+            assert "sim> lift d4" in rows, rows
+            assert all(len(row) <= 80 for row in rows), rows
+            time.sleep(0.05)
+        term.tmux("send-keys", "-t", "sim", "Enter")
+        term.wait_for(
+            lambda t: "the board is right" in t and "WRONG BOARD" not in t, "the board right"
+        )
     finally:
         term.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -81,15 +82,23 @@ class Console:
         self.note = HELP
         self._lock = threading.RLock()
         self._running = True
-        self.layout = Layout(self.sim.profile, height=height or self._height())
+        self._height = height
+        self.layout = self._layout()
 
-    def _height(self) -> int:
-        try:
-            status = self.sim.status()
-        except BoardctlError:
-            status = {}
-        # room for the longest controller message
-        return len(compose(status, None, Layout(self.sim.profile)).splitlines()) + 3
+    def _layout(self) -> Layout:
+        """The screen's layout in the terminal as it is now: no line wider than
+        it, and the prompt's line below the screen always on it."""
+        columns, rows = shutil.get_terminal_size()
+        height = self._height
+        if not height:
+            try:
+                status = self.sim.status()
+            except BoardctlError:
+                status = {}
+            wide = Layout(self.sim.profile, width=columns)
+            # room for the longest controller message
+            height = len(compose(status, None, wide).splitlines()) + 3
+        return Layout(self.sim.profile, height=max(1, min(height, rows - 1)), width=columns)
 
     # -- drawing -------------------------------------------------------------
     def screen(self) -> str:
@@ -102,18 +111,23 @@ class Console:
     def draw(self, full: bool = False) -> None:
         """Redraw the screen above the prompt, keeping the cursor where it is."""
         text = self.screen()
+        # each line in its own row, written from its first column: nothing
+        # wraps or scrolls, and the prompt's row below is never touched
+        rows = "".join(
+            f"\x1b[{row};1H\x1b[2K{line}" for row, line in enumerate(text.splitlines(), 1)
+        )
         with self._lock:
             if full:
-                self.out.write("\x1b[2J\x1b[H")
+                self.out.write("\x1b[2J" + rows)
             else:
-                self.out.write("\x1b7\x1b[H")
-            for line in text.splitlines():
-                self.out.write(line + "\x1b[K\n")
-            if not full:
-                self.out.write("\x1b8")
+                self.out.write("\x1b7" + rows + "\x1b8")
             self.out.flush()
 
     def prompt(self) -> None:
+        layout = self._layout()
+        if layout != self.layout:  # the terminal was resized
+            self.layout = layout
+            self.draw(full=True)
         with self._lock:
             self.out.write(f"\x1b[{self.layout.height + 1};1H\x1b[Jsim> ")
             self.out.flush()
@@ -213,7 +227,7 @@ class Console:
                     raise
                 self.sim = sim
             self._game = game
-            self.layout = Layout(sim.profile, height=max(self.layout.height, self._height()))
+            self.layout = self._layout()
             self.draw(full=True)
             self.note = f"a new game of {game} on {sim.profile.name}"
             return
@@ -239,7 +253,8 @@ def run_demo(
     """Play ``script`` on ``sim``, narrating each step; 0 when it ends as scripted."""
     out = out or sys.stdout
     tty = out.isatty()
-    layout = Layout(sim.profile, title="boardctl sim --demo")
+    width = shutil.get_terminal_size().columns if tty else 0
+    layout = Layout(sim.profile, title="boardctl sim --demo", width=width)
     pause = threading.Event()
 
     def show(note: str, status: dict[str, Any]) -> None:

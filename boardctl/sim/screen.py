@@ -11,6 +11,7 @@ offer, the winner) and a note from the last command.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,12 +42,14 @@ def command_help(game: str) -> tuple[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """How the screen is laid out: the board's profile, a title, and the
-    number of lines the screen always fills (0: as many as it needs)."""
+    """How the screen is laid out: the board's profile, a title, the number of
+    lines the screen always fills and the columns no line goes beyond (0: as
+    many as it needs)."""
 
     profile: BoardProfile
     title: str = "boardctl sim"
     height: int = 0
+    width: int = 0
     #: columns between the LED picture and the game board
     gap: int = 4
 
@@ -54,6 +57,62 @@ class Layout:
 def visible_width(text: str) -> int:
     """The columns ``text`` takes in a terminal (colour escapes take none)."""
     return len(_ESCAPE.sub("", text))
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut after ``width`` visible columns (colour escapes kept whole)."""
+    if visible_width(text) <= width:
+        return text
+    out, seen, at = [], 0, 0
+    for escape in _ESCAPE.finditer(text):
+        plain = text[at : escape.start()]
+        take = plain[: max(0, width - seen)]
+        out.append(take)
+        seen += len(take)
+        out.append(escape.group())
+        at = escape.end()
+    out.append(text[at:][: max(0, width - seen)])
+    return "".join(out) + ("\x1b[0m" if _ESCAPE.search(text) else "")
+
+
+def fit_width(line: str, width: int) -> list[str]:
+    """``line`` as lines of at most ``width`` columns: text wraps (indented
+    under itself), a line with colours (the LED picture) is cut."""
+    if not width or visible_width(line) <= width:
+        return [line]
+    if _ESCAPE.search(line):
+        return [clip(line, width)]
+    indent = line[: len(line) - len(line.lstrip())]
+    return textwrap.wrap(
+        line.strip(),
+        width,
+        initial_indent=indent,
+        subsequent_indent=indent + "  ",
+        break_on_hyphens=False,
+    ) or [""]
+
+
+#: how readily a line of the screen gives way when the terminal is too short
+BLANK, EXTRA, OPTIONS, KEPT = 3, 2, 1, 0
+
+
+def fit_height(body: Sequence[tuple[str, int]], tail: Sequence[str], height: int) -> list[str]:
+    """The ``body`` lines (each with how readily it gives way: :data:`BLANK`
+    first, then :data:`EXTRA`, then :data:`OPTIONS`, each from the bottom up)
+    and then ``tail`` in exactly ``height`` lines; the tail (the note and the
+    help) stays just above the prompt."""
+    room = height - len(tail)
+    if room <= 0:
+        return [line for line, _ in body][: max(0, height)] + list(tail)[: max(0, height)]
+    kept = list(body)
+    for rank in (BLANK, EXTRA, OPTIONS):
+        while len(kept) > room and any(r == rank for _, r in kept):
+            at = max(i for i, (_, r) in enumerate(kept) if r == rank)
+            del kept[at]
+    lines = [line for line, _ in kept]
+    if len(lines) > room:
+        lines = [*lines[: room - 1], "  ..."]
+    return lines + [""] * (room - len(lines)) + list(tail)
 
 
 def player_name(game: str, player: int | None) -> str:
@@ -184,28 +243,33 @@ def compose(
     game = str(status.get("game", "?"))
     options = status.get("options") or {}
     opts = " ".join(f"{k}={v}" for k, v in options.items())
-    lines = [f"{layout.title} · {game} on {layout.profile.name} · {opts}".rstrip(" ·"), ""]
-    lines += side_by_side(
-        ["LEDs", *led_text(layout.profile, frame)], ["board", *board_text(status)], layout.gap
-    )
-    lines.append("")
-    lines.append(turn_line(status))
+    width = layout.width
+    body = [(f"{layout.title} · {game} on {layout.profile.name}", KEPT)]
+    body += [(part, OPTIONS) for part in fit_width(f"options: {opts}" if opts else "", width)]
+    leds = ["LEDs", *led_text(layout.profile, frame)]
+    picture = side_by_side(leds, ["board", *board_text(status)], layout.gap)
+    # the picture is cut, not wrapped; the engine's lines below the LEDs give way first
+    body += [
+        (clip(line, width) if width else line, EXTRA if n >= len(leds) else KEPT)
+        for n, line in enumerate(picture)
+    ]
+    text = [""]
+    text.append(turn_line(status))
     scores = status.get("scores")
     if scores is not None:
-        lines.append(
+        text.append(
             "scores: " + "  ".join(f"{player_name(game, i)} {s}" for i, s in enumerate(scores))
         )
     moves = list(status.get("moves", []))
     shown = " ".join(moves[-12:])
-    lines.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
-    lines.append(f"controller: {status.get('phase', '?')}")
-    lines += ["  " + line for line in controller_says(status)]
-    lines.append("")
-    lines.append(note)
-    help_lines = command_help(game)
-    lines += help_lines
-    if layout.height and len(lines) < layout.height:
-        # the note and help stay at the bottom, just above the prompt
-        tail = lines[-(len(help_lines) + 1) :]
-        lines = lines[: -len(tail)] + [""] * (layout.height - len(lines)) + tail
-    return "\n".join(lines)
+    text.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
+    text.append(f"controller: {status.get('phase', '?')}")
+    text += ["  " + line for line in controller_says(status)]
+    text.append("")
+    body += [
+        (part, BLANK if not line else KEPT) for line in text for part in fit_width(line, width)
+    ]
+    tail = [part for line in [note, *command_help(game)] for part in fit_width(line, width)]
+    if layout.height:
+        return "\n".join(fit_height(body, tail, layout.height))
+    return "\n".join([line for line, _ in body] + tail)
