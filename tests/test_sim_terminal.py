@@ -3,6 +3,7 @@ off the screen."""
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -74,14 +75,23 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 
 
 def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Terminal) -> None:
-    terminal.shows("sim>", "blue (player 0) to insert", "the board is right")
+    terminal.shows("sim>", "blue (player 0, orange lights) to insert", "the board is right")
 
     terminal.type("insert W1")
-    text = terminal.shows("red (player 1) to insert", "moves (1):")
+    text = terminal.shows("red (player 1, sky-blue lights) to insert", "moves (1):")
     assert "1  0 . . . . . .  1" in text  # blue's marble on a1
+    # the tracks glow in red's light colour, sky blue (#56b4e9), dimmed or not
+    coloured = terminal.tmux("capture-pane", "-t", "sim", "-p", "-e")
+    assert any(_shade_of((86, 180, 233), c) for c in _led_colours(coloured))
+    assert not any(_shade_of((230, 159, 0), c) for c in _led_colours(coloured))
 
     terminal.type("place d4 red")
     terminal.shows("WRONG BOARD", "take away or fix: d4")
+
+    terminal.type("lift a1")
+    terminal.shows("put back: blue on a1")
+    terminal.type("place a1 blue")
+    terminal.wait_for(lambda t: "put back" not in t, "a1 put back")
 
     terminal.type("lift d4")
     terminal.wait_for(
@@ -93,6 +103,17 @@ def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Term
 
     terminal.type("quit")
     terminal.shows("sim-exited-0")
+
+
+def _led_colours(text: str) -> set[tuple[int, int, int]]:
+    found = re.findall(r"\x1b\[38;2;(\d+);(\d+);(\d+)m●", text)
+    return {(int(r), int(g), int(b)) for r, g, b in found}
+
+
+def _shade_of(full: tuple[int, int, int], colour: tuple[int, int, int]) -> bool:
+    """``colour`` is ``full`` at some brightness (not the dim base glow)."""
+    factor = max(colour) / max(full)
+    return factor > 0.3 and all(abs(c - f * factor) <= 2 for c, f in zip(colour, full, strict=True))
 
 
 def _sim_command(tmp_path: Path, *args: str) -> str:

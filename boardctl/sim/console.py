@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import HAND_VERBS
 from boardctl.sim.demo import Script
-from boardctl.sim.screen import Layout, compose, player_name
+from boardctl.sim.screen import Layout, compose, player_label
 from boardctl.sim.session import SimError, Simulation
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
@@ -98,7 +98,12 @@ class Console:
             wide = Layout(self.sim.profile, width=columns)
             # room for the longest controller message
             height = len(compose(status, None, wide).splitlines()) + 3
-        return Layout(self.sim.profile, height=max(1, min(height, rows - 1)), width=columns)
+        return Layout(
+            self.sim.profile,
+            height=max(1, min(height, rows - 1)),
+            width=columns,
+            lights=self.sim.lights,
+        )
 
     # -- drawing -------------------------------------------------------------
     def screen(self) -> str:
@@ -195,7 +200,7 @@ class Console:
                 self.note = f"took back {reply['undone']}: put the board back as it was"
             elif verb == "status":
                 status = self.sim.status()
-                who = player_name(str(status.get("game")), status.get("to_move"))
+                who = player_label(str(status.get("game")), status.get("to_move"), self.sim.lights)
                 self.note = (
                     f"{status.get('phase')}: {len(status.get('moves', []))} moves, "
                     f"{who} to {status.get('expects')}, {status.get('status')}"
@@ -254,7 +259,7 @@ def run_demo(
     out = out or sys.stdout
     tty = out.isatty()
     width = shutil.get_terminal_size().columns if tty else 0
-    layout = Layout(sim.profile, title="boardctl sim --demo", width=width)
+    layout = Layout(sim.profile, title="boardctl sim --demo", width=width, lights=sim.lights)
     pause = threading.Event()
 
     def show(note: str, status: dict[str, Any]) -> None:
@@ -286,7 +291,8 @@ def run_demo(
     final = compose(status, sim.frame, layout, "")
     out.write((final if tty else plain(final)) + "\n")
     out.write(
-        f"result: {player_name(script.game, script.winner)} wins: {status.get('reason')} "
+        f"result: {player_label(script.game, script.winner, sim.lights)} wins: "
+        f"{status.get('reason')} "
         f"after {len(status.get('moves', []))} moves\n"
     )
     out.flush()

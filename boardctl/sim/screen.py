@@ -14,9 +14,11 @@ import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from boardctl.board import BoardProfile
+from boardctl.controller import scenes
 from boardctl.engines import Match, create
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import PLAYER_NAMES
@@ -25,9 +27,25 @@ RGB = tuple[int, int, int]
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
+#: the LED colours by the names people give them (the players' default colours
+#: are Okabe-Ito's colour-blind-safe ones, not the colours of the pieces)
+LIGHT_NAMES: Mapping[RGB, str] = MappingProxyType(
+    {
+        scenes.ORANGE: "orange",
+        scenes.SKY_BLUE: "sky-blue",
+        scenes.BLUISH_GREEN: "bluish-green",
+        scenes.REDDISH_PURPLE: "reddish-purple",
+        scenes.YELLOW: "yellow",
+        scenes.BLUE: "blue",
+        scenes.VERMILION: "vermilion",
+    }
+)
+#: the players' LED colours when neither the configuration nor the board sets them
+DEFAULT_LIGHTS: tuple[RGB, ...] = scenes.Palette().players
+
 #: what hands can do, as the help line shows it for each game
 HANDS_HELP = {
-    "shiftago": "hands: insert W3 [red] | remove a1 b1 c1 | place d4 p1 | lift d4",
+    "shiftago": "hands: insert W3 [red] | remove a1 b1 c1 | place d4 red | lift d4",
     "duploline": "hands: place d4 white-disc | move d4 e4 | lift d4 [disc|ring]",
 }
 #: the operator's commands
@@ -50,6 +68,8 @@ class Layout:
     title: str = "boardctl sim"
     height: int = 0
     width: int = 0
+    #: the players' LED colours (the palette in use)
+    lights: tuple[RGB, ...] = DEFAULT_LIGHTS
     #: columns between the LED picture and the game board
     gap: int = 4
 
@@ -122,6 +142,33 @@ def player_name(game: str, player: int | None) -> str:
     return names[player] if player < len(names) else f"player {player}"
 
 
+def light_name(colour: RGB) -> str:
+    """An LED colour by its name, or as ``#rrggbb`` if it has none."""
+    return LIGHT_NAMES.get(colour) or "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def player_lights(player: int, lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
+    """The colour the LEDs show ``player`` in, by name."""
+    return light_name(lights[player % len(lights)])
+
+
+def player_label(game: str, player: int | None, lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
+    """``red (player 1, sky-blue lights)``: the player's pieces, number and LED colour."""
+    if player is None:
+        return "nobody"
+    return f"{player_name(game, player)} (player {player}, {player_lights(player, lights)} lights)"
+
+
+def piece_name(game: str, piece: str) -> str:
+    """A piece code as people type it: ``p0`` -> ``blue``; ``white-disc`` as it is."""
+    names = PLAYER_NAMES.get(game, ())
+    if game == "shiftago" and piece[:1] == "p" and piece[1:].isdigit():
+        number = int(piece[1:])
+        if number < len(names):
+            return names[number]
+    return piece
+
+
 def side_by_side(left: Sequence[str], right: Sequence[str], gap: int) -> list[str]:
     """Two blocks of lines next to each other, the left padded to one width."""
     width = max((visible_width(line) for line in left), default=0) + gap
@@ -161,12 +208,12 @@ def _sites(names: Sequence[str]) -> str:
     return " ".join(names) if names else "-"
 
 
-def controller_says(status: Mapping[str, Any]) -> list[str]:
+def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> list[str]:
     """What the controller's status means for the players, in words."""
     game = str(status.get("game", ""))
     phase = status.get("phase")
     mover = status.get("to_move")
-    who = player_name(game, mover)
+    who = player_label(game, mover, lights)
     lines: list[str] = []
     if phase in ("starting", "linking"):
         lines.append("waiting for the board's sensors to answer")
@@ -184,7 +231,10 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
             lines.append(f"  take away or fix: {_sites(offending)}")
         if restore:
             lines.append(
-                "  put back: " + " ".join(f"{site}={piece}" for site, piece in restore.items())
+                "  put back: "
+                + ", ".join(
+                    f"{piece_name(game, piece)} on {site}" for site, piece in restore.items()
+                )
             )
     elif phase == "move_in_progress":
         if status.get("verdict") == "ambiguous":
@@ -207,7 +257,7 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
         winner = status.get("winner")
         reason = status.get("reason", "")
         if winner is not None:
-            lines.append(f"GAME OVER: {player_name(game, winner)} wins ({reason})")
+            lines.append(f"GAME OVER: {player_label(game, winner, lights)} wins ({reason})")
         else:
             lines.append(f"GAME OVER: {status.get('status', 'draw')} ({reason})")
         lines.append("  clear the board for the next game, or type new")
@@ -216,14 +266,14 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def turn_line(status: Mapping[str, Any]) -> str:
+def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
     game = str(status.get("game", ""))
     mover = status.get("to_move")
     if mover is None:
         return "nobody to move"
     expects = str(status.get("expects"))
     verb = expects if expects in ("insert", "score") else f"act ({expects})"
-    line = f"{player_name(game, mover)} (player {mover}) to {verb}"
+    line = f"{player_label(game, mover, lights)} to {verb}"
     if status.get("expects") == "score":
         match = _match(status)
         lines_of = getattr(match.engine, "scoring_lines", None) if match else None
@@ -254,17 +304,21 @@ def compose(
         for n, line in enumerate(picture)
     ]
     text = [""]
-    text.append(turn_line(status))
+    text.append(turn_line(status, layout.lights))
     scores = status.get("scores")
     if scores is not None:
         text.append(
-            "scores: " + "  ".join(f"{player_name(game, i)} {s}" for i, s in enumerate(scores))
+            "scores: "
+            + "  ".join(
+                f"{player_name(game, i)} ({player_lights(i, layout.lights)} lights) {s}"
+                for i, s in enumerate(scores)
+            )
         )
     moves = list(status.get("moves", []))
     shown = " ".join(moves[-12:])
     text.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
     text.append(f"controller: {status.get('phase', '?')}")
-    text += ["  " + line for line in controller_says(status)]
+    text += ["  " + line for line in controller_says(status, layout.lights)]
     text.append("")
     body += [
         (part, BLANK if not line else KEPT) for line in text for part in fit_width(line, width)

@@ -258,6 +258,14 @@ class Simulation:
             return self.news
 
     @property
+    def lights(self) -> tuple[RGB, ...]:
+        """The players' LED colours, as the daemon chooses them: the configured
+        palette, else the board's, else the colour-blind-safe default."""
+        from boardctl.controller.scenes import Palette
+
+        return Palette.choose(self.config.leds.palette, self.profile.palette).players
+
+    @property
     def temporary(self) -> bool:
         """True when the state directory is a temporary one of this simulation's own."""
         return self._tmp is not None
