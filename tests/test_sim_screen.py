@@ -24,8 +24,9 @@ def test_the_screen_shows_leds_board_turn_and_scores() -> None:
     text = compose(STATUS, frame, Layout(profile), note="insert W1: done")
     assert "\x1b[38;2;230;159;0m●" in text  # a1's LED in its colour
     assert "1  0 . . . . . .  1" in text  # the engine's board: blue's marble on a1
-    assert "red (player 1) to insert" in text
-    assert "scores: blue 0  red 0" in text
+    # the LEDs show each player in the palette's colour, not the marbles' colour
+    assert "red (player 1, sky-blue lights) to insert" in text
+    assert "scores: blue (orange lights) 0  red (sky-blue lights) 0" in text
     assert "moves (1): W1" in text
     assert "insert W1: done" in text
 
@@ -45,12 +46,12 @@ def test_a_wrong_board_names_the_sites_to_fix() -> None:
         "phase": "wrong_board",
         "verdict": "wrong",
         "offending": ["d4"],
-        "restore": {"a1": "p0"},
+        "restore": {"a1": "p0", "b1": "p1"},
     }
     said = "\n".join(controller_says(status))
     assert "WRONG BOARD" in said
     assert "take away or fix: d4" in said
-    assert "put back: a1=p0" in said
+    assert "put back: blue on a1, red on b1" in said  # as the hands name them
 
 
 def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
@@ -59,9 +60,10 @@ def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
     status = {**STATUS, "moves": moves.split(), "to_move": 0, "expects": "score"}
     status["phase"] = "choosing_score"
     text = compose(status, None, Layout(profile))
-    assert "blue (player 0) to score: x:a1-e1 or x:a1-a5" in text
+    assert "blue (player 0, orange lights) to score: x:a1-e1 or x:a1-a5" in text
     over = {**STATUS, "phase": "game_over", "winner": 0, "reason": "player 0 reached 12 points"}
-    assert "GAME OVER: blue wins (player 0 reached 12 points)" in controller_says(over)[0]
+    said = controller_says(over)[0]
+    assert "GAME OVER: blue (player 0, orange lights) wins (player 0 reached 12 points)" in said
     ambiguous = {**STATUS, "phase": "move_in_progress", "verdict": "ambiguous"}
     ambiguous["candidates"] = [["W1"], ["Sa"]]
     assert "  could be: Sa" in controller_says(ambiguous)
@@ -73,3 +75,25 @@ def test_the_help_line_shows_what_hands_do_in_this_game() -> None:
     assert "insert W3" in command_help("shiftago")[0]
     duplo = command_help("duploline")[0]
     assert "white-disc" in duplo and "insert" not in duplo
+
+
+def test_at_80_by_24_no_line_is_wider_and_the_title_and_help_stay() -> None:
+    profile = load_profile("duploline")
+    status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    status.update(phase="wrong_board", offending=["d4", "e5"], restore={"c3": "white-disc"})
+    note = "place d4 purple-disc: " + "a long message that goes on " * 5
+    lines = compose(status, None, Layout(profile, height=23, width=80), note).splitlines()
+    assert len(lines) == 23
+    assert all(visible_width(line) <= 80 for line in lines)
+    assert lines[0] == "boardctl sim · duploline on duploline"
+    assert "  WRONG BOARD: no legal move explains it" in lines
+    assert lines[-1].startswith("board: new")
+    assert any(line.startswith("place d4 purple-disc") for line in lines)
+
+
+def test_a_palette_of_its_own_names_its_colours_or_shows_their_hex() -> None:
+    profile = load_profile("shiftago-colour")
+    lights = ((0, 114, 178), (18, 52, 86))
+    text = compose(STATUS, None, Layout(profile, lights=lights))
+    assert "red (player 1, #123456 lights) to insert" in text
+    assert "blue (blue lights) 0" in text

@@ -1,7 +1,11 @@
 """boardctl sim as a person uses it: typed into a real terminal (tmux), read
 off the screen."""
 
+import contextlib
+import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -19,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 class Terminal:
     """A tmux pane on a private server: type into it, read what it shows."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, width: int = 120, height: int = 50) -> None:
         self.server = f"boardctl-test-{uuid.uuid4().hex[:8]}"
-        self.tmux("new-session", "-d", "-s", "sim", "-x", "120", "-y", "50", command)
+        self.tmux("new-session", "-d", "-s", "sim", "-x", str(width), "-y", str(height), command)
 
     def tmux(self, *args: str) -> str:
         done = subprocess.run(
@@ -33,8 +37,9 @@ class Terminal:
         self.tmux("send-keys", "-t", "sim", "-l", line)
         self.tmux("send-keys", "-t", "sim", "Enter")
 
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-t", "sim", "-p")
+    def screen(self, joined: bool = False) -> str:
+        """What the pane shows; ``joined``: a line that wrapped as one line."""
+        return self.tmux("capture-pane", "-t", "sim", "-p", *(["-J"] if joined else []))
 
     def wait_for(self, test: Callable[[str], bool], what: str, timeout: float = 15.0) -> str:
         deadline = time.monotonic() + timeout
@@ -70,14 +75,23 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 
 
 def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Terminal) -> None:
-    terminal.shows("sim>", "blue (player 0) to insert", "the board is right")
+    terminal.shows("sim>", "blue (player 0, orange lights) to insert", "the board is right")
 
     terminal.type("insert W1")
-    text = terminal.shows("red (player 1) to insert", "moves (1):")
+    text = terminal.shows("red (player 1, sky-blue lights) to insert", "moves (1):")
     assert "1  0 . . . . . .  1" in text  # blue's marble on a1
+    # the tracks glow in red's light colour, sky blue (#56b4e9), dimmed or not
+    coloured = terminal.tmux("capture-pane", "-t", "sim", "-p", "-e")
+    assert any(_shade_of((86, 180, 233), c) for c in _led_colours(coloured))
+    assert not any(_shade_of((230, 159, 0), c) for c in _led_colours(coloured))
 
     terminal.type("place d4 red")
     terminal.shows("WRONG BOARD", "take away or fix: d4")
+
+    terminal.type("lift a1")
+    terminal.shows("put back: blue on a1")
+    terminal.type("place a1 blue")
+    terminal.wait_for(lambda t: "put back" not in t, "a1 put back")
 
     terminal.type("lift d4")
     terminal.wait_for(
@@ -89,3 +103,86 @@ def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Term
 
     terminal.type("quit")
     terminal.shows("sim-exited-0")
+
+
+def _led_colours(text: str) -> set[tuple[int, int, int]]:
+    found = re.findall(r"\x1b\[38;2;(\d+);(\d+);(\d+)m●", text)
+    return {(int(r), int(g), int(b)) for r, g, b in found}
+
+
+def _shade_of(full: tuple[int, int, int], colour: tuple[int, int, int]) -> bool:
+    """``colour`` is ``full`` at some brightness (not the dim base glow)."""
+    factor = max(colour) / max(full)
+    return factor > 0.3 and all(abs(c - f * factor) <= 2 for c, f in zip(colour, full, strict=True))
+
+
+def _sim_command(tmp_path: Path, *args: str) -> str:
+    """The simulator as the pane's own process, its temporary files in ``tmp_path``."""
+    env = f"PYTHONPATH={ROOT} TERM=xterm-256color TMPDIR={tmp_path}"
+    return f"cd {tmp_path} && exec env {env} {sys.executable} -m boardctl.cli.main sim " + " ".join(
+        args
+    )
+
+
+def _wait_until(test: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} did not happen within {timeout} s")
+        time.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    with contextlib.suppress(OSError):
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    return True
+
+
+@pytest.mark.parametrize("how", ["closing the terminal", "SIGTERM"])
+def test_ending_the_sim_from_outside_removes_its_temporary_directory(
+    tmp_path: Path, how: str
+) -> None:
+    term = Terminal(_sim_command(tmp_path))
+    try:
+        term.shows("sim>", "the board is right")
+        pid = int(term.tmux("display-message", "-p", "-t", "sim", "#{pane_pid}"))
+        assert list(tmp_path.glob("boardctl-sim-*"))  # its game database is in there
+        if how == "SIGTERM":
+            os.kill(pid, signal.SIGTERM)
+        else:
+            term.close()  # the terminal goes away: the process is hung up on
+        _wait_until(lambda: not _running(pid), "the sim ending")
+        assert not list(tmp_path.glob("boardctl-sim-*"))
+    finally:
+        term.close()
+
+
+def test_at_80_by_24_the_title_and_the_line_being_typed_stay_on_the_screen(
+    tmp_path: Path,
+) -> None:
+    fast = "--set controller.grace_ms=300 --set controller.settle_ms=80"
+    term = Terminal(_sim_command(tmp_path, fast), width=80, height=24)
+    try:
+        term.shows("sim>", "the board is right")
+        term.type("place d4 blue")
+        term.shows("WRONG BOARD", "take away or fix: d4")
+        term.tmux("send-keys", "-t", "sim", "-l", "lift d4")
+        # d4 blinks: the screen is drawn again several times while the person types
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            rows = term.screen(joined=True).splitlines()
+            assert rows[0] == "boardctl sim · shiftago on shiftago-colour", rows
+            assert "sim> lift d4" in rows, rows
+            assert all(len(row) <= 80 for row in rows), rows
+            time.sleep(0.05)
+        term.tmux("send-keys", "-t", "sim", "Enter")
+        term.wait_for(
+            lambda t: "the board is right" in t and "WRONG BOARD" not in t, "the board right"
+        )
+    finally:
+        term.close()

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
+from collections.abc import Iterator
+from types import FrameType
 from typing import Any
 
 
@@ -52,18 +56,22 @@ def register(sub: Any) -> None:
 
 
 def _sim(args: argparse.Namespace) -> int:
+    with _ending_like_ctrl_c():
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     import logging
-    from pathlib import Path
 
     from boardctl.sim.console import Console, run_demo
-    from boardctl.sim.session import SimError, Simulation
+    from boardctl.sim.session import SimError, Simulation, state_directory
 
     if args.delay < 0:
         raise SimError(f"--delay {args.delay}: give 0 or more seconds")
     game = args.game.lower() if args.game else None
     state = args.state
     # the daemon logs to a file: the terminal belongs to the board
-    log_dir = Path(state) if state else None
+    log_dir = state_directory(state) if state else None
     _quiet_logging(log_dir / "sim.log" if log_dir else None)
     logging.getLogger(__name__).debug("boardctl sim %s", game)
 
@@ -102,6 +110,26 @@ def _sim(args: argparse.Namespace) -> int:
     return Console(make).run()
 
 
+@contextlib.contextmanager
+def _ending_like_ctrl_c() -> Iterator[None]:
+    """A closed terminal (SIGHUP) or SIGTERM ends the simulator as Ctrl-C does:
+    the daemon stops and the temporary directory is removed."""
+    signals = [s for s in (getattr(signal, "SIGHUP", None), signal.SIGTERM) if s is not None]
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        # once is enough: the clean-up that follows is not interrupted again
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, interrupt) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def _quiet_logging(path: Any) -> None:
     import logging
 
@@ -110,7 +138,15 @@ def _quiet_logging(path: Any) -> None:
         root.removeHandler(handler)
     sink: logging.Handler
     if path is not None:
-        sink = logging.FileHandler(path)
+        try:
+            sink = logging.FileHandler(path)
+        except OSError as exc:
+            from boardctl.sim.session import SimError
+
+            raise SimError(
+                f"{path}: cannot write the log ({exc.strerror or exc}); "
+                "give --state a directory you can write to"
+            ) from exc
         sink.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root.setLevel(logging.INFO)
     else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -21,7 +22,7 @@ from typing import Any, TextIO
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import HAND_VERBS
 from boardctl.sim.demo import Script
-from boardctl.sim.screen import Layout, compose, player_name
+from boardctl.sim.screen import Layout, compose, player_label
 from boardctl.sim.session import SimError, Simulation
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
@@ -76,18 +77,33 @@ class Console:
         self._make = make
         self.out = out or sys.stdout
         self.sim = make(None, {})
+        #: the game asked for when the simulation was made (None: the first one)
+        self._game: str | None = None
         self.note = HELP
         self._lock = threading.RLock()
         self._running = True
-        self.layout = Layout(self.sim.profile, height=height or self._height())
+        self._height = height
+        self.layout = self._layout()
 
-    def _height(self) -> int:
-        try:
-            status = self.sim.status()
-        except BoardctlError:
-            status = {}
-        # room for the longest controller message
-        return len(compose(status, None, Layout(self.sim.profile)).splitlines()) + 3
+    def _layout(self) -> Layout:
+        """The screen's layout in the terminal as it is now: no line wider than
+        it, and the prompt's line below the screen always on it."""
+        columns, rows = shutil.get_terminal_size()
+        height = self._height
+        if not height:
+            try:
+                status = self.sim.status()
+            except BoardctlError:
+                status = {}
+            wide = Layout(self.sim.profile, width=columns)
+            # room for the longest controller message
+            height = len(compose(status, None, wide).splitlines()) + 3
+        return Layout(
+            self.sim.profile,
+            height=max(1, min(height, rows - 1)),
+            width=columns,
+            lights=self.sim.lights,
+        )
 
     # -- drawing -------------------------------------------------------------
     def screen(self) -> str:
@@ -100,18 +116,23 @@ class Console:
     def draw(self, full: bool = False) -> None:
         """Redraw the screen above the prompt, keeping the cursor where it is."""
         text = self.screen()
+        # each line in its own row, written from its first column: nothing
+        # wraps or scrolls, and the prompt's row below is never touched
+        rows = "".join(
+            f"\x1b[{row};1H\x1b[2K{line}" for row, line in enumerate(text.splitlines(), 1)
+        )
         with self._lock:
             if full:
-                self.out.write("\x1b[2J\x1b[H")
+                self.out.write("\x1b[2J" + rows)
             else:
-                self.out.write("\x1b7\x1b[H")
-            for line in text.splitlines():
-                self.out.write(line + "\x1b[K\n")
-            if not full:
-                self.out.write("\x1b8")
+                self.out.write("\x1b7" + rows + "\x1b8")
             self.out.flush()
 
     def prompt(self) -> None:
+        layout = self._layout()
+        if layout != self.layout:  # the terminal was resized
+            self.layout = layout
+            self.draw(full=True)
         with self._lock:
             self.out.write(f"\x1b[{self.layout.height + 1};1H\x1b[Jsim> ")
             self.out.flush()
@@ -140,7 +161,7 @@ class Console:
                 self.prompt()
                 try:
                     line = read()
-                except EOFError:
+                except (EOFError, OSError):  # Ctrl-D, or the terminal is gone
                     break
                 if not self.handle(line):
                     break
@@ -149,7 +170,8 @@ class Console:
             pass
         finally:
             self._running = False
-            with self._lock:
+            # the terminal may be gone (closed): the simulation is closed all the same
+            with self._lock, contextlib.suppress(OSError):
                 self.out.write(f"\x1b[{self.layout.height + 1};1H\x1b[J")
                 self.out.flush()
             self.sim.close()
@@ -178,7 +200,7 @@ class Console:
                 self.note = f"took back {reply['undone']}: put the board back as it was"
             elif verb == "status":
                 status = self.sim.status()
-                who = player_name(str(status.get("game")), status.get("to_move"))
+                who = player_label(str(status.get("game")), status.get("to_move"), self.sim.lights)
                 self.note = (
                     f"{status.get('phase')}: {len(status.get('moves', []))} moves, "
                     f"{who} to {status.get('expects')}, {status.get('status')}"
@@ -196,10 +218,21 @@ class Console:
         game, options = parse_new(args)
         status = self.sim.status()
         if game is not None and game != status.get("game"):
-            sim = self._make(game, options)
-            old, self.sim = self.sim, sim
-            old.close()
-            self.layout = Layout(sim.profile, height=max(self.layout.height, self._height()))
+            if self.sim.temporary:
+                sim = self._make(game, options)  # the old game plays on if this fails
+                old, self.sim = self.sim, sim
+                old.close()
+            else:
+                # one daemon at a time owns the kept state directory and its socket
+                self.sim.close()
+                try:
+                    sim = self._make(game, options)
+                except BoardctlError:
+                    self.sim = self._make(self._game, {})  # resumed from the store
+                    raise
+                self.sim = sim
+            self._game = game
+            self.layout = self._layout()
             self.draw(full=True)
             self.note = f"a new game of {game} on {sim.profile.name}"
             return
@@ -225,7 +258,8 @@ def run_demo(
     """Play ``script`` on ``sim``, narrating each step; 0 when it ends as scripted."""
     out = out or sys.stdout
     tty = out.isatty()
-    layout = Layout(sim.profile, title="boardctl sim --demo")
+    width = shutil.get_terminal_size().columns if tty else 0
+    layout = Layout(sim.profile, title="boardctl sim --demo", width=width, lights=sim.lights)
     pause = threading.Event()
 
     def show(note: str, status: dict[str, Any]) -> None:
@@ -257,7 +291,8 @@ def run_demo(
     final = compose(status, sim.frame, layout, "")
     out.write((final if tty else plain(final)) + "\n")
     out.write(
-        f"result: {player_name(script.game, script.winner)} wins: {status.get('reason')} "
+        f"result: {player_label(script.game, script.winner, sim.lights)} wins: "
+        f"{status.get('reason')} "
         f"after {len(status.get('moves', []))} moves\n"
     )
     out.flush()

@@ -11,11 +11,14 @@ offer, the winner) and a note from the last command.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from boardctl.board import BoardProfile
+from boardctl.controller import scenes
 from boardctl.engines import Match, create
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import PLAYER_NAMES
@@ -24,9 +27,25 @@ RGB = tuple[int, int, int]
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
+#: the LED colours by the names people give them (the players' default colours
+#: are Okabe-Ito's colour-blind-safe ones, not the colours of the pieces)
+LIGHT_NAMES: Mapping[RGB, str] = MappingProxyType(
+    {
+        scenes.ORANGE: "orange",
+        scenes.SKY_BLUE: "sky-blue",
+        scenes.BLUISH_GREEN: "bluish-green",
+        scenes.REDDISH_PURPLE: "reddish-purple",
+        scenes.YELLOW: "yellow",
+        scenes.BLUE: "blue",
+        scenes.VERMILION: "vermilion",
+    }
+)
+#: the players' LED colours when neither the configuration nor the board sets them
+DEFAULT_LIGHTS: tuple[RGB, ...] = scenes.Palette().players
+
 #: what hands can do, as the help line shows it for each game
 HANDS_HELP = {
-    "shiftago": "hands: insert W3 [red] | remove a1 b1 c1 | place d4 p1 | lift d4",
+    "shiftago": "hands: insert W3 [red] | remove a1 b1 c1 | place d4 red | lift d4",
     "duploline": "hands: place d4 white-disc | move d4 e4 | lift d4 [disc|ring]",
 }
 #: the operator's commands
@@ -41,12 +60,16 @@ def command_help(game: str) -> tuple[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """How the screen is laid out: the board's profile, a title, and the
-    number of lines the screen always fills (0: as many as it needs)."""
+    """How the screen is laid out: the board's profile, a title, the number of
+    lines the screen always fills and the columns no line goes beyond (0: as
+    many as it needs)."""
 
     profile: BoardProfile
     title: str = "boardctl sim"
     height: int = 0
+    width: int = 0
+    #: the players' LED colours (the palette in use)
+    lights: tuple[RGB, ...] = DEFAULT_LIGHTS
     #: columns between the LED picture and the game board
     gap: int = 4
 
@@ -56,11 +79,94 @@ def visible_width(text: str) -> int:
     return len(_ESCAPE.sub("", text))
 
 
+def clip(text: str, width: int) -> str:
+    """``text`` cut after ``width`` visible columns (colour escapes kept whole)."""
+    if visible_width(text) <= width:
+        return text
+    out, seen, at = [], 0, 0
+    for escape in _ESCAPE.finditer(text):
+        plain = text[at : escape.start()]
+        take = plain[: max(0, width - seen)]
+        out.append(take)
+        seen += len(take)
+        out.append(escape.group())
+        at = escape.end()
+    out.append(text[at:][: max(0, width - seen)])
+    return "".join(out) + ("\x1b[0m" if _ESCAPE.search(text) else "")
+
+
+def fit_width(line: str, width: int) -> list[str]:
+    """``line`` as lines of at most ``width`` columns: text wraps (indented
+    under itself), a line with colours (the LED picture) is cut."""
+    if not width or visible_width(line) <= width:
+        return [line]
+    if _ESCAPE.search(line):
+        return [clip(line, width)]
+    indent = line[: len(line) - len(line.lstrip())]
+    return textwrap.wrap(
+        line.strip(),
+        width,
+        initial_indent=indent,
+        subsequent_indent=indent + "  ",
+        break_on_hyphens=False,
+    ) or [""]
+
+
+#: how readily a line of the screen gives way when the terminal is too short
+BLANK, EXTRA, OPTIONS, KEPT = 3, 2, 1, 0
+
+
+def fit_height(body: Sequence[tuple[str, int]], tail: Sequence[str], height: int) -> list[str]:
+    """The ``body`` lines (each with how readily it gives way: :data:`BLANK`
+    first, then :data:`EXTRA`, then :data:`OPTIONS`, each from the bottom up)
+    and then ``tail`` in exactly ``height`` lines; the tail (the note and the
+    help) stays just above the prompt."""
+    room = height - len(tail)
+    if room <= 0:
+        return [line for line, _ in body][: max(0, height)] + list(tail)[: max(0, height)]
+    kept = list(body)
+    for rank in (BLANK, EXTRA, OPTIONS):
+        while len(kept) > room and any(r == rank for _, r in kept):
+            at = max(i for i, (_, r) in enumerate(kept) if r == rank)
+            del kept[at]
+    lines = [line for line, _ in kept]
+    if len(lines) > room:
+        lines = [*lines[: room - 1], "  ..."]
+    return lines + [""] * (room - len(lines)) + list(tail)
+
+
 def player_name(game: str, player: int | None) -> str:
     if player is None:
         return "nobody"
     names = PLAYER_NAMES.get(game, ())
     return names[player] if player < len(names) else f"player {player}"
+
+
+def light_name(colour: RGB) -> str:
+    """An LED colour by its name, or as ``#rrggbb`` if it has none."""
+    return LIGHT_NAMES.get(colour) or "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def player_lights(player: int, lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
+    """The colour the LEDs show ``player`` in, by name."""
+    return light_name(lights[player % len(lights)])
+
+
+def player_label(game: str, player: int | None, lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
+    """``red (player 1, sky-blue lights)``: the player's pieces, number and LED colour."""
+    if player is None:
+        return "nobody"
+    return f"{player_name(game, player)} (player {player}, {player_lights(player, lights)} lights)"
+
+
+def piece_name(game: str, piece: str) -> str:
+    """A piece code as people type it: ``p0`` -> ``blue``; ``white-disc`` as it is."""
+    names = PLAYER_NAMES.get(game, ())
+    if game == "shiftago" and piece[:1] == "p" and piece[1:].isdigit():
+        number = int(piece[1:])
+        if number < len(names):
+            return names[number]
+    return piece
 
 
 def side_by_side(left: Sequence[str], right: Sequence[str], gap: int) -> list[str]:
@@ -102,12 +208,12 @@ def _sites(names: Sequence[str]) -> str:
     return " ".join(names) if names else "-"
 
 
-def controller_says(status: Mapping[str, Any]) -> list[str]:
+def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> list[str]:
     """What the controller's status means for the players, in words."""
     game = str(status.get("game", ""))
     phase = status.get("phase")
     mover = status.get("to_move")
-    who = player_name(game, mover)
+    who = player_label(game, mover, lights)
     lines: list[str] = []
     if phase in ("starting", "linking"):
         lines.append("waiting for the board's sensors to answer")
@@ -125,7 +231,10 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
             lines.append(f"  take away or fix: {_sites(offending)}")
         if restore:
             lines.append(
-                "  put back: " + " ".join(f"{site}={piece}" for site, piece in restore.items())
+                "  put back: "
+                + ", ".join(
+                    f"{piece_name(game, piece)} on {site}" for site, piece in restore.items()
+                )
             )
     elif phase == "move_in_progress":
         if status.get("verdict") == "ambiguous":
@@ -148,7 +257,7 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
         winner = status.get("winner")
         reason = status.get("reason", "")
         if winner is not None:
-            lines.append(f"GAME OVER: {player_name(game, winner)} wins ({reason})")
+            lines.append(f"GAME OVER: {player_label(game, winner, lights)} wins ({reason})")
         else:
             lines.append(f"GAME OVER: {status.get('status', 'draw')} ({reason})")
         lines.append("  clear the board for the next game, or type new")
@@ -157,14 +266,14 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def turn_line(status: Mapping[str, Any]) -> str:
+def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
     game = str(status.get("game", ""))
     mover = status.get("to_move")
     if mover is None:
         return "nobody to move"
     expects = str(status.get("expects"))
     verb = expects if expects in ("insert", "score") else f"act ({expects})"
-    line = f"{player_name(game, mover)} (player {mover}) to {verb}"
+    line = f"{player_label(game, mover, lights)} to {verb}"
     if status.get("expects") == "score":
         match = _match(status)
         lines_of = getattr(match.engine, "scoring_lines", None) if match else None
@@ -184,28 +293,37 @@ def compose(
     game = str(status.get("game", "?"))
     options = status.get("options") or {}
     opts = " ".join(f"{k}={v}" for k, v in options.items())
-    lines = [f"{layout.title} · {game} on {layout.profile.name} · {opts}".rstrip(" ·"), ""]
-    lines += side_by_side(
-        ["LEDs", *led_text(layout.profile, frame)], ["board", *board_text(status)], layout.gap
-    )
-    lines.append("")
-    lines.append(turn_line(status))
+    width = layout.width
+    body = [(f"{layout.title} · {game} on {layout.profile.name}", KEPT)]
+    body += [(part, OPTIONS) for part in fit_width(f"options: {opts}" if opts else "", width)]
+    leds = ["LEDs", *led_text(layout.profile, frame)]
+    picture = side_by_side(leds, ["board", *board_text(status)], layout.gap)
+    # the picture is cut, not wrapped; the engine's lines below the LEDs give way first
+    body += [
+        (clip(line, width) if width else line, EXTRA if n >= len(leds) else KEPT)
+        for n, line in enumerate(picture)
+    ]
+    text = [""]
+    text.append(turn_line(status, layout.lights))
     scores = status.get("scores")
     if scores is not None:
-        lines.append(
-            "scores: " + "  ".join(f"{player_name(game, i)} {s}" for i, s in enumerate(scores))
+        text.append(
+            "scores: "
+            + "  ".join(
+                f"{player_name(game, i)} ({player_lights(i, layout.lights)} lights) {s}"
+                for i, s in enumerate(scores)
+            )
         )
     moves = list(status.get("moves", []))
     shown = " ".join(moves[-12:])
-    lines.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
-    lines.append(f"controller: {status.get('phase', '?')}")
-    lines += ["  " + line for line in controller_says(status)]
-    lines.append("")
-    lines.append(note)
-    help_lines = command_help(game)
-    lines += help_lines
-    if layout.height and len(lines) < layout.height:
-        # the note and help stay at the bottom, just above the prompt
-        tail = lines[-(len(help_lines) + 1) :]
-        lines = lines[: -len(tail)] + [""] * (layout.height - len(lines)) + tail
-    return "\n".join(lines)
+    text.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
+    text.append(f"controller: {status.get('phase', '?')}")
+    text += ["  " + line for line in controller_says(status, layout.lights)]
+    text.append("")
+    body += [
+        (part, BLANK if not line else KEPT) for line in text for part in fit_width(line, width)
+    ]
+    tail = [part for line in [note, *command_help(game)] for part in fit_width(line, width)]
+    if layout.height:
+        return "\n".join(fit_height(body, tail, layout.height))
+    return "\n".join([line for line, _ in body] + tail)

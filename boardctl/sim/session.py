@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl import config
+from boardctl.board import BoardProfile
 from boardctl.errors import BoardctlError
 from boardctl.sensing import Emit, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import board, hands
@@ -39,6 +40,24 @@ class SimError(BoardctlError, RuntimeError):
 
 #: the reference board of each game
 DEFAULT_PROFILES: Mapping[str, str] = {"shiftago": "shiftago-colour", "duploline": "duploline"}
+
+
+def state_directory(path: str | Path) -> Path:
+    """The directory of ``--state DIR``, created with its parents if it does not exist."""
+    where = Path(path)
+    if where.exists() and not where.is_dir():
+        raise SimError(
+            f"--state {path}: this is a file, not a directory; give a directory "
+            "(one that does not exist yet is created)"
+        )
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimError(
+            f"--state {path}: cannot create the directory ({exc.strerror or exc}); "
+            "give a directory you can write to"
+        ) from exc
+    return where
 
 
 def default_profile(game: str) -> str:
@@ -101,29 +120,18 @@ class Simulation:
         options: Mapping[str, Any] | None = None,
         config_path: str | Path | None = None,
     ) -> None:
-        from hardware.profiles import load_profile
-
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if state_dir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="boardctl-sim-")
             state_dir = self._tmp.name
-        self.state_dir = Path(state_dir)
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        name = profile or default_profile(game or "shiftago")
-        loaded = load_profile(name)
-        if game is not None and loaded.game != game:
-            raise SimError(f"the board {loaded.name} plays {loaded.game}, not {game}")
-        self.profile = loaded
-        settings = [
-            f"storage.state_dir={_toml_text(str(self.state_dir))}",
-            f"control.socket={_toml_text(str(self.state_dir / 'control.sock'))}",
-            f"board.profile={_toml_text(name)}",
-            *overrides,
-        ]
-        settings += [f"game.{k}={_toml_value(v)}" for k, v in (options or {}).items()]
-        # the simulator reads no system configuration unless it is given one
-        path = config_path if config_path is not None else self.state_dir / "boardctl.toml"
-        self.config = config.load(path, settings)
+        try:
+            self.state_dir = state_directory(state_dir)
+            self.profile, self.config = _configure(
+                game, profile, overrides, self.state_dir, options, config_path
+            )
+        except BaseException:
+            self._remove_temporary()
+            raise
         self.layout: dict[str, str] = {}
         self.frame: tuple[RGB, ...] | None = None
         #: counts frames (and failures): what waiters watch for news
@@ -196,6 +204,9 @@ class Simulation:
             self._thread.join(timeout=10)
             self._thread = None
         self._stack.close()
+        self._remove_temporary()
+
+    def _remove_temporary(self) -> None:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
@@ -211,7 +222,8 @@ class Simulation:
                 self._news.notify_all()
 
     def _resumed_layout(self) -> dict[str, str]:
-        """The board as it was left: the pieces of the game the store resumes."""
+        """The board as it was left: the pieces of the game the store resumes
+        (none when that game is not the one this board plays)."""
         from boardctl.controller.store import Store
         from boardctl.daemon.runner import DATABASE
         from boardctl.engines import Match, create
@@ -224,6 +236,12 @@ class Simulation:
         if current is None:
             return {}
         game, options, moves = current
+        plays = self.config.board.game or self.profile.game
+        if game != plays:
+            # the daemon keeps that game as abandoned and begins one of this
+            # board's game: the hands start from an empty board
+            log.info("the unfinished %s game stays in the store: this board plays %s", game, plays)
+            return {}
         match = Match.from_moves(create(game, options), moves)
         return dict(match.engine.layout(match.state))
 
@@ -238,6 +256,19 @@ class Simulation:
         with self._news:
             self._news.wait_for(lambda: self.news != seen, timeout)
             return self.news
+
+    @property
+    def lights(self) -> tuple[RGB, ...]:
+        """The players' LED colours, as the daemon chooses them: the configured
+        palette, else the board's, else the colour-blind-safe default."""
+        from boardctl.controller.scenes import Palette
+
+        return Palette.choose(self.config.leds.palette, self.profile.palette).players
+
+    @property
+    def temporary(self) -> bool:
+        """True when the state directory is a temporary one of this simulation's own."""
+        return self._tmp is not None
 
     @property
     def failure(self) -> BaseException | None:
@@ -311,6 +342,35 @@ class Simulation:
     def settle(self) -> None:
         """Wait as long as the controller waits for a still board, and a little more."""
         threading.Event().wait(self.config.controller.settle_ms / 1000 + 0.05)
+
+
+def _configure(
+    game: str | None,
+    profile: str | None,
+    overrides: Sequence[str],
+    state_dir: Path,
+    options: Mapping[str, Any] | None,
+    config_path: str | Path | None,
+) -> tuple[BoardProfile, config.Config]:
+    """The board's profile and the configuration the simulated daemon runs with."""
+    from hardware.profiles import load_profile
+
+    name = profile or default_profile(game or "shiftago")
+    loaded = load_profile(name)
+    if game is not None and loaded.game != game:
+        raise SimError(f"the board {loaded.name} plays {loaded.game}, not {game}")
+    settings = [
+        f"storage.state_dir={_toml_text(str(state_dir))}",
+        f"control.socket={_toml_text(str(state_dir / 'control.sock'))}",
+        f"board.profile={_toml_text(name)}",
+        *overrides,
+    ]
+    settings += [f"game.{k}={_toml_value(v)}" for k, v in (options or {}).items()]
+    # the simulator reads no system configuration unless it is given one; a
+    # file it is given must exist, as for boardctl run and config show
+    if config_path is not None:
+        return loaded, config.load(config_path, settings, required=True)
+    return loaded, config.load(state_dir / "boardctl.toml", settings)
 
 
 def _toml_text(value: str) -> str:
