@@ -54,6 +54,25 @@ def test_a_wrong_board_names_the_sites_to_fix() -> None:
     assert "put back: blue on a1, red on b1" in said  # as the hands name them
 
 
+def test_after_an_undo_the_screen_says_to_take_the_undone_move_off() -> None:
+    for phase, verdict in (
+        ("wrong_board", "wrong"),
+        ("move_in_progress", "wrong"),
+        ("setup", "wrong"),
+    ):
+        status = {
+            **STATUS,
+            "phase": phase,
+            "verdict": verdict,
+            "offending": ["c3"],
+            "restore": {},
+            "undone_on_board": ["W3"],
+        }
+        said = "\n".join(controller_says(status))
+        assert "take W3 back off the board" in said, phase
+        assert "no legal move explains it" not in said
+
+
 def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
     profile = load_profile("shiftago-colour")
     moves = "W2 E4 W3 E6 W4 Sg W5 E6 Sb E2 Sc E1 Sd E4 Se E5 W7 Sf W7 E2 W7 Sf E7 E4 E7 E2 E7 E4 Sa"

@@ -98,6 +98,15 @@ def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Term
         lambda t: "the board is right" in t and "WRONG BOARD" not in t, "the board right again"
     )
 
+    # the operator takes the move back: the screen says what to take off the board
+    terminal.type("undo")
+    terminal.shows("take W1 back off the board")
+    terminal.type("lift a1")
+    terminal.wait_for(
+        lambda t: "blue (player 0, orange lights) to insert" in t and "take W1" not in t,
+        "the undone marble taken off",
+    )
+
     terminal.type("dance the tango")
     terminal.shows("unknown command 'dance'")
 

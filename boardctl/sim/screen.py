@@ -19,6 +19,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.controller import scenes
+from boardctl.controller.view import take_off
 from boardctl.engines import Match, create
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import PLAYER_NAMES
@@ -214,11 +215,15 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
     phase = status.get("phase")
     mover = status.get("to_move")
     who = player_label(game, mover, lights)
+    #: actions an operator undid that the board still shows
+    undone = list(status.get("undone_on_board", []))
     lines: list[str] = []
     if phase in ("starting", "linking"):
         lines.append("waiting for the board's sensors to answer")
     elif phase == "fault":
         lines.append("the sensors stopped answering: check the cable")
+    elif phase == "setup" and undone:
+        lines.append(f"set up: {take_off(undone)}")
     elif phase == "setup":
         lines.append("set up: clear the board for a new game")
     elif phase == "attract":
@@ -226,7 +231,10 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
     elif phase == "wrong_board":
         offending = list(status.get("offending", []))
         restore = dict(status.get("restore", {}))
-        lines.append("WRONG BOARD: no legal move explains it")
+        if undone:
+            lines.append(f"UNDONE: {take_off(undone)}")
+        else:
+            lines.append("WRONG BOARD: no legal move explains it")
         if offending:
             lines.append(f"  take away or fix: {_sites(offending)}")
         if restore:
@@ -244,6 +252,8 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
             )
             for path in status.get("candidates", []):
                 lines.append("  could be: " + " then ".join(path))
+        elif status.get("verdict") == "wrong" and undone:
+            lines.append(take_off(undone))
         elif status.get("verdict") == "wrong":
             lines.append("hm: that does not look right (shown red if it stays)")
         else:
