@@ -212,7 +212,10 @@ def test_resets_mid_frame_end_in_a_snapshot_that_matches(rig) -> None:  # type: 
     covered = check_delivery(log.events, mcu, allow_skips=True)
     assert len(log.changes()) + covered == len(mcu.accepted)
     assert counters.resets > 0 and counters.garbage_bytes > 0 and counters.flips > 0
-    assert src.stats.mcu_resets > 0 and src.stats.sessions > 1
+    # the host began a new session after the resets: it saw a HELLO with a new
+    # boot id, or, when that HELLO was garbled, the firmware's silence first
+    assert src.stats.sessions > 1
+    assert src.stats.mcu_resets + src.stats.link_downs > 0, src.stats
 
 
 def test_unplug_and_replug_resynchronise_by_the_same_name(rig) -> None:  # type: ignore[no-untyped-def]
