@@ -3,20 +3,19 @@ would drive them, bounce included; what the controller receives is asserted."""
 
 from __future__ import annotations
 
-import queue
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
+from sensing_support import Events
 
 from boardctl.sensing import (
     ButtonPress,
     LinkDown,
     LinkUp,
     SensorChange,
-    SensorEvent,
     SensorSnapshot,
 )
 from hardware.gpio_sensing import (
@@ -28,24 +27,6 @@ from hardware.gpio_sensing import (
     open_sensor_source,
 )
 from hardware.profiles import load_profile
-
-WAIT = 2.0  # seconds: generous, only spent when something is wrong
-
-
-class Events:
-    def __init__(self) -> None:
-        self.q: queue.Queue[SensorEvent] = queue.Queue()
-
-    def __call__(self, event: SensorEvent) -> None:
-        self.q.put(event)
-
-    def next(self) -> SensorEvent:
-        return self.q.get(timeout=WAIT)
-
-    def next_change(self) -> SensorChange:
-        event = self.next()
-        assert isinstance(event, SensorChange), event
-        return event
 
 
 class HeldPin(MockPin):  # type: ignore[misc]

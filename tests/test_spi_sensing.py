@@ -5,7 +5,6 @@ them; what the controller receives is asserted. And the profile keys that choose
 from __future__ import annotations
 
 import errno
-import queue
 import random
 import re
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
+from sensing_support import WAIT, Events
 
 from boardctl.board import BoardProfile
 from boardctl.sensing import (
@@ -21,7 +21,6 @@ from boardctl.sensing import (
     LinkDown,
     LinkUp,
     SensorChange,
-    SensorEvent,
     SensorSnapshot,
 )
 from hardware.errors import HardwareUnavailable, ProfileError
@@ -29,24 +28,7 @@ from hardware.gpio_sensing import ShiftRegisterSource, Sim74HC165Chain, open_sen
 from hardware.profiles import find_profile, load_profile, parse_profile
 from hardware.spi_sensing import Sim74HC165SpiChain, SpiShiftRegisterSource
 
-WAIT = 2.0  # seconds: generous, only spent when something is wrong
 LOAD = 27
-
-
-class Events:
-    def __init__(self) -> None:
-        self.q: queue.Queue[SensorEvent] = queue.Queue()
-
-    def __call__(self, event: SensorEvent) -> None:
-        self.q.put(event)
-
-    def next(self) -> SensorEvent:
-        return self.q.get(timeout=WAIT)
-
-    def next_change(self) -> SensorChange:
-        event = self.next()
-        assert isinstance(event, SensorChange), event
-        return event
 
 
 @pytest.fixture
