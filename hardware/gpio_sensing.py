@@ -194,11 +194,18 @@ class _GpioSource:
             try:
                 device = cls(*args, pin_factory=self.pin_factory, **kwargs)
             except gpiozero.BadPinFactory:
+                tried = "; ".join(
+                    str(w.message)
+                    for w in caught
+                    if issubclass(w.category, gpiozero.PinFactoryFallback)
+                )
                 raise HardwareUnavailable(
                     f"{self.description}: cannot use GPIO {args[0]}: gpiozero found no pin "
-                    "library that works here (it tried lgpio, RPi.GPIO, pigpio and its "
-                    "native one); on a Raspberry Pi install lgpio into boardctl's "
-                    "environment: `pip install lgpio`, or `sudo apt install python3-lgpio`"
+                    "library that works here"
+                    + (f" ({tried})" if tried else "")
+                    + "; on a Raspberry Pi install lgpio into boardctl's environment "
+                    "(`pip install lgpio`, or `sudo apt install python3-lgpio`) and run "
+                    "boardctl from a directory it may write to (lgpio keeps files there)"
                 ) from None
             except (gpiozero.GPIOZeroError, OSError, RuntimeError, *_pin_library_errors()) as e:
                 raise HardwareUnavailable(

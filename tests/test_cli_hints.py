@@ -34,6 +34,7 @@ def test_no_pin_library_is_one_line_naming_lgpio(
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert "cannot use GPIO 17: gpiozero found no pin library" in err
+    assert "Falling back from lgpio" in err  # why each library failed, for the journal
     assert "`pip install lgpio`, or `sudo apt install python3-lgpio`" in err
     assert "gpio group" not in err
     assert err.rstrip().endswith("to try it without the board, add --sim")

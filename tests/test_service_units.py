@@ -32,6 +32,8 @@ def test_unit_is_a_watched_notify_service_that_restarts() -> None:
         "SupplementaryGroups=gpio spi dialout",
         "StateDirectory=boardctl",
         "RuntimeDirectory=boardctl",
+        # lgpio keeps files in the working directory; / is read-only to the service
+        "WorkingDirectory=/run/boardctl",
     ):
         assert line in text.splitlines()
 

@@ -56,6 +56,9 @@ StateDirectory=boardctl
 StateDirectoryMode=0750
 RuntimeDirectory=boardctl
 RuntimeDirectoryMode=0750
+# lgpio writes its notification pipes into the working directory: a
+# writable one on tmpfs, not / (read-only under ProtectSystem=strict)
+WorkingDirectory=/run/boardctl
 ConfigurationDirectory=boardctl
 UMask=0077
 
