@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
-from sensing_support import WAIT, Events
+from sensing_support import Events
 
 from boardctl.board import BoardProfile
 from boardctl.sensing import (
@@ -84,21 +84,56 @@ def test_pieces_placed_and_lifted_are_reported_on_their_channels(factory: MockFa
     assert chain.devices[0].no_cs  # the chain has no chip select
 
 
+class FakeClock:
+    """A clock that moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class PolledByHand(SpiShiftRegisterSource):
+    """A source whose polling thread returns at once: the test calls ``poll``."""
+
+    def _run(self) -> None:
+        pass
+
+
 def test_a_bounce_shorter_than_the_settle_time_gives_nothing(factory: MockFactory) -> None:
     chain = Sim74HC165SpiChain(factory, LOAD, chips=1)
+    clock = FakeClock()
     events = Events()
-    with spi_source(factory, chain, 1, debounce=0.2) as source:
+    source = PolledByHand(
+        LOAD, 0, 1, debounce=0.2, pin_factory=factory, spi_factory=chain.spidev, clock_fn=clock
+    )
+
+    def poll_at(now: float) -> None:
+        clock.now = now
+        source.poll()
+
+    with source:
         source.start(events)
         events.next(), events.next()
-        # a marble rolls across channel 2's reed switch: seen for a few reads, then gone
+        # a marble rolls across channel 2's reed switch: seen for three reads, then gone
         chain.set_input(2, False)
-        assert chain.wait_fresh_reads(3, WAIT)
+        for now in (1.0, 1.05, 1.19):
+            poll_at(now)
         chain.set_input(2, True)
-        assert chain.wait_fresh_reads(3, WAIT)
+        for now in (1.25, 1.5, 2.0):
+            poll_at(now)
+        assert events.q.empty()
         # a piece set on channel 6 is the next thing reported, after its own settle time
         chain.set_input(6, False)
-        assert events.next_change() == SensorChange(6, 1)
+        for now in (3.0, 3.1, 3.19):
+            poll_at(now)
         assert events.q.empty()
+        poll_at(3.2)
+        assert events.q.get_nowait() == SensorChange(6, 1)
+        poll_at(4.0)
+        assert events.q.empty()
+    assert events.next() == LinkDown("closed")
 
 
 def test_the_channel_order_is_the_bit_banged_readers(factory: MockFactory) -> None:
