@@ -14,23 +14,50 @@ the driver cannot, the unconnected CE line toggles harmlessly. MOSI is not
 used. Bus 0 is MISO GPIO 9, SCLK 11 (``dtparam=spi=on``); bus 1, the auxiliary
 SPI, is MISO GPIO 19, SCLK 21 (``dtoverlay=spi1-1cs``).
 
-Bit order, from the datasheet's behaviour. While SH/LD is low the register
-copies inputs A..H; once SH/LD is high again QH already shows input H, before
-any clock. Each rising CLK edge shifts the register one place towards QH: QH
-shows G, then F, ... A, then the next register's H. SPI mode 0 keeps the clock
-low between transfers (CPOL 0) and samples MISO on each leading, rising edge
-(CPHA 0). The 74HC165 shifts on that same edge, but QH changes only a
-propagation delay after it, while the controller took MISO at the edge: every
-edge samples the bit that was there before it. So the first bit sampled is H,
-the eighth A, the ninth the next register's H; the order in which the bit-banged
-reader reads the data line before each clock pulse. SPI words are MSB first:
-the first bit sampled is bit 7 of byte 0, so channel ``n`` is bit ``7 - n % 8``
-of byte ``n // 8``, and 0..7 are inputs H..A of the register nearest the Pi, as
-with the bit-banged reader. (Mode 1 would sample on the falling edge, after the
-first shift, and lose H; the auxiliary SPI does not offer CPHA 1 anyway.) The
-margin on the sampling edge is the register's propagation delay, whatever the
-clock; the clock period must cover that delay and the wires' to the far end and
-back before the next edge, which 1 MHz does with room on a board's wires.
+Bit order and clock edges, from the datasheet's behaviour. While SH/LD is low
+the register copies inputs A..H; once SH/LD is high again QH already shows input
+H, before any clock. Each rising CLK edge shifts the register one place towards
+QH: QH shows G, then F, ... A, then the next register's H.
+
+The reader uses SPI mode 2: the clock idles high (CPOL 1) and the Pi samples
+MISO on each leading edge (CPHA 0), which is a falling one. The register shifts
+on the trailing, rising edge, half a clock period later, so QH has been still
+for half a period when it is sampled and then changes half a period before the
+next sample: 500 ns either side at 1 MHz, against the 74HC165's propagation
+delay of tens of nanoseconds and the wires'. So the first bit sampled is H, the
+eighth A, the ninth the next register's H: the order in which the bit-banged
+reader reads the data line before each clock pulse. Mode 0 (clock idling low,
+sampling on the rising edge) gives the same bits only through a race: the
+register shifts on the very edge the Pi samples on, and the read is right only
+while the register's clock-to-QH delay outlasts the controller's hold time, with
+no margin at all (readers of 74HC165s in mode 0 are known to lose or repeat bits
+on other controllers). Modes 1 and 3 sample on the rising edge after a shift
+and would lose H; the auxiliary SPI (bus 1) offers CPHA 0 modes only, mode 2
+among them (it drives its first bit before the first edge, so it cannot do CPHA
+1, but it does set the clock's idle level from CPOL).
+
+The first change of SCLK to idle high is a rising edge, and the chain shifts
+once on it. That does no harm as long as it comes before a scan's SH/LD pulse,
+which reloads the registers from the inputs: setting the mode at open does it
+(spidev applies the mode to the device at once). A driver that only moves the
+clock to its idle level when its next transfer starts would put that edge after
+the first scan's load pulse and lose H from that scan, so on open the reader
+clocks one throwaway byte after setting the mode: SCLK idles high from then on,
+and every scan's load pulse comes after it. (Linux kernels before 4.6 reset the
+auxiliary SPI's lines at every transfer, an extra clock edge each time; no
+current Raspberry Pi OS has that.)
+
+SPI words are MSB first: the first bit sampled is bit 7 of byte 0, so channel
+``n`` is bit ``7 - n % 8`` of byte ``n // 8``, and 0..7 are inputs H..A of the
+register nearest the Pi, as with the bit-banged reader. The clock period must
+cover the register's delay and the wires' to the far end and back within half
+a period, which 1 MHz does with room on a board's wires.
+
+The kernel keeps a device's settings from one program to the next, so the reader
+sets every one it depends on when it opens: mode 2, 8-bit words, MSB first, no
+3-wire (MISO, not MOSI, carries the data), no loopback, the speed; and, where the
+driver and spidev allow, no chip select and CE active low (CE is not wired, so
+these two only keep the bus tidy).
 
 spidev is imported when the source opens: ``pip install spidev`` (or ``apt
 install python3-spidev``). In tests and simulations :class:`Sim74HC165SpiChain`
@@ -152,22 +179,39 @@ class SpiShiftRegisterSource(PolledSource):
                 "add the user to the spi group"
             ) from None
         try:
-            # the kernel keeps a device's settings from one program to the next
-            spi.mode = 0
+            # the kernel keeps a device's settings from one program to the next: set
+            # every one the read depends on. Clearing a mode bit is never refused (a
+            # driver refuses only bits its controller lacks, and those cannot be set),
+            # so a failure here is a real one.
+            spi.mode = 2  # CPOL 1, CPHA 0: sample on the falling edge, shift on the rising
             spi.bits_per_word = 8
             spi.lsbfirst = False
+            spi.threewire = False  # the data comes on MISO
+            spi.loop = False
             spi.max_speed_hz = self.speed_hz
-        except (OSError, ValueError, TypeError) as e:
+        except (OSError, ValueError, TypeError, AttributeError) as e:
             _close_quietly(spi)
             raise HardwareUnavailable(
-                f"{self.path}: cannot set SPI mode 0, MSB first, at {self.speed_hz} Hz: {e}"
+                f"{self.path}: cannot set SPI mode 2, 8-bit words, MSB first, no 3-wire or "
+                f"loopback, at {self.speed_hz} Hz: {e}"
             ) from None
+        for name, value, why in (
+            ("no_cs", True, "chip select stays on"),
+            ("cshigh", False, "chip select may stay active high"),
+        ):
+            try:
+                setattr(spi, name, value)
+            except (AttributeError, OSError) as e:
+                # an older spidev, or a driver without SPI_NO_CS or SPI_CS_HIGH: CE is not
+                # wired, so its level and toggling do no harm
+                log.info("%s: %s (%s); it is not wired to the chain", self.path, why, e)
         try:
-            spi.no_cs = True
-        except (AttributeError, OSError) as e:
-            # an older spidev, or a driver without SPI_NO_CS: CE is not wired, so its
-            # toggling does no harm
-            log.info("%s: chip select stays on (%s); it is not wired to the chain", self.path, e)
+            # puts SCLK at its idle level (high) now, before any load pulse, however
+            # the driver applies the mode (see the module's notes)
+            spi.readbytes(1)
+        except OSError as e:
+            _close_quietly(spi)
+            raise HardwareUnavailable(f"{self.path}: the first transfer failed: {e}") from None
         log.info("%d shift registers on %s at %d Hz", self.chips, self.path, self.speed_hz)
         return spi
 
@@ -199,13 +243,18 @@ class SpiShiftRegisterSource(PolledSource):
 class SpiTransfer:
     """One transfer the simulated chain saw: how many bits were clocked, in which
     SPI mode, bit order and speed, and whether SH/LD had been pulsed low since
-    the transfer before (the inputs latched afresh)."""
+    the transfer before (the inputs latched afresh). ``sampled_on_shift`` says
+    that MISO was sampled on the rising edge the register shifts on (modes 0 and
+    3): the chain returns the level from before the edge, as a chip whose delay
+    outlasts the controller's hold time would, but real hardware gives no
+    margin there."""
 
     bits: int
     mode: int
     lsbfirst: bool
     speed_hz: int
     latched: bool
+    sampled_on_shift: bool = False
 
 
 class Sim74HC165SpiChain:
@@ -219,13 +268,21 @@ class Sim74HC165SpiChain:
     the levels of QH at the sampling edges of the transfer's SPI mode. So a
     reader that does not pulse SH/LD before a read gets what is left in the
     registers (zeros after a full read), not the inputs; one that samples on the
-    falling edge loses the first bit. A hand changes inputs with
+    falling edge loses the first bit. SCLK is a level too: it starts low, and
+    moves to the mode's idle level when a device sets its mode (or, with
+    ``idle_at_transfer``, only when the next transfer starts, as a lazier driver
+    would); moving from low to high is a rising edge and shifts the chain. In
+    modes 0 and 3 the sampling edge is the shifting edge; the chain gives the
+    level from before it (the chip's delay is longer than the controller's hold
+    time) and marks the transfer ``sampled_on_shift``: a race on real hardware.
+    A hand changes inputs with
     :meth:`set_input` (levels as wired: with active-low sensors a piece makes
     its input low). ``transfers`` records every transfer.
 
     Faults, for tests: ``open_error`` is raised by ``open``, ``read_error`` by
-    the next transfers, and ``no_cs_supported = False`` makes ``no_cs``
-    refused as an older spidev refuses it."""
+    the next transfers, ``no_cs_supported = False`` makes ``no_cs`` refused as
+    an older spidev refuses it, and :meth:`leave_settings` stands for another
+    program that left the device set up its own way."""
 
     #: the clock the Pi's device tree gives a spidev device until it is set
     DEFAULT_SPEED_HZ = 125_000_000
@@ -243,6 +300,9 @@ class Sim74HC165SpiChain:
         self.open_error: OSError | None = None
         self.read_error: Exception | None = None
         self.no_cs_supported = True
+        self.idle_at_transfer = False
+        self.left_settings: dict[str, Any] = {}
+        self.clock_high = False  # SCLK
         self.transfers: list[SpiTransfer] = []
         self.devices: list[SimSpiDev] = []
         self.load = watch_pin(factory, load, self._load_changed)
@@ -263,6 +323,24 @@ class Sim74HC165SpiChain:
             target = self.fresh_reads + count
             return self._lock.wait_for(lambda: self.fresh_reads >= target, timeout)
 
+    def leave_settings(self, **settings: Any) -> None:
+        """Settings (``mode=3``, ``loop=True``...) another program left on the
+        device: the kernel keeps them, so a device opened later starts with them."""
+        with self._lock:
+            self.left_settings.update(settings)
+            if "mode" in settings:  # SCLK was left at that mode's idle level
+                self.clock_high = bool(settings["mode"] & 2)
+
+    def set_clock_idle(self, mode: int) -> None:
+        """SCLK moves to the idle level of SPI ``mode``; a rising move shifts."""
+        with self._lock:
+            self._clock_to(bool(mode & 2))
+
+    def _clock_to(self, high: bool) -> None:
+        if high and not self.clock_high and not self._load_low:
+            self._register = [*self._register[1:], False]
+        self.clock_high = high
+
     def spidev(self) -> SimSpiDev:
         """A new, unopened SPI device on this chain's bus (``spidev.SpiDev()``)."""
         spi = SimSpiDev(self)
@@ -282,6 +360,7 @@ class Sim74HC165SpiChain:
             if self.read_error is not None:
                 raise self.read_error
             cpol, cpha = bool(mode & 2), bool(mode & 1)
+            self._clock_to(cpol)  # the driver puts SCLK at the idle level first
             sampled: list[bool] = []
             for _ in range(bits):
                 for leading in (True, False):
@@ -292,7 +371,9 @@ class Sim74HC165SpiChain:
                         sampled.append(self._register[0])
                     if rising and not self._load_low:
                         self._register = [*self._register[1:], False]
-            self.transfers.append(SpiTransfer(bits, mode, lsbfirst, speed_hz, self._latched))
+            on_shift = cpol == cpha  # the sampling edge is a rising one
+            transfer = SpiTransfer(bits, mode, lsbfirst, speed_hz, self._latched, on_shift)
+            self.transfers.append(transfer)
             self._fresh_reads += self._latched
             self._latched = False
             self._lock.notify_all()
@@ -308,8 +389,11 @@ class Sim74HC165SpiChain:
 class SimSpiDev:
     """One ``spidev.SpiDev`` on a :class:`Sim74HC165SpiChain`: ``open``, the
     settings (``mode``, ``max_speed_hz``, ``bits_per_word``, ``lsbfirst``,
-    ``no_cs``), ``readbytes``, ``xfer``, ``xfer2``, ``writebytes`` and ``close``,
-    with spidev's errors (a closed device: EBADF; no such bus: ENOENT)."""
+    ``cshigh``, ``threewire``, ``loop``, ``no_cs``), ``readbytes``, ``xfer``,
+    ``xfer2``, ``writebytes`` and ``close``, with spidev's errors (a closed
+    device: EBADF; no such bus: ENOENT; a mode bus 1 cannot do: EINVAL). With
+    ``threewire`` the data is read from MOSI, and with ``loop`` from the
+    controller's own output: zeros either way, though the chain is clocked."""
 
     def __init__(self, chain: Sim74HC165SpiChain) -> None:
         self._chain = chain
@@ -318,6 +402,9 @@ class SimSpiDev:
         self._mode = 0
         self.bits_per_word = 8
         self.lsbfirst = False
+        self.cshigh = False
+        self.threewire = False
+        self.loop = False
         self.max_speed_hz = chain.DEFAULT_SPEED_HZ
         self._no_cs = False
 
@@ -332,9 +419,11 @@ class SimSpiDev:
     @mode.setter
     def mode(self, value: int) -> None:
         if not 0 <= value <= 3 or (self._chain.bus == 1 and value & 1):
-            # the auxiliary SPI (bus 1) offers CPHA 0 modes only
+            # the auxiliary SPI (bus 1) offers CPHA 0 modes only (0 and 2)
             raise OSError(errno.EINVAL, "Invalid argument")
         self._mode = value
+        if self._open and not self._chain.idle_at_transfer:
+            self._chain.set_clock_idle(value)
 
     @property
     def no_cs(self) -> bool:
@@ -352,6 +441,8 @@ class SimSpiDev:
             raise chain.open_error
         if (bus, device) != (chain.bus, chain.device):
             raise FileNotFoundError(errno.ENOENT, "No such file or directory")
+        for name, value in chain.left_settings.items():
+            setattr(self, name, value)
         self._open = True
 
     def close(self) -> None:
@@ -364,7 +455,10 @@ class SimSpiDev:
             raise OSError(errno.EBADF, "Bad file descriptor")
         if self.bits_per_word != 8:
             raise OSError(errno.EINVAL, "Invalid argument")
-        return self._chain.clock_in(8 * count, self.mode, self.lsbfirst, self.max_speed_hz)
+        data = self._chain.clock_in(8 * count, self.mode, self.lsbfirst, self.max_speed_hz)
+        if self.threewire or self.loop:  # MISO, where the chain's data is, goes unread
+            return [0] * count
+        return data
 
     def readbytes(self, count: int) -> list[int]:
         return self._transfer(count)

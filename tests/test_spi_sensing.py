@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
-from sensing_support import WAIT, Events
+from sensing_support import Events
 
 from boardctl.board import BoardProfile
 from boardctl.sensing import (
@@ -72,30 +72,68 @@ def test_pieces_placed_and_lifted_are_reported_on_their_channels(factory: MockFa
         chain.set_input(15, False)  # the last bit of the chain, input A of the far register
         assert events.next_change() == SensorChange(15, 1)
     assert events.next() == LinkDown("closed")
-    # every read latched the inputs first, in mode 0, MSB first, at the speed asked for
-    assert chain.transfers and all(t.latched for t in chain.transfers)
-    assert {(t.bits, t.mode, t.lsbfirst, t.speed_hz) for t in chain.transfers} == {
-        (16, 0, False, 1_000_000)
-    }
+    # one throwaway byte at open puts SCLK at its idle level; then every read latched
+    # the inputs first, in mode 2, MSB first, at the speed asked for, sampling half a
+    # period away from the shifting edge
+    first, *scans = chain.transfers
+    assert (first.bits, first.latched) == (8, False)
+    assert scans and all(t.latched and not t.sampled_on_shift for t in scans)
+    assert {(t.mode, t.lsbfirst, t.speed_hz) for t in chain.transfers} == {(2, False, 1_000_000)}
+    assert {t.bits for t in scans} == {16}
     assert [d.is_open for d in chain.devices] == [False]  # closed with the source
     assert chain.devices[0].no_cs  # the chain has no chip select
 
 
+class FakeClock:
+    """A clock that moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class PolledByHand(SpiShiftRegisterSource):
+    """A source whose polling thread returns at once: the test calls ``poll``."""
+
+    def _run(self) -> None:
+        pass
+
+
 def test_a_bounce_shorter_than_the_settle_time_gives_nothing(factory: MockFactory) -> None:
     chain = Sim74HC165SpiChain(factory, LOAD, chips=1)
+    clock = FakeClock()
     events = Events()
-    with spi_source(factory, chain, 1, debounce=0.2) as source:
+    source = PolledByHand(
+        LOAD, 0, 1, debounce=0.2, pin_factory=factory, spi_factory=chain.spidev, clock_fn=clock
+    )
+
+    def poll_at(now: float) -> None:
+        clock.now = now
+        source.poll()
+
+    with source:
         source.start(events)
         events.next(), events.next()
-        # a marble rolls across channel 2's reed switch: seen for a few reads, then gone
+        # a marble rolls across channel 2's reed switch: seen for three reads, then gone
         chain.set_input(2, False)
-        assert chain.wait_fresh_reads(3, WAIT)
+        for now in (1.0, 1.05, 1.19):
+            poll_at(now)
         chain.set_input(2, True)
-        assert chain.wait_fresh_reads(3, WAIT)
+        for now in (1.25, 1.5, 2.0):
+            poll_at(now)
+        assert events.q.empty()
         # a piece set on channel 6 is the next thing reported, after its own settle time
         chain.set_input(6, False)
-        assert events.next_change() == SensorChange(6, 1)
+        for now in (3.0, 3.1, 3.19):
+            poll_at(now)
         assert events.q.empty()
+        poll_at(3.2)
+        assert events.q.get_nowait() == SensorChange(6, 1)
+        poll_at(4.0)
+        assert events.q.empty()
+    assert events.next() == LinkDown("closed")
 
 
 def test_the_channel_order_is_the_bit_banged_readers(factory: MockFactory) -> None:
@@ -157,6 +195,81 @@ def test_the_twin_latches_only_when_sh_ld_is_pulsed(factory: MockFactory) -> Non
     with pytest.raises(OSError, match="Bad file descriptor"):
         spi.readbytes(2)
     load.close()
+
+
+def test_mode_2_samples_between_the_shifts_and_reads_the_chain_in_order(
+    factory: MockFactory,
+) -> None:
+    """On the simulated chain, by hand: mode 2 reads H first, as mode 0 does, but
+    samples half a period away from the rising edge the register shifts on; mode 0
+    samples on that very edge (a race on real hardware). SCLK's first move to idle
+    high is a rising edge and shifts the chain once, which the next load undoes."""
+    from gpiozero import DigitalOutputDevice
+
+    chain = Sim74HC165SpiChain(factory, LOAD, chips=2, bus=1)
+    for channel in (0, 9):
+        chain.set_input(channel, False)
+    load = DigitalOutputDevice(LOAD, initial_value=True, pin_factory=factory)
+
+    def latch() -> None:
+        load.off()
+        load.on()
+
+    spi = chain.spidev()
+    spi.open(1, 0)
+    latch()
+    assert spi.readbytes(2) == [0b01111111, 0b10111111]  # mode 0: H of each register first
+    assert chain.transfers[-1].sampled_on_shift
+    latch()
+    assert not chain.clock_high
+    spi.mode = 2  # SCLK rises to idle high: the chain shifts once, H is gone ...
+    assert chain.clock_high
+    assert spi.readbytes(2) == [0b11111111, 0b01111110]  # every bit one place early
+    latch()  # ... until the next load, which every scan begins with
+    assert spi.readbytes(2) == [0b01111111, 0b10111111]
+    assert not chain.transfers[-1].sampled_on_shift
+    assert chain.clock_high  # idle high between transfers: no more extra edges
+    latch()
+    assert spi.readbytes(2) == [0b01111111, 0b10111111]
+    spi.close()
+    load.close()
+
+
+@pytest.mark.parametrize("idle_at_transfer", [False, True])
+def test_the_reader_sets_mode_2_and_its_first_read_is_whole(
+    factory: MockFactory, idle_at_transfer: bool
+) -> None:
+    """Wherever the driver moves SCLK to idle high, at the mode's setting or at the
+    next transfer, that rising edge comes before the first scan's load pulse."""
+    chain = Sim74HC165SpiChain(factory, LOAD, chips=2, bus=1)
+    chain.idle_at_transfer = idle_at_transfer
+    for channel in (0, 8, 15):
+        chain.set_input(channel, False)
+    events = Events()
+    with spi_source(factory, chain, 2) as source:
+        source.start(events)
+        events.next()
+        snapshot = events.next()
+    assert snapshot == SensorSnapshot(tuple(int(n in (0, 8, 15)) for n in range(16)))
+    assert chain.devices[0].mode == 2
+    assert {t.mode for t in chain.transfers} == {2}
+
+
+def test_settings_another_program_left_on_the_device_are_undone(factory: MockFactory) -> None:
+    chain = Sim74HC165SpiChain(factory, LOAD, chips=1, bus=0)
+    chain.leave_settings(
+        mode=3, bits_per_word=16, lsbfirst=True, cshigh=True, threewire=True, loop=True
+    )
+    chain.set_input(1, False)
+    events = Events()
+    with spi_source(factory, chain, 1) as source:
+        source.start(events)
+        events.next()
+        assert events.next() == SensorSnapshot((0, 1, 0, 0, 0, 0, 0, 0))
+    spi = chain.devices[0]
+    assert (spi.mode, spi.bits_per_word, spi.lsbfirst) == (2, 8, False)
+    assert not (spi.cshigh or spi.threewire or spi.loop)
+    assert spi.no_cs
 
 
 def test_a_reader_that_forgets_to_pulse_sh_ld_fails(factory: MockFactory) -> None:
