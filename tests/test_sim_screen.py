@@ -68,9 +68,27 @@ def test_after_an_undo_the_screen_says_to_take_the_undone_move_off() -> None:
             "restore": {},
             "undone_on_board": ["W3"],
         }
-        said = "\n".join(controller_says(status))
-        assert "take W3 back off the board" in said, phase
-        assert "no legal move explains it" not in said
+        said = controller_says(status)
+        assert said[0] == "UNDONE: take W3 back off the board", phase
+        assert "no legal move explains it" not in "\n".join(said)
+
+
+def test_setting_up_names_the_sites_to_clear() -> None:
+    status = {
+        **STATUS,
+        "phase": "setup",
+        "moves": [],
+        "offending": ["a3", "g3"],
+        "restore": {"c1": "p1"},
+    }
+    assert controller_says(status) == [
+        "set up: clear the board for a new game",
+        "  take away: a3 g3",
+        "  put back: red on c1",
+    ]
+    assert controller_says({**status, "offending": [], "restore": {}}) == [
+        "set up: clear the board for a new game"
+    ]
 
 
 def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:

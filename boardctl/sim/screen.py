@@ -209,6 +209,29 @@ def _sites(names: Sequence[str]) -> str:
     return " ".join(names) if names else "-"
 
 
+def undone_line(undone: Sequence[str]) -> str:
+    """``UNDONE: take W3 back off the board``: the controller's words for the
+    actions an operator undid that the board still shows, its first word as
+    the alarm."""
+    first, _, rest = take_off(list(undone)).partition(" ")
+    return f"{first.upper()} {rest}"
+
+
+def _fixes(game: str, status: Mapping[str, Any], take_away: str) -> list[str]:
+    """The sites to clear (``take_away`` says how) and the pieces to put back."""
+    offending = list(status.get("offending", []))
+    restore = dict(status.get("restore", {}))
+    lines = []
+    if offending:
+        lines.append(f"  {take_away}: {_sites(offending)}")
+    if restore:
+        lines.append(
+            "  put back: "
+            + ", ".join(f"{piece_name(game, piece)} on {site}" for site, piece in restore.items())
+        )
+    return lines
+
+
 def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> list[str]:
     """What the controller's status means for the players, in words."""
     game = str(status.get("game", ""))
@@ -222,28 +245,20 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
         lines.append("waiting for the board's sensors to answer")
     elif phase == "fault":
         lines.append("the sensors stopped answering: check the cable")
-    elif phase == "setup" and undone:
-        lines.append(f"set up: {take_off(undone)}")
     elif phase == "setup":
-        lines.append("set up: clear the board for a new game")
+        if undone:
+            lines.append(undone_line(undone))
+        else:
+            lines.append("set up: clear the board for a new game")
+        lines += _fixes(game, status, "take away")
     elif phase == "attract":
         lines.append("idle: touch the board to wake it")
     elif phase == "wrong_board":
-        offending = list(status.get("offending", []))
-        restore = dict(status.get("restore", {}))
         if undone:
-            lines.append(f"UNDONE: {take_off(undone)}")
+            lines.append(undone_line(undone))
         else:
             lines.append("WRONG BOARD: no legal move explains it")
-        if offending:
-            lines.append(f"  take away or fix: {_sites(offending)}")
-        if restore:
-            lines.append(
-                "  put back: "
-                + ", ".join(
-                    f"{piece_name(game, piece)} on {site}" for site, piece in restore.items()
-                )
-            )
+        lines += _fixes(game, status, "take away or fix")
     elif phase == "move_in_progress":
         if status.get("verdict") == "ambiguous":
             lines.append(
@@ -253,7 +268,7 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
             for path in status.get("candidates", []):
                 lines.append("  could be: " + " then ".join(path))
         elif status.get("verdict") == "wrong" and undone:
-            lines.append(take_off(undone))
+            lines.append(undone_line(undone))
         elif status.get("verdict") == "wrong":
             lines.append("hm: that does not look right (shown red if it stays)")
         else:
