@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from boardctl.controller.view import to_do
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import HAND_VERBS
 from boardctl.sim.demo import Script
@@ -203,7 +204,7 @@ class Console:
                 who = player_label(str(status.get("game")), status.get("to_move"), self.sim.lights)
                 self.note = (
                     f"{status.get('phase')}: {len(status.get('moves', []))} moves, "
-                    f"{who} to {status.get('expects')}, {status.get('status')}"
+                    f"{who} to {to_do(str(status.get('expects')))}, {status.get('status')}"
                 )
             elif verb in ("help", "?"):
                 self.note = HELP
