@@ -134,3 +134,23 @@ def test_a_palette_of_its_own_names_its_colours_or_shows_their_hex() -> None:
     text = compose(STATUS, None, Layout(profile, lights=lights))
     assert "red (player 1, #123456 lights) to insert" in text
     assert "blue (blue lights) 0" in text
+
+
+def test_at_80_columns_the_notes_under_the_board_wrap_and_give_way_whole() -> None:
+    profile = load_profile("duploline")
+    status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    status.update(to_move=0, expects="opening")
+    wide = compose(status, None, Layout(profile)).splitlines()
+    notes = [line.strip() for line in wide if line.strip().startswith(("in hand:", "key:"))]
+    assert len(notes) == 2 and notes[0].endswith("black 18 discs 18 rings"), notes
+    narrow = compose(status, None, Layout(profile, width=80))
+    # nothing is cut: the same words in the same order, only the rows differ
+    assert narrow.split() == compose(status, None, Layout(profile)).split()
+    for height in range(16, 32):
+        lines = compose(status, None, Layout(profile, height=height, width=80)).splitlines()
+        assert len(lines) == height
+        assert all(visible_width(line) <= 80 for line in lines)
+        rows = " ".join(line.strip() for line in lines)
+        for note in notes:
+            # a note is shown whole or not at all
+            assert note in rows or note.split(",")[0] not in rows, (height, lines)
