@@ -206,3 +206,23 @@ def test_at_80_by_24_the_title_and_the_line_being_typed_stay_on_the_screen(
         )
     finally:
         term.close()
+
+
+def test_a_new_game_asked_for_from_another_terminal_shows_without_typing(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    term = Terminal(_sim_command(tmp_path, "--state", str(state)))
+    try:
+        term.shows("sim>", "the board is right")
+        # on the empty board the new game's LEDs are the old one's: only the game changed
+        socket = str(state / "control.sock")
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        cli = [sys.executable, "-m", "boardctl.cli.main"]
+        subprocess.run(
+            [*cli, "new", "--socket", socket, "shiftago", "players=4"],
+            check=True,
+            capture_output=True,
+            env=env,
+        )
+        term.shows("players=4", timeout=5)
+    finally:
+        term.close()
