@@ -68,9 +68,27 @@ def test_after_an_undo_the_screen_says_to_take_the_undone_move_off() -> None:
             "restore": {},
             "undone_on_board": ["W3"],
         }
-        said = "\n".join(controller_says(status))
-        assert "take W3 back off the board" in said, phase
-        assert "no legal move explains it" not in said
+        said = controller_says(status)
+        assert said[0] == "UNDONE: take W3 back off the board", phase
+        assert "no legal move explains it" not in "\n".join(said)
+
+
+def test_setting_up_names_the_sites_to_clear() -> None:
+    status = {
+        **STATUS,
+        "phase": "setup",
+        "moves": [],
+        "offending": ["a3", "g3"],
+        "restore": {"c1": "p1"},
+    }
+    assert controller_says(status) == [
+        "set up: clear the board for a new game",
+        "  take away: a3 g3",
+        "  put back: red on c1",
+    ]
+    assert controller_says({**status, "offending": [], "restore": {}}) == [
+        "set up: clear the board for a new game"
+    ]
 
 
 def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
@@ -116,3 +134,23 @@ def test_a_palette_of_its_own_names_its_colours_or_shows_their_hex() -> None:
     text = compose(STATUS, None, Layout(profile, lights=lights))
     assert "red (player 1, #123456 lights) to insert" in text
     assert "blue (blue lights) 0" in text
+
+
+def test_at_80_columns_the_notes_under_the_board_wrap_and_give_way_whole() -> None:
+    profile = load_profile("duploline")
+    status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    status.update(to_move=0, expects="opening")
+    wide = compose(status, None, Layout(profile)).splitlines()
+    notes = [line.strip() for line in wide if line.strip().startswith(("in hand:", "key:"))]
+    assert len(notes) == 2 and notes[0].endswith("black 18 discs 18 rings"), notes
+    narrow = compose(status, None, Layout(profile, width=80))
+    # nothing is cut: the same words in the same order, only the rows differ
+    assert narrow.split() == compose(status, None, Layout(profile)).split()
+    for height in range(16, 32):
+        lines = compose(status, None, Layout(profile, height=height, width=80)).splitlines()
+        assert len(lines) == height
+        assert all(visible_width(line) <= 80 for line in lines)
+        rows = " ".join(line.strip() for line in lines)
+        for note in notes:
+            # a note is shown whole or not at all
+            assert note in rows or note.split(",")[0] not in rows, (height, lines)

@@ -152,21 +152,32 @@ def _running(pid: int) -> bool:
     return True
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["temporary", "state"])
 @pytest.mark.parametrize("how", ["closing the terminal", "SIGTERM"])
-def test_ending_the_sim_from_outside_removes_its_temporary_directory(
-    tmp_path: Path, how: str
+def test_ending_the_sim_from_outside_removes_its_temporary_files_and_stops_the_daemon(
+    tmp_path: Path, how: str, kept: bool
 ) -> None:
-    term = Terminal(_sim_command(tmp_path))
+    state = tmp_path / "state"
+    term = Terminal(_sim_command(tmp_path, *(["--state", str(state)] if kept else [])))
     try:
         term.shows("sim>", "the board is right")
         pid = int(term.tmux("display-message", "-p", "-t", "sim", "#{pane_pid}"))
-        assert list(tmp_path.glob("boardctl-sim-*"))  # its game database is in there
+        # the virtual microcontroller's directory, and without --state the game database's
+        assert list(tmp_path.glob("boardctl-vmcu-*"))
+        assert bool(list(tmp_path.glob("boardctl-sim-*"))) is not kept
         if how == "SIGTERM":
             os.kill(pid, signal.SIGTERM)
         else:
             term.close()  # the terminal goes away: the process is hung up on
         _wait_until(lambda: not _running(pid), "the sim ending")
-        assert not list(tmp_path.glob("boardctl-sim-*"))
+        assert not list(tmp_path.glob("boardctl-*"))
+        if kept:
+            # the daemon stopped as it does under systemd: socket gone, database checkpointed
+            left = sorted(p.name for p in state.iterdir())
+            assert "control.sock" not in left, left
+            assert not [name for name in left if name.endswith(("-wal", "-shm"))], left
+            log = (state / "sim.log").read_text()
+            assert "stopped; the LEDs are dark and the game is saved" in log, log
     finally:
         term.close()
 
@@ -193,5 +204,25 @@ def test_at_80_by_24_the_title_and_the_line_being_typed_stay_on_the_screen(
         term.wait_for(
             lambda t: "the board is right" in t and "WRONG BOARD" not in t, "the board right"
         )
+    finally:
+        term.close()
+
+
+def test_a_new_game_asked_for_from_another_terminal_shows_without_typing(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    term = Terminal(_sim_command(tmp_path, "--state", str(state)))
+    try:
+        term.shows("sim>", "the board is right")
+        # on the empty board the new game's LEDs are the old one's: only the game changed
+        socket = str(state / "control.sock")
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        cli = [sys.executable, "-m", "boardctl.cli.main"]
+        subprocess.run(
+            [*cli, "new", "--socket", socket, "shiftago", "players=4"],
+            check=True,
+            capture_output=True,
+            env=env,
+        )
+        term.shows("players=4", timeout=5)
     finally:
         term.close()

@@ -107,27 +107,38 @@ def _play(args: argparse.Namespace) -> int:
             raise
         return sim
 
-    return Console(make).run()
+    console = Console(make)
+    try:
+        return console.run()
+    finally:
+        # a signal that came as the console began to shut down (a closed
+        # terminal: the read fails, then SIGHUP) may have cut its clean-up short
+        console.sim.close()
 
 
 @contextlib.contextmanager
 def _ending_like_ctrl_c() -> Iterator[None]:
     """A closed terminal (SIGHUP) or SIGTERM ends the simulator as Ctrl-C does:
     the daemon stops and the temporary directory is removed."""
-    signals = [s for s in (getattr(signal, "SIGHUP", None), signal.SIGTERM) if s is not None]
+    from boardctl.sim.session import ENDING_SIGNALS
+
+    signals = [s for s in ENDING_SIGNALS if s != signal.SIGINT]
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
         # once is enough: the clean-up that follows is not interrupted again
-        for sig in signals:
+        # (Simulation.close also ignores these signals while it runs)
+        for sig in ENDING_SIGNALS:
             signal.signal(sig, signal.SIG_IGN)
         raise KeyboardInterrupt
 
-    previous = {sig: signal.signal(sig, interrupt) for sig in signals}
+    previous: dict[int, Any] = {sig: signal.signal(sig, interrupt) for sig in signals}
+    previous[signal.SIGINT] = signal.getsignal(signal.SIGINT)  # ignored once one came
     try:
         yield
     finally:
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            if handler is not None:
+                signal.signal(sig, handler)
 
 
 def _quiet_logging(path: Any) -> None:

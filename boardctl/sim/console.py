@@ -4,8 +4,9 @@ scripted demo playing itself.
 The screen (:func:`boardctl.sim.screen.compose`) fills a fixed number of lines
 at the top of the terminal; the prompt sits below it. A refresher thread
 redraws the screen in place whenever the LEDs change (a move accepted, a
-mistake shown after the grace time, a takeback) without touching the line
-being typed.
+mistake shown after the grace time, a takeback), or, checked once a second,
+the game does (a new game asked for from another terminal), without touching
+the line being typed.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from boardctl.controller.view import to_do
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import HAND_VERBS
 from boardctl.sim.demo import Script
@@ -46,6 +48,17 @@ def _option_value(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return text
+
+
+def _game_of(status: dict[str, Any]) -> tuple[Any, ...]:
+    """What of the status the screen shows that may change without the LEDs."""
+    options = status.get("options") or {}
+    return (
+        status.get("game"),
+        json.dumps(options, sort_keys=True, default=str),
+        tuple(status.get("moves", [])),
+        status.get("phase"),
+    )
 
 
 def parse_new(args: Sequence[str]) -> tuple[str | None, dict[str, Any]]:
@@ -83,6 +96,8 @@ class Console:
         self._lock = threading.RLock()
         self._running = True
         self._height = height
+        #: what the screen last showed of the game (see :func:`_game_of`)
+        self._shown: tuple[Any, ...] | None = None
         self.layout = self._layout()
 
     def _layout(self) -> Layout:
@@ -111,6 +126,7 @@ class Console:
             status = self.sim.status()
         except BoardctlError as exc:
             status = {"phase": f"unreachable ({exc})"}
+        self._shown = _game_of(status)
         return compose(status, self.sim.frame, self.layout, self.note)
 
     def draw(self, full: bool = False) -> None:
@@ -145,6 +161,11 @@ class Console:
             if not self._running:
                 return
             if news == seen:
+                # the LEDs stayed as they were, but a command from another
+                # terminal (boardctl new) may have changed the game all the same
+                with contextlib.suppress(BoardctlError, OSError):
+                    if _game_of(sim.status()) != self._shown:
+                        self.draw()
                 continue
             seen = news
             with contextlib.suppress(BoardctlError, OSError):
@@ -203,7 +224,7 @@ class Console:
                 who = player_label(str(status.get("game")), status.get("to_move"), self.sim.lights)
                 self.note = (
                     f"{status.get('phase')}: {len(status.get('moves', []))} moves, "
-                    f"{who} to {status.get('expects')}, {status.get('status')}"
+                    f"{who} to {to_do(str(status.get('expects')))}, {status.get('status')}"
                 )
             elif verb in ("help", "?"):
                 self.note = HELP

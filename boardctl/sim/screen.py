@@ -104,6 +104,8 @@ def fit_width(line: str, width: int) -> list[str]:
     if _ESCAPE.search(line):
         return [clip(line, width)]
     indent = line[: len(line) - len(line.lstrip())]
+    if len(indent) + 12 > width:  # too narrow to keep the indent and some words beside it
+        indent = ""
     return textwrap.wrap(
         line.strip(),
         width,
@@ -121,16 +123,22 @@ def fit_height(body: Sequence[tuple[str, int]], tail: Sequence[str], height: int
     """The ``body`` lines (each with how readily it gives way: :data:`BLANK`
     first, then :data:`EXTRA`, then :data:`OPTIONS`, each from the bottom up)
     and then ``tail`` in exactly ``height`` lines; the tail (the note and the
-    help) stays just above the prompt."""
+    help) stays just above the prompt. A body line may be several rows (a line
+    wrapped with ``\\n``): it gives way whole."""
     room = height - len(tail)
     if room <= 0:
-        return [line for line, _ in body][: max(0, height)] + list(tail)[: max(0, height)]
+        rows = [row for line, _ in body for row in line.split("\n")]
+        return rows[: max(0, height)] + list(tail)[: max(0, height)]
     kept = list(body)
+
+    def size() -> int:
+        return sum(line.count("\n") + 1 for line, _ in kept)
+
     for rank in (BLANK, EXTRA, OPTIONS):
-        while len(kept) > room and any(r == rank for _, r in kept):
+        while size() > room and any(r == rank for _, r in kept):
             at = max(i for i, (_, r) in enumerate(kept) if r == rank)
             del kept[at]
-    lines = [line for line, _ in kept]
+    lines = [row for line, _ in kept for row in line.split("\n")]
     if len(lines) > room:
         lines = [*lines[: room - 1], "  ..."]
     return lines + [""] * (room - len(lines)) + list(tail)
@@ -209,6 +217,29 @@ def _sites(names: Sequence[str]) -> str:
     return " ".join(names) if names else "-"
 
 
+def undone_line(undone: Sequence[str]) -> str:
+    """``UNDONE: take W3 back off the board``: the controller's words for the
+    actions an operator undid that the board still shows, its first word as
+    the alarm."""
+    first, _, rest = take_off(list(undone)).partition(" ")
+    return f"{first.upper()} {rest}"
+
+
+def _fixes(game: str, status: Mapping[str, Any], take_away: str) -> list[str]:
+    """The sites to clear (``take_away`` says how) and the pieces to put back."""
+    offending = list(status.get("offending", []))
+    restore = dict(status.get("restore", {}))
+    lines = []
+    if offending:
+        lines.append(f"  {take_away}: {_sites(offending)}")
+    if restore:
+        lines.append(
+            "  put back: "
+            + ", ".join(f"{piece_name(game, piece)} on {site}" for site, piece in restore.items())
+        )
+    return lines
+
+
 def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> list[str]:
     """What the controller's status means for the players, in words."""
     game = str(status.get("game", ""))
@@ -222,28 +253,20 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
         lines.append("waiting for the board's sensors to answer")
     elif phase == "fault":
         lines.append("the sensors stopped answering: check the cable")
-    elif phase == "setup" and undone:
-        lines.append(f"set up: {take_off(undone)}")
     elif phase == "setup":
-        lines.append("set up: clear the board for a new game")
+        if undone:
+            lines.append(undone_line(undone))
+        else:
+            lines.append("set up: clear the board for a new game")
+        lines += _fixes(game, status, "take away")
     elif phase == "attract":
         lines.append("idle: touch the board to wake it")
     elif phase == "wrong_board":
-        offending = list(status.get("offending", []))
-        restore = dict(status.get("restore", {}))
         if undone:
-            lines.append(f"UNDONE: {take_off(undone)}")
+            lines.append(undone_line(undone))
         else:
             lines.append("WRONG BOARD: no legal move explains it")
-        if offending:
-            lines.append(f"  take away or fix: {_sites(offending)}")
-        if restore:
-            lines.append(
-                "  put back: "
-                + ", ".join(
-                    f"{piece_name(game, piece)} on {site}" for site, piece in restore.items()
-                )
-            )
+        lines += _fixes(game, status, "take away or fix")
     elif phase == "move_in_progress":
         if status.get("verdict") == "ambiguous":
             lines.append(
@@ -253,7 +276,7 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
             for path in status.get("candidates", []):
                 lines.append("  could be: " + " then ".join(path))
         elif status.get("verdict") == "wrong" and undone:
-            lines.append(take_off(undone))
+            lines.append(undone_line(undone))
         elif status.get("verdict") == "wrong":
             lines.append("hm: that does not look right (shown red if it stays)")
         else:
@@ -305,12 +328,15 @@ def compose(
     opts = " ".join(f"{k}={v}" for k, v in options.items())
     width = layout.width
     body = [(f"{layout.title} · {game} on {layout.profile.name}", KEPT)]
-    body += [(part, OPTIONS) for part in fit_width(f"options: {opts}" if opts else "", width)]
+    body.append(("\n".join(fit_width(f"options: {opts}" if opts else "", width)), OPTIONS))
     leds = ["LEDs", *led_text(layout.profile, frame)]
     picture = side_by_side(leds, ["board", *board_text(status)], layout.gap)
-    # the picture is cut, not wrapped; the engine's lines below the LEDs give way first
+    # the picture beside the LEDs is cut, not wrapped; the engine's notes below
+    # the LEDs wrap, and each gives way whole before anything else but blanks
     body += [
-        (clip(line, width) if width else line, EXTRA if n >= len(leds) else KEPT)
+        (clip(line, width) if width else line, KEPT)
+        if n < len(leds)
+        else ("\n".join(fit_width(line, width)), EXTRA)
         for n, line in enumerate(picture)
     ]
     text = [""]
@@ -330,9 +356,7 @@ def compose(
     text.append(f"controller: {status.get('phase', '?')}")
     text += ["  " + line for line in controller_says(status, layout.lights)]
     text.append("")
-    body += [
-        (part, BLANK if not line else KEPT) for line in text for part in fit_width(line, width)
-    ]
+    body += [("\n".join(fit_width(line, width)), BLANK if not line else KEPT) for line in text]
     tail = [part for line in [note, *command_help(game)] for part in fit_width(line, width)]
     if layout.height:
         return "\n".join(fit_height(body, tail, layout.height))

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,32 @@ RGB = tuple[int, int, int]
 
 class SimError(BoardctlError, RuntimeError):
     """The simulated board or its daemon did not do what was asked in time."""
+
+
+#: the signals that end the simulator (a closed terminal, SIGTERM, Ctrl-C)
+ENDING_SIGNALS = tuple(
+    sig
+    for sig in (getattr(signal, "SIGHUP", None), signal.SIGTERM, signal.SIGINT)
+    if sig is not None
+)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """While the simulation shuts down, a hang-up, SIGTERM or Ctrl-C is ignored
+    rather than raised in the middle of it (a closed terminal sends SIGHUP just
+    after the prompt's read has failed): the daemon stops, the socket goes and
+    the temporary directories are removed all the same. Only the main thread
+    can do this; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 #: the reference board of each game
@@ -198,13 +225,15 @@ class Simulation:
             )
 
     def close(self) -> None:
-        if self.daemon is not None:
-            self.daemon.stop()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
-        self._stack.close()
-        self._remove_temporary()
+        """Stop the daemon and remove what it made; closing again does nothing more."""
+        with signals_held():
+            if self.daemon is not None:
+                self.daemon.stop()
+            if self._thread is not None:
+                self._thread.join(timeout=10)
+                self._thread = None
+            self._stack.close()
+            self._remove_temporary()
 
     def _remove_temporary(self) -> None:
         if self._tmp is not None:
