@@ -1,6 +1,6 @@
 """The simulator's screen shows the LEDs, the board, the turn and what is wrong."""
 
-from boardctl.sim.screen import Layout, compose, controller_says, visible_width
+from boardctl.sim.screen import Layout, compose, controller_says, turn_line, visible_width
 from hardware.profiles import load_profile
 
 STATUS = {
@@ -154,3 +154,9 @@ def test_at_80_columns_the_notes_under_the_board_wrap_and_give_way_whole() -> No
         for note in notes:
             # a note is shown whole or not at all
             assert note in rows or note.split(",")[0] not in rows, (height, lines)
+
+
+def test_a_duploline_turn_says_which_action_in_words() -> None:
+    status = {**STATUS, "game": "duploline", "options": {}, "moves": ["D+d4"], "expects": "ring"}
+    line = turn_line(status)
+    assert line.endswith("to play a ring action"), line

@@ -19,7 +19,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.controller import scenes
-from boardctl.controller.view import take_off
+from boardctl.controller.view import take_off, to_do
 from boardctl.engines import Match, create
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import PLAYER_NAMES
@@ -305,7 +305,7 @@ def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS)
     if mover is None:
         return "nobody to move"
     expects = str(status.get("expects"))
-    verb = expects if expects in ("insert", "score") else f"act ({expects})"
+    verb = expects if expects in ("insert", "score") else to_do(expects)
     line = f"{player_label(game, mover, lights)} to {verb}"
     if status.get("expects") == "score":
         match = _match(status)
