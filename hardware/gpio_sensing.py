@@ -367,7 +367,7 @@ class PolledSource(_GpioSource):
         next_scan = self.clock()
         while not self._stop.is_set():
             try:
-                self._take(self.scan())
+                self.poll()
             except Exception as e:  # a pin or bus error must end the source, not the program
                 log.exception("reading the shift registers failed")
                 if self._emit is not None:
@@ -546,36 +546,28 @@ def open_sensor_source(
             buttons=profile.buttons,
             pin_factory=pin_factory,
         )
-    if profile.sensing == "shift-register" and s.get("reader") == "spi":
-        from hardware.spi_sensing import SpiShiftRegisterSource
-
-        return SpiShiftRegisterSource(
-            s["load"],
-            s["bus"],
-            s["chips"],
-            device=int(s.get("device", 0)),
-            speed_hz=int(s.get("speed_hz", 1_000_000)),
-            active_low=bool(s.get("active_low", True)),
-            poll_hz=float(s.get("poll_hz", 200)),
-            debounce=debounce,
-            pulse_channels=pulses,
-            buttons=profile.buttons,
-            pin_factory=pin_factory,
-            spi_factory=spi_factory,
-        )
     if profile.sensing == "shift-register":
-        return ShiftRegisterSource(
-            s["load"],
-            s["clock"],
-            s["data"],
-            s["chips"],
-            active_low=bool(s.get("active_low", True)),
-            poll_hz=float(s.get("poll_hz", 200)),
-            debounce=debounce,
-            pulse_channels=pulses,
-            buttons=profile.buttons,
-            pin_factory=pin_factory,
-        )
+        polled: dict[str, Any] = {
+            "active_low": bool(s.get("active_low", True)),
+            "poll_hz": float(s.get("poll_hz", 200)),
+            "debounce": debounce,
+            "pulse_channels": pulses,
+            "buttons": profile.buttons,
+            "pin_factory": pin_factory,
+        }
+        if s.get("reader") == "spi":
+            from hardware.spi_sensing import SpiShiftRegisterSource
+
+            return SpiShiftRegisterSource(
+                s["load"],
+                s["bus"],
+                s["chips"],
+                device=int(s.get("device", 0)),
+                speed_hz=int(s.get("speed_hz", 1_000_000)),
+                spi_factory=spi_factory,
+                **polled,
+            )
+        return ShiftRegisterSource(s["load"], s["clock"], s["data"], s["chips"], **polled)
     raise HardwareUnavailable(
         f"{profile.source}: the sensors are read by the microcontroller "
         f"(sensing kind = {profile.sensing!r}); they come through the firmware link"

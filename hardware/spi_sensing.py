@@ -295,8 +295,7 @@ class Sim74HC165SpiChain:
         self._register = [False] * (8 * chips)  # [0] is on QH; nothing latched yet
         self._load_low = False
         self._latched = False
-        self._fresh_reads = 0
-        self._lock = threading.Condition()
+        self._lock = threading.Lock()
         self.open_error: OSError | None = None
         self.read_error: Exception | None = None
         self.no_cs_supported = True
@@ -307,21 +306,9 @@ class Sim74HC165SpiChain:
         self.devices: list[SimSpiDev] = []
         self.load = watch_pin(factory, load, self._load_changed)
 
-    @property
-    def fresh_reads(self) -> int:
-        """How many transfers read inputs latched since the transfer before."""
-        return self._fresh_reads
-
     def set_input(self, channel: int, high: bool) -> None:
         with self._lock:
             self.inputs[channel] = high
-
-    def wait_fresh_reads(self, count: int, timeout: float) -> bool:
-        """Wait until ``count`` more transfers have read freshly latched inputs;
-        False if they have not within ``timeout`` seconds."""
-        with self._lock:
-            target = self.fresh_reads + count
-            return self._lock.wait_for(lambda: self.fresh_reads >= target, timeout)
 
     def leave_settings(self, **settings: Any) -> None:
         """Settings (``mode=3``, ``loop=True``...) another program left on the
@@ -369,14 +356,11 @@ class Sim74HC165SpiChain:
                     rising = leading != cpol
                     if leading != cpha:  # the sampling edge: QH as it was before the edge
                         sampled.append(self._register[0])
-                    if rising and not self._load_low:
-                        self._register = [*self._register[1:], False]
+                    self._clock_to(rising)
             on_shift = cpol == cpha  # the sampling edge is a rising one
             transfer = SpiTransfer(bits, mode, lsbfirst, speed_hz, self._latched, on_shift)
             self.transfers.append(transfer)
-            self._fresh_reads += self._latched
             self._latched = False
-            self._lock.notify_all()
         data = []
         for start in range(0, bits, 8):
             word = sampled[start : start + 8]

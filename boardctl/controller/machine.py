@@ -151,18 +151,17 @@ TRANSITIONS: list[dict[str, Any]] = [
         for src in _ANY_PLAYING
         if src is not dst
     ],
-    # a legal action (or the steps of one turn) on the board, settled; in setup
-    # only once the board has shown the start layout (a piece left over from
-    # the last game is not the first move of this one)
+    # a legal action (or the steps of one turn) on the board, settled; until the
+    # board has shown the start layout, _reconcile finds no move on it (a piece
+    # left over from the last game is not the first move of this one)
     *[
         {
             "trigger": "move_made",
-            "source": source,
+            "source": [*_ANY_PLAYING, Phase.SETUP],
             "dest": dest,
-            "conditions": [*guard, *cond],
+            "conditions": cond,
             "before": "commit",
         }
-        for source, guard in ((_ANY_PLAYING, []), (Phase.SETUP, ["board_set_up"]))
         for dest, cond in (
             (Phase.GAME_OVER, ["ends_game"]),
             (Phase.CHOOSING_SCORE, ["leads_to_score"]),
@@ -513,9 +512,6 @@ class Controller:
 
     def game_is_over(self) -> bool:
         return self.match.outcome().over
-
-    def board_set_up(self, *_: Any) -> bool:
-        return self.set_up
 
     def board_matches(self) -> bool:
         return isinstance(self.verdict, Waiting)
