@@ -70,45 +70,21 @@ import errno
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hardware.errors import HardwareError, HardwareUnavailable
 from hardware.gpio_sensing import Clock, PolledSource, watch_pin
+from hardware.spi_bus import SpiFactory, close_quietly, open_device, spidev_class
 
 log = logging.getLogger(__name__)
-
-#: makes an unopened ``spidev.SpiDev``-like object
-SpiFactory = Callable[[], Any]
-
-#: the config.txt line that gives /dev/spidev<bus>.<device>
-ENABLE = {0: "dtparam=spi=on", 1: "dtoverlay=spi1-{n}cs"}
 
 
 def _bit_table(active_low: bool) -> tuple[tuple[int, ...], ...]:
     """Byte -> its eight readings, MSB (the first bit sampled) first."""
     flip = 1 if active_low else 0
     return tuple(tuple((byte >> k & 1) ^ flip for k in range(7, -1, -1)) for byte in range(256))
-
-
-def _import_spidev() -> SpiFactory:
-    try:
-        import spidev
-    except ImportError as e:
-        raise HardwareUnavailable(
-            "cannot read the shift registers over SPI: spidev is not installed "
-            "(on the Pi: pip install spidev, or apt install python3-spidev)"
-        ) from e
-    factory: SpiFactory = spidev.SpiDev
-    return factory
-
-
-def _close_quietly(spi: Any) -> None:
-    try:
-        spi.close()
-    except OSError as e:  # closing what failed to open or configure
-        log.debug("closing the SPI device: %s", e)
 
 
 class SpiShiftRegisterSource(PolledSource):
@@ -166,18 +142,8 @@ class SpiShiftRegisterSource(PolledSource):
             raise HardwareUnavailable(f"{self.path}: the first read failed: {e}") from None
 
     def _open_spi(self) -> Any:
-        spi = (self.spi_factory or _import_spidev())()
-        try:
-            spi.open(self.bus, self.device)
-        except OSError as e:
-            _close_quietly(spi)
-            enable = ENABLE.get(self.bus, "dtoverlay=spi{bus}-{n}cs")
-            enable = enable.format(bus=self.bus, n=self.device + 1)
-            raise HardwareUnavailable(
-                f"cannot open {self.path} for the shift registers: {e.strerror or e}; enable "
-                f"SPI bus {self.bus} ({enable} in /boot/firmware/config.txt, then reboot) and "
-                "add the user to the spi group"
-            ) from None
+        factory = self.spi_factory or spidev_class("cannot read the shift registers over SPI")
+        spi = open_device(factory, self.bus, self.device, "for the shift registers")
         try:
             # the kernel keeps a device's settings from one program to the next: set
             # every one the read depends on. Clearing a mode bit is never refused (a
@@ -190,7 +156,7 @@ class SpiShiftRegisterSource(PolledSource):
             spi.loop = False
             spi.max_speed_hz = self.speed_hz
         except (OSError, ValueError, TypeError, AttributeError) as e:
-            _close_quietly(spi)
+            close_quietly(spi)
             raise HardwareUnavailable(
                 f"{self.path}: cannot set SPI mode 2, 8-bit words, MSB first, no 3-wire or "
                 f"loopback, at {self.speed_hz} Hz: {e}"
@@ -210,7 +176,7 @@ class SpiShiftRegisterSource(PolledSource):
             # the driver applies the mode (see the module's notes)
             spi.readbytes(1)
         except OSError as e:
-            _close_quietly(spi)
+            close_quietly(spi)
             raise HardwareUnavailable(f"{self.path}: the first transfer failed: {e}") from None
         log.info("%d shift registers on %s at %d Hz", self.chips, self.path, self.speed_hz)
         return spi
@@ -218,7 +184,7 @@ class SpiShiftRegisterSource(PolledSource):
     def _release(self) -> None:
         spi, self._spi = self._spi, None
         if spi is not None:
-            _close_quietly(spi)
+            close_quietly(spi)
         self._load = None
         super()._release()
 

@@ -17,8 +17,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from hardware.errors import HardwareError, HardwareUnavailable
+from hardware.errors import HardwareError
 from hardware.leds.base import RGB, LedStrip, wire_order
+from hardware.spi_bus import open_device, spidev_class
 
 log = logging.getLogger(__name__)
 
@@ -52,24 +53,11 @@ class SpiStrip(LedStrip):
     _spi: Any = None
 
     def _open(self) -> None:
-        try:
-            import spidev
-        except ImportError as e:
-            raise HardwareUnavailable(
-                "cannot start the SPI LEDs: spidev is not installed "
-                "(on the Pi: pip install spidev, or apt install python3-spidev)"
-            ) from e
+        factory = spidev_class("cannot start the SPI LEDs")
         s = self.chain.settings
         bus, device = int(s.get("bus", 0)), int(s.get("device", 0))
         self._speed = int(s.get("speed_hz", 2_400_000))
-        spi = spidev.SpiDev()
-        try:
-            spi.open(bus, device)
-        except OSError as e:
-            raise HardwareUnavailable(
-                f"cannot open /dev/spidev{bus}.{device}: {e.strerror or e}; "
-                "enable SPI (dtparam=spi=on in config.txt) and add the user to the spi group"
-            ) from None
+        spi = open_device(factory, bus, device, "for the LEDs")
         spi.max_speed_hz = self._speed
         spi.mode = 0
         self._spi = spi
