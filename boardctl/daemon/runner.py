@@ -62,6 +62,26 @@ def configure_logging(level: str, environ: dict[str, str] | None = None) -> None
     logging.getLogger("transitions").setLevel(quiet)
 
 
+def plays(config: Config, profile: BoardProfile) -> str:
+    """The game this board plays: the configuration's, else its profile's."""
+    return config.board.game or profile.game
+
+
+#: a stored game: its name, options and moves (``Store.current``)
+StoredGame = tuple[str, dict[str, Any], list[str]]
+
+
+def resumable(
+    stored: StoredGame | None, config: Config, profile: BoardProfile
+) -> StoredGame | None:
+    """The stored unfinished game ``(game, options, moves)`` if the board still
+    plays that game; None when it now plays another (the daemon then keeps the
+    stored one as abandoned and begins a new one)."""
+    if stored is None or stored[0] != plays(config, profile):
+        return None
+    return stored
+
+
 @dataclass(slots=True)
 class Hardware:
     """The daemon's sensing and LED output, opened together."""
@@ -186,14 +206,14 @@ class Daemon:
                 Store(state_dir / DATABASE, records_dir=state_dir / RECORDS)
             )
             game = cfg.board.game or None
-            resume = store.current()
-            if resume is not None and resume[0] != (game or self.profile.game):
+            stored = store.current()
+            resume = resumable(stored, cfg, self.profile)
+            if stored is not None and resume is None:
                 log.warning(
                     "the unfinished %s game is kept as abandoned: this board now plays %s",
-                    resume[0],
-                    game or self.profile.game,
+                    stored[0],
+                    plays(cfg, self.profile),
                 )
-                resume = None
             if resume is not None:
                 log.info("resuming %s after %d moves", resume[0], len(resume[2]))
             controller = Controller(

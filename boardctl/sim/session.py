@@ -254,23 +254,26 @@ class Simulation:
         """The board as it was left: the pieces of the game the store resumes
         (none when that game is not the one this board plays)."""
         from boardctl.controller.store import Store
-        from boardctl.daemon.runner import DATABASE
+        from boardctl.daemon.runner import DATABASE, plays, resumable
         from boardctl.engines import Match, create
 
         db = self.state_dir / DATABASE
         if not db.exists():
             return {}
         with Store(db) as store:
-            current = store.current()
+            stored = store.current()
+        current = resumable(stored, self.config, self.profile)
         if current is None:
+            if stored is not None:
+                # the daemon keeps that game as abandoned and begins one of this
+                # board's game: the hands start from an empty board
+                log.info(
+                    "the unfinished %s game stays in the store: this board plays %s",
+                    stored[0],
+                    plays(self.config, self.profile),
+                )
             return {}
         game, options, moves = current
-        plays = self.config.board.game or self.profile.game
-        if game != plays:
-            # the daemon keeps that game as abandoned and begins one of this
-            # board's game: the hands start from an empty board
-            log.info("the unfinished %s game stays in the store: this board plays %s", game, plays)
-            return {}
         match = Match.from_moves(create(game, options), moves)
         return dict(match.engine.layout(match.state))
 
