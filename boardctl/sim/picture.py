@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from boardctl.board import BoardProfile
-from hardware.leds.render import png_bytes
+from hardware.leds.render import Canvas, png_bytes
 
 RGB = tuple[int, int, int]
 
@@ -43,11 +43,8 @@ def board_picture(
 ) -> bytes:
     """The board as a PNG: a hole per site, the LEDs' glow around it, the piece
     on it (a ring drawn as a circle outline, a disc or marble filled)."""
-    xs = [s.x for s in profile.sites] or [0.0]
-    ys = [s.y for s in profile.sites] or [0.0]
-    xmin, ymax = min(xs), max(ys)
-    width = round((max(xs) - xmin + 2) * scale)
-    height = round((ymax - min(ys) + 2) * scale)
+    canvas = Canvas.of(profile, scale)
+    width, height = canvas.width, canvas.height
     image = [bytearray(bytes(BOARD) * width) for _ in range(height)]
 
     def paint(cx: float, cy: float, outer: float, inner: float, colour: RGB, fade: bool) -> None:
@@ -63,8 +60,7 @@ def board_picture(
                     )
 
     for site in profile.sites:
-        cx = (site.x - xmin + 1) * scale
-        cy = (ymax - site.y + 1) * scale
+        cx, cy = canvas.centre(site)
         lit = [pixels[i] for i in site.leds if i < len(pixels) and any(pixels[i])]
         if lit:
             glow = tuple(max(p[k] for p in lit) for k in range(3))

@@ -7,9 +7,10 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from boardctl.board import BoardProfile
+from boardctl.board import BoardProfile, Site
 from hardware.leds.base import RGB
 
 #: how an LED that is off looks in a picture
@@ -84,16 +85,38 @@ def png_bytes(width: int, height: int, rows: Sequence[bytes]) -> bytes:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Canvas:
+    """Where a board's sites fall in a picture of it: ``scale`` pixels per unit
+    of the profile's geometry, a margin of one unit around the sites, y up."""
+
+    width: int
+    height: int
+    xmin: float
+    ymax: float
+    scale: int
+
+    @classmethod
+    def of(cls, profile: BoardProfile, scale: int) -> Canvas:
+        xs = [s.x for s in profile.sites] or [0.0]
+        ys = [s.y for s in profile.sites] or [0.0]
+        xmin, ymax = min(xs), max(ys)
+        width = round((max(xs) - xmin + 2) * scale)
+        height = round((ymax - min(ys) + 2) * scale)
+        return cls(width, height, xmin, ymax, scale)
+
+    def centre(self, site: Site) -> tuple[float, float]:
+        """The pixel at the middle of ``site``."""
+        return (site.x - self.xmin + 1) * self.scale, (self.ymax - site.y + 1) * self.scale
+
+
 def render_png(
     profile: BoardProfile, pixels: Sequence[RGB], path: Path | str | None = None, scale: int = 36
 ) -> bytes:
     """The frame as a PNG picture (one disc per LED at its site); written to
     ``path`` when given. Returns the PNG bytes."""
-    xs = [s.x for s in profile.sites] or [0.0]
-    ys = [s.y for s in profile.sites] or [0.0]
-    xmin, ymax = min(xs), max(ys)
-    width = round((max(xs) - xmin + 2) * scale)
-    height = round((ymax - min(ys) + 2) * scale)
+    canvas = Canvas.of(profile, scale)
+    width, height = canvas.width, canvas.height
     image = [bytearray(bytes(BACKGROUND) * width) for _ in range(height)]
 
     def disc(cx: float, cy: float, radius: float, colour: RGB) -> None:
@@ -104,8 +127,7 @@ def render_png(
                     image[y][3 * x : 3 * x + 3] = bytes(colour)
 
     for site in profile.sites:
-        cx = (site.x - xmin + 1) * scale
-        cy = (ymax - site.y + 1) * scale
+        cx, cy = canvas.centre(site)
         if not site.leds:
             disc(cx, cy, scale * 0.12, SITE_COLOUR)
             continue
