@@ -12,10 +12,12 @@ final picture equals the board.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 
 from boardctl.sensing import SensorChange, SensorEvent, SensorSnapshot
 from firmware_bridge.host import SerialSensorSource
@@ -58,7 +60,9 @@ def delivery(events: list[SensorEvent], accepted: list[tuple[int, int]]) -> tupl
     return lost, "every change once and in order" if lost == 0 else f"{lost} changes skipped"
 
 
-def throughput(faults: Faults, changes: int) -> tuple[float, int, str]:
+@contextlib.contextmanager
+def linked() -> Iterator[tuple[VirtualMicrocontroller, SerialSensorSource, EventLog]]:
+    """A virtual microcontroller and the host's source over its pty, the link up."""
     with (
         VirtualMicrocontroller(channels=CHANNELS, scan_ms=1, stable_scans=1) as mcu,
         SerialSensorSource(mcu.port) as src,
@@ -66,6 +70,11 @@ def throughput(faults: Faults, changes: int) -> tuple[float, int, str]:
         log = EventLog()
         src.start(log)
         assert log.wait_for(lambda: log.up, 5), "link did not come up"
+        yield mcu, src, log
+
+
+def throughput(faults: Faults, changes: int) -> tuple[float, int, str]:
+    with linked() as (mcu, src, log):
         mcu.set_faults(faults)
         rng = random.Random(1)
         t0 = time.perf_counter()
@@ -97,13 +106,7 @@ def throughput(faults: Faults, changes: int) -> tuple[float, int, str]:
 
 
 def latency(samples: int) -> list[float]:
-    with (
-        VirtualMicrocontroller(channels=CHANNELS, scan_ms=1, stable_scans=1) as mcu,
-        SerialSensorSource(mcu.port) as src,
-    ):
-        log = EventLog()
-        src.start(log)
-        assert log.wait_for(lambda: log.up, 5), "link did not come up"
+    with linked() as (mcu, _src, log):
         out = []
         for i in range(samples):
             ch = i % CHANNELS
