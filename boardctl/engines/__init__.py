@@ -1,48 +1,65 @@
-"""The rules engines, looked up by game name.
+"""The rules engines, one package per game.
 
-``create("shiftago", players=3, variant="expert")`` builds an engine. Each
-engine module is imported only when its game is asked for.
+A game is a package ``boardctl/engines/<name>/`` whose ``__init__`` exports
+``ENGINE``, its :class:`Engine` subclass (with ``name`` equal to the package's
+name). :data:`GAMES` lists the packages found here without importing them, and
+``create("shiftago", players=3, variant="expert")`` imports only the game asked
+for. Adding a game adds a package; nothing here names one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+import pkgutil
+from collections.abc import Mapping
 from typing import Any
 
-from boardctl.engines.base import Engine, Outcome, Status
+from boardctl.engines.base import CHANCE, Actor, Chance, Engine, Outcome, Status
+from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.match import Match, ReplayError
 from boardctl.errors import UnknownGame
 
-__all__ = ["GAMES", "Engine", "Match", "Outcome", "ReplayError", "Status", "create"]
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "Actor",
+    "BoardSpec",
+    "Chance",
+    "Engine",
+    "Match",
+    "Outcome",
+    "PieceSpec",
+    "PlayerSpec",
+    "ReplayError",
+    "SiteSpec",
+    "Status",
+    "create",
+    "engine_class",
+]
 
 
-def _duploline(options: Mapping[str, Any]) -> Engine[Any, Any]:
-    from boardctl.engines.duploline import DuploLine
-
-    return DuploLine.from_options(options)
+def _discover() -> tuple[str, ...]:
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg))
 
 
-def _shiftago(options: Mapping[str, Any]) -> Engine[Any, Any]:
-    from boardctl.engines.shiftago import Shiftago
-
-    return Shiftago.from_options(options)
+#: the name of every game with an engine, sorted
+GAMES: tuple[str, ...] = _discover()
 
 
-#: game name -> factory taking the options mapping
-GAMES: Mapping[str, Callable[[Mapping[str, Any]], Engine[Any, Any]]] = {
-    "duploline": _duploline,
-    "shiftago": _shiftago,
-}
+def engine_class(game: str) -> type[Engine[Any, Any]]:
+    """The engine class of ``game``; :class:`UnknownGame` naming the games if
+    there is none."""
+    if game not in GAMES:
+        raise UnknownGame(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
+    module = importlib.import_module(f"{__name__}.{game}")
+    cls: type[Engine[Any, Any]] = module.ENGINE
+    if cls.name != game:
+        raise UnknownGame(f"the engine package {game!r} declares the game {cls.name!r}")
+    return cls
 
 
 def create(game: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> Engine[Any, Any]:
     """The engine for ``game`` with the given options (a mapping, keywords or both)."""
-    try:
-        factory = GAMES[game]
-    except KeyError:
-        raise UnknownGame(
-            f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}"
-        ) from None
     merged = dict(options or {})
     merged.update(kwargs)
-    return factory(merged)
+    return engine_class(game).from_options(merged)

@@ -15,8 +15,20 @@ Terms used throughout:
 * **site**: a named place on the board that a sensor can watch (``"d4"``, a
   track ``"W3"``, an edge). ``sites()`` lists them all.
 * **layout**: what lies on each occupied site, as piece codes (strings) chosen
-  by the engine and documented in its module. The controller compares layouts
-  with what the sensors report.
+  by the engine and declared in its :class:`~.describe.BoardSpec`. The
+  controller compares layouts with what the sensors report.
+* **actor**: who acts next: a player (a 0-based seat), :data:`CHANCE` (a die
+  roll, a draw from a stack: the engine lists the outcomes with their weights,
+  and whoever runs the game picks one and plays it as an ordinary action, so a
+  record replays exactly), or nobody once the game is over.
+* **public view**: what every player may see. A game with secrets (hidden
+  cards) answers :meth:`Engine.public_view` and :meth:`Engine.public_action`
+  without them; everything shown to the room (LEDs, status, screens, logs,
+  records of unfinished games) is built from those.
+
+A game is one plug-in: a package ``boardctl/engines/<name>/`` whose
+``__init__`` exports ``ENGINE``, the :class:`Engine` subclass. Nothing else
+lists it.
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+from boardctl.engines.describe import BoardSpec
 from boardctl.errors import BadOptions, IllegalMove
 
 
@@ -53,6 +66,22 @@ class Outcome:
 
 
 PLAYING = Outcome(Status.PLAYING)
+
+
+class Chance(enum.Enum):
+    """The actor of a chance event: nobody's hand, a die or a shuffled stack."""
+
+    CHANCE = "chance"
+
+    def __repr__(self) -> str:
+        return "CHANCE"
+
+
+#: :meth:`Engine.actor` of a state where chance acts next
+CHANCE = Chance.CHANCE
+
+#: who acts next: a seat, chance, or nobody (the game is over)
+Actor = int | Chance | None
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -149,7 +178,20 @@ class Engine(abc.ABC, Generic[S, A]):
 
     @abc.abstractmethod
     def to_move(self, state: S) -> int | None:
-        """The player who acts next (0-based seat), or ``None`` when over."""
+        """The player whose turn it is (0-based seat), or ``None`` when over.
+
+        While chance acts on a player's behalf (their draw, their die roll)
+        this is that player; :meth:`actor` tells who acts."""
+
+    def actor(self, state: S) -> Actor:
+        """Who acts next: a seat, :data:`CHANCE`, or ``None`` when over."""
+        return self.to_move(state)
+
+    def chance_outcomes(self, state: S) -> tuple[tuple[A, int], ...]:
+        """When :meth:`actor` is :data:`CHANCE`: every outcome as ``(action,
+        weight)``, weights positive integers (a die's faces: weight 1 each, or
+        2 for a face printed twice). Empty otherwise."""
+        return ()
 
     @abc.abstractmethod
     def expects(self, state: S) -> str:
@@ -163,6 +205,42 @@ class Engine(abc.ABC, Generic[S, A]):
     def scores(self, state: S) -> tuple[int, ...] | None:
         """Each player's points, for games that keep a score; else ``None``."""
         return None
+
+    def task(self, state: S) -> str:
+        """What the actor must do next, in words that follow "player 1 to"
+        ("insert a marble", "play a disc or a ring action"); an engine names
+        its own phases here."""
+        return "nothing" if self.outcome(state).over else "act"
+
+    def choosing(self, state: S) -> bool:
+        """Whether the actor now picks one of several options the LEDs show
+        side by side (a scoring line), rather than making a move: the
+        controller then lights every option's :meth:`highlight`."""
+        return False
+
+    # -- hidden information -------------------------------------------------
+    #: whether any state of this game holds something not every player may see
+    has_secrets: ClassVar[bool] = False
+
+    def public_view(self, state: S) -> dict[str, Any]:
+        """The state as every player may see it, JSON-ready. Two states that
+        differ only in a secret give equal public views."""
+        return self.state_to_json(state)
+
+    def private_view(self, state: S, player: int) -> dict[str, Any]:
+        """What ``player`` alone may see (their cards), JSON-ready; empty for
+        a game without secrets."""
+        return {}
+
+    def public_action(self, state: S, action: A) -> str:
+        """``action`` (played in ``state``) as every player may read it: the
+        notation, with any secret it carries (a dealt card) left out."""
+        return self.format_action(action)
+
+    def public_render(self, state: S) -> str:
+        """The board drawn as text with no secret in it (:meth:`render` may
+        draw everything)."""
+        return self.render(state)
 
     # -- notation --------------------------------------------------------
     @abc.abstractmethod
@@ -193,8 +271,35 @@ class Engine(abc.ABC, Generic[S, A]):
 
     # -- the physical board ----------------------------------------------
     @abc.abstractmethod
+    def board(self) -> BoardSpec:
+        """The board, pieces and players of this game with these options
+        (built once: engines cache it)."""
+
     def sites(self) -> tuple[str, ...]:
         """Every site of the board, in a fixed order."""
+        return self.board().site_names
+
+    def touches(self, state: S, action: A) -> frozenset[str]:
+        """The sites ``action`` (played in ``state``) touches: those whose
+        content it changes, and any it is done through (a Shiftago track).
+
+        The default compares the layouts before and after; an engine whose
+        actions work through sites that hold no piece overrides it."""
+        before = self.layout(state)
+        after = self.layout(self.apply_unchecked(state, action))
+        return frozenset(s for s in before.keys() | after.keys() if before.get(s) != after.get(s))
+
+    def highlight(self, state: S, action: A) -> frozenset[str]:
+        """The sites to light when ``action`` is offered to the player (a
+        track to push into, a cell to place on, a line to score): by default
+        what it touches."""
+        return self.touches(state, action)
+
+    def winning_sites(self, state: S) -> frozenset[str]:
+        """The sites to light for the winner once the game is over (their
+        line); empty when the game names none (the controller then lights the
+        last move)."""
+        return frozenset()
 
     @abc.abstractmethod
     def layout(self, state: S) -> Mapping[str, str]:

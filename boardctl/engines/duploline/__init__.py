@@ -10,4 +10,7 @@ from __future__ import annotations
 from boardctl.engines.duploline.engine import DuploLine
 from boardctl.engines.duploline.values import Action, Add, Kind, Move, Options, Phase, State
 
-__all__ = ["Action", "Add", "DuploLine", "Kind", "Move", "Options", "Phase", "State"]
+#: the plug-in's engine
+ENGINE = DuploLine
+
+__all__ = ["ENGINE", "Action", "Add", "DuploLine", "Kind", "Move", "Options", "Phase", "State"]

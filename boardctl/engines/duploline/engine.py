@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
+from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.duploline import board
 from boardctl.engines.duploline.board import NAME, NEIGHBOURS, POSITION, VALID, bits
 from boardctl.engines.duploline.text import render, state_from_json
@@ -54,6 +55,48 @@ def _grow(mask: int) -> int:
     ) & VALID
 
 
+#: what the player to act must do, in words, by phase
+TASKS = (
+    "open with a disc or a ring",
+    "play a disc or a ring action",
+    "play a disc action",
+    "play a ring action",
+    "nothing",
+)
+
+_PLAYERS = (PlayerSpec("white", "#f0f0f0"), PlayerSpec("black", "#303030"))
+
+
+def _build_board() -> BoardSpec:
+    """Hexagonal cells, row ``a`` at the bottom, half a cell further west each
+    row up; discs and rings of both colours, and a disc inside a ring of
+    either colour."""
+    sites = []
+    for name, pos in zip(board.NAMES, board.POSITIONS, strict=True):
+        r, c = divmod(pos, 8)
+        neighbours = tuple(NAME[n] for n in bits(NEIGHBOURS[pos]))
+        sites.append(
+            SiteSpec(
+                name, "cell", x=c + 1.5 - 0.5 * r, y=round(1 + 0.866 * r, 3), neighbours=neighbours
+            )
+        )
+    pieces = [
+        PieceSpec(f"{colour}-{kind}", f"{colour} {kind}", owner=p)
+        for kind in ("disc", "ring")
+        for p, colour in enumerate(COLOURS)
+    ]
+    pieces += [
+        PieceSpec(
+            f"{d}-disc+{r}-ring",
+            f"{d} disc in a {r} ring",
+            parts=(f"{d}-disc", f"{r}-ring"),
+        )
+        for d in COLOURS
+        for r in COLOURS
+    ]
+    return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS)
+
+
 class DuploLine(Engine[State, Action]):
     """DuploLine for two players: player 0 is White, player 1 Black.
 
@@ -78,6 +121,7 @@ class DuploLine(Engine[State, Action]):
         self.options = options
         self.players = 2
         self._forced = options.forced_add
+        self._board = _build_board()
 
     # -- the game --------------------------------------------------------
     def initial(self) -> State:
@@ -305,6 +349,9 @@ class DuploLine(Engine[State, Action]):
     def expects(self, state: State) -> str:
         return EXPECTS[state.phase]
 
+    def task(self, state: State) -> str:
+        return TASKS[state.phase]
+
     def outcome(self, state: State) -> Outcome:
         end = state.end
         if end is End.PLAYING:
@@ -354,8 +401,22 @@ class DuploLine(Engine[State, Action]):
             raise RecordError(f"not a DuploLine state: {exc}") from None
 
     # -- the physical board ----------------------------------------------
-    def sites(self) -> tuple[str, ...]:
-        return board.NAMES
+    def board(self) -> BoardSpec:
+        return self._board
+
+    def winning_sites(self, state: State) -> frozenset[str]:
+        """The winner's line of discs or of rings."""
+        if state.winner < 0 or state.end not in (End.DISC_LINE, End.RING_LINE, End.BOTH_LINES):
+            return frozenset()
+        p = state.winner
+        cells: set[str] = set()
+        for masks in (state.discs, state.rings):
+            mask = masks[p]
+            if not self.options.locked_pieces_count:
+                mask &= ~((state.discs[0] | state.discs[1]) & (state.rings[0] | state.rings[1]))
+            for line in board.lines(mask):
+                cells.update(NAME[pos] for pos in line)
+        return frozenset(cells)
 
     def layout(self, state: State) -> Mapping[str, str]:
         out: dict[str, str] = {}

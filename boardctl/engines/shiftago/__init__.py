@@ -33,9 +33,13 @@ from boardctl.engines.shiftago.engine import (
 )
 from boardctl.engines.shiftago.geometry import CELL_NAMES, CELLS, TRACK_NAMES
 
+#: the plug-in's engine
+ENGINE = Shiftago
+
 __all__ = [
     "CELLS",
     "CELL_NAMES",
+    "ENGINE",
     "MARBLES",
     "TRACK_NAMES",
     "Action",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
+from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.shiftago.actions import Action, Insert, Score, parse_action
 from boardctl.engines.shiftago.geometry import (
     CELL_NAMES,
@@ -34,6 +35,16 @@ POINTS_2P: Mapping[int, int] = {5: 2, 6: 5, 7: 10}
 POINTS_MANY: Mapping[int, int] = {4: 2, 5: 5, 6: 8, 7: 10}
 
 VARIANTS = ("express", "expert")
+
+#: the players' marbles: the word people use and the marble's colour
+PLAYERS = (
+    PlayerSpec("blue", "#2060e0"),
+    PlayerSpec("red", "#e02020"),
+    PlayerSpec("yellow", "#f0c800"),
+    PlayerSpec("green", "#20a040"),
+)
+#: what the player to act must do, in words, by phase
+TASKS = ("insert a marble", "choose a line to score", "nothing")
 
 # phases of a state
 INSERT, SCORE, OVER = 0, 1, 2
@@ -122,6 +133,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
         self.line_length = 5 if opts.players == 2 else 4
         self.points = POINTS_2P if opts.players == 2 else POINTS_MANY
         self._runs = line_masks(self.line_length)
+        self._board = self._build_board()
         self._inserts = tuple(Insert(t) for t in range(len(TRACK_NAMES)))
         tracks = []
         for t in range(len(TRACK_NAMES)):
@@ -191,6 +203,13 @@ class Shiftago(Engine[ShiftagoState, Action]):
         if dr > 0 and dc == -dr:
             return SIZE - 1, dr + 1
         return None
+
+    def _cells_between(self, first: int, last: int) -> frozenset[str]:
+        found = self._line_cells(first, last)
+        if found is None:
+            return frozenset({CELL_NAMES[first], CELL_NAMES[last]})
+        step, n = found
+        return frozenset(CELL_NAMES[first + k * step] for k in range(n))
 
     def scoring_lines(self, state: ShiftagoState) -> tuple[tuple[str, str], ...]:
         """The lines the player to act may score now, as (first, last) cell names."""
@@ -430,6 +449,12 @@ class Shiftago(Engine[ShiftagoState, Action]):
     def expects(self, state: ShiftagoState) -> str:
         return ("insert", "score", "nothing")[state.phase]
 
+    def task(self, state: ShiftagoState) -> str:
+        return TASKS[state.phase]
+
+    def choosing(self, state: ShiftagoState) -> bool:
+        return state.phase == SCORE
+
     def outcome(self, state: ShiftagoState) -> Outcome:
         if state.phase != OVER:
             return PLAYING
@@ -525,8 +550,51 @@ class Shiftago(Engine[ShiftagoState, Action]):
             raise RecordError(f"not a shiftago state: {exc}") from None
 
     # -- the physical board --------------------------------------------------------
-    def sites(self) -> tuple[str, ...]:
-        return CELL_NAMES + TRACK_NAMES
+    def board(self) -> BoardSpec:
+        return self._board
+
+    def _build_board(self) -> BoardSpec:
+        """Cells at (column, row) from (1, 1); each track just outside the
+        edge it enters from, with its cells in the order a marble travels."""
+        sites = [
+            SiteSpec(name, "cell", x=i % SIZE + 1, y=i // SIZE + 1)
+            for i, name in enumerate(CELL_NAMES)
+        ]
+        for t, name in enumerate(TRACK_NAMES):
+            bits, _step = track_geometry(t)
+            path = tuple(CELL_NAMES[b.bit_length() - 1] for b in bits)
+            entry = sites[bits[0].bit_length() - 1]
+            dx = {"W": -1, "E": 1}.get(name[0], 0)
+            dy = {"S": -1, "N": 1}.get(name[0], 0)
+            sites.append(
+                SiteSpec(name, "track", x=entry.x + dx, y=entry.y + dy, sensed=False, path=path)
+            )
+        players = PLAYERS[: self.players]
+        pieces = tuple(
+            PieceSpec(f"p{q}", f"{p.name} marble", owner=q) for q, p in enumerate(players)
+        )
+        return BoardSpec(tuple(sites), pieces, players)
+
+    def touches(self, state: ShiftagoState, action: Action) -> frozenset[str]:
+        if isinstance(action, Insert):
+            return super().touches(state, action) | {TRACK_NAMES[action.track]}
+        return self._cells_between(action.first, action.last)
+
+    def highlight(self, state: ShiftagoState, action: Action) -> frozenset[str]:
+        """A track to push into, or the whole line to score."""
+        if isinstance(action, Insert):
+            return frozenset({TRACK_NAMES[action.track]})
+        return self._cells_between(action.first, action.last)
+
+    def winning_sites(self, state: ShiftagoState) -> frozenset[str]:
+        """Express: the winner's line."""
+        if state.phase != OVER or state.end != END_LINE or state.winner < 0:
+            return frozenset()
+        return frozenset(
+            cell
+            for a, b in self._lines(state.boards[state.winner])
+            for cell in self._cells_between(a, b)
+        )
 
     def layout(self, state: ShiftagoState) -> Mapping[str, str]:
         out: dict[str, str] = {}

@@ -1,0 +1,159 @@
+"""What a game declares about its physical board, its pieces and its players.
+
+Every engine answers :meth:`~boardctl.engines.base.Engine.board` with one
+:class:`BoardSpec`. The rest of the product reads it instead of keeping tables
+of its own: the profile checks (which sites a board must have and which piece
+codes its sensors may report), the simulator (how people name pieces, which
+sites a hand can insert into), the controller's view and status (players'
+names and colours) and the LED scenes.
+
+Pure values, no I/O: a spec is built once per engine and shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+#: the kinds of site a board can have
+SITE_KINDS = ("cell", "track", "edge", "point", "terminal")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSpec:
+    """A place on the board the engine knows by name."""
+
+    name: str
+    #: one of :data:`SITE_KINDS`
+    kind: str
+    #: where it is drawn, in cell units, x east and y north
+    x: float = 0.0
+    y: float = 0.0
+    #: whether a board must sense what lies here (a cell, an edge); a track's
+    #: light gate, a terminal with only LEDs, are optional
+    sensed: bool = True
+    #: an edge's two end points (site or point names)
+    ends: tuple[str, ...] = ()
+    #: a track's cells in the order a piece pushed in travels
+    path: tuple[str, ...] = ()
+    #: the sites next to this one, for games where adjacency matters
+    neighbours: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PieceSpec:
+    """What can lie on one site, as the engine's layout names it.
+
+    A piece made of parts a sensor or a hand may see separately (a DuploLine
+    disc with a ring on it, a Linie 1 tile with a streetcar on it) lists the
+    codes of its parts; a single piece has none.
+    """
+
+    code: str
+    #: how people name it ("blue marble", "white disc")
+    name: str
+    #: the seat of the player it belongs to, or None for a shared piece
+    owner: int | None = None
+    #: the codes of the single pieces this one is made of (empty: it is single)
+    parts: tuple[str, ...] = ()
+    #: its turn on the board in steps of the board's symmetry, where pieces have one
+    orientation: int | None = None
+
+    @property
+    def single(self) -> bool:
+        return not self.parts
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """One seat: the word people use for it and the colour of its pieces."""
+
+    name: str
+    #: "#rrggbb": the colour of this player's pieces on a typical board
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSpec:
+    """A game's board, pieces and players, as the engine with its options sees them."""
+
+    sites: tuple[SiteSpec, ...]
+    pieces: tuple[PieceSpec, ...]
+    players: tuple[PlayerSpec, ...]
+    _sites: Mapping[str, SiteSpec] = field(init=False, repr=False, compare=False)
+    _pieces: Mapping[str, PieceSpec] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        sites = {s.name: s for s in self.sites}
+        pieces = {p.code: p for p in self.pieces}
+        if len(sites) != len(self.sites):
+            raise ValueError("a board spec names a site twice")
+        if len(pieces) != len(self.pieces):
+            raise ValueError("a board spec names a piece code twice")
+        for s in self.sites:
+            if s.kind not in SITE_KINDS:
+                raise ValueError(f"site {s.name}: kind {s.kind!r} is not one of {SITE_KINDS}")
+        object.__setattr__(self, "_sites", MappingProxyType(sites))
+        object.__setattr__(self, "_pieces", MappingProxyType(pieces))
+
+    @property
+    def site_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.sites)
+
+    @property
+    def site_kinds(self) -> Mapping[str, str]:
+        return MappingProxyType({s.name: s.kind for s in self.sites})
+
+    @property
+    def sensed_kinds(self) -> frozenset[str]:
+        """The kinds whose sites a board must sense."""
+        return frozenset(s.kind for s in self.sites if s.sensed)
+
+    @property
+    def codes(self) -> frozenset[str]:
+        return frozenset(self._pieces)
+
+    def site(self, name: str) -> SiteSpec:
+        try:
+            return self._sites[name]
+        except KeyError:
+            raise KeyError(f"no site {name!r}") from None
+
+    def has_site(self, name: str) -> bool:
+        return name in self._sites
+
+    def piece(self, code: str) -> PieceSpec | None:
+        return self._pieces.get(code)
+
+    def parts(self, code: str | None) -> frozenset[str | None]:
+        """The codes a sensor may see on a site where ``code`` lies while a
+        hand adds or takes away its parts: the piece itself, each of its parts,
+        and nothing."""
+        if code is None:
+            return frozenset({None})
+        piece = self._pieces.get(code)
+        extra: tuple[str, ...] = piece.parts if piece is not None else ()
+        return frozenset({code, *extra})
+
+    def singles(self) -> tuple[PieceSpec, ...]:
+        """The pieces a hand holds one at a time."""
+        return tuple(p for p in self.pieces if p.single)
+
+    def player_piece(self, seat: int) -> PieceSpec | None:
+        """The piece of ``seat`` when each player has exactly one kind (a
+        marble), else None."""
+        own = [p for p in self.singles() if p.owner == seat]
+        return own[0] if len(own) == 1 else None
+
+    def find_piece(self, word: str) -> PieceSpec | None:
+        """A piece by its code or its name, ignoring case, or by a player's
+        name where that player has one kind of piece."""
+        w = word.lower()
+        for p in self.pieces:
+            if p.code.lower() == w or p.name.lower() == w:
+                return p
+        for seat, player in enumerate(self.players):
+            if player.name.lower() == w:
+                return self.player_piece(seat)
+        return None
