@@ -77,6 +77,7 @@ class Match(Generic[S, A]):
             "reason": outcome.reason,
             "to_move": self.to_move(),
             "expects": self.expects(),
+            "task": self.engine.task(self.state),
             "scores": list(scores) if scores is not None else None,
             "moves_applied": len(self.actions),
         }
