@@ -1,0 +1,198 @@
+"""The contract every game plug-in keeps, checked for every game in GAMES.
+
+No game is listed here: a new engine package is checked the moment it exists.
+Random playouts (hypothesis picks the seeds) walk each game with its default
+options, each of its variants, and each player count it accepts; at every
+step the engine's answers must agree with each other and with what a board
+and a record need:
+
+* listed actions are legal and apply; a player to act always has one; the
+  game is over exactly when nobody acts;
+* chance outcomes are legal, weighted, and replay exactly from the record;
+* undo is exact; states and actions round-trip through JSON and notation;
+* the sites an action touches cover every site whose piece it changes, and
+  every site and piece named anywhere is one the board declares;
+* outcomes that nobody may tell apart lead to states every player sees alike
+  (a game's secrets stay secret);
+* random playouts end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.engines import CHANCE, GAMES, Engine, Match, create, engine_class
+from boardctl.errors import BadOptions
+
+#: a playout that has not ended after this many actions is a game that may never end
+MAX_ACTIONS = 3000
+#: actions checked in depth at each step (all are checked for legality when few)
+SAMPLE = 6
+
+
+def _option_sets(game: str) -> Iterator[dict[str, Any]]:
+    cls = engine_class(game)
+    yield {}
+    fields = {f.name for f in dataclasses.fields(cls.Options)}
+    for variant in cls.variants:
+        yield {"variant": variant}
+    if "players" in fields:
+        for players in range(1, 7):
+            try:
+                create(game, {"players": players})
+            except BadOptions:
+                continue
+            yield {"players": players}
+
+
+CASES = [
+    pytest.param(game, options, id=f"{game}-{json.dumps(options, sort_keys=True)}")
+    for game in GAMES
+    for options in _option_sets(game)
+]
+
+
+def _pick(engine: Engine[Any, Any], state: Any, rng: random.Random) -> Any:
+    if engine.actor(state) is CHANCE:
+        outcomes = engine.chance_outcomes(state)
+        actions = [a for a, _ in outcomes]
+        weights = [w for _, w in outcomes]
+        return rng.choices(actions, weights)[0]
+    actions = list(engine.legal_actions(state))
+    return rng.choice(actions)
+
+
+def _check_state(engine: Engine[Any, Any], state: Any) -> None:
+    board = engine.board()
+    sites = set(board.site_names)
+    codes = board.codes
+    for site, code in engine.layout(state).items():
+        assert site in sites, f"layout names {site!r}, which the board does not declare"
+        assert code in codes, f"layout puts {code!r} on {site}, a piece the board does not declare"
+    data = engine.state_to_json(state)
+    assert engine.state_from_json(json.loads(json.dumps(data))) == state
+    json.dumps(engine.public_view(state))
+    assert isinstance(engine.public_render(state), str)
+    outcome = engine.outcome(state)
+    actor = engine.actor(state)
+    assert engine.task(state).strip(), "the player must be told what to do"
+    if outcome.over:
+        assert actor is None, "a finished game has nobody to act"
+        assert next(iter(engine.legal_actions(state)), None) is None
+        assert engine.winning_sites(state) <= sites
+        return
+    assert actor is not None, "a game under way has someone to act"
+    if actor is CHANCE:
+        outcomes = engine.chance_outcomes(state)
+        assert outcomes, "chance acts but lists no outcome"
+        for action, weight in outcomes:
+            assert isinstance(weight, int) and weight > 0
+            assert engine.why_illegal(state, action) is None
+    else:
+        assert 0 <= actor < engine.players
+        assert next(iter(engine.legal_actions(state)), None) is not None, (
+            f"player {actor} is to act but has no legal action"
+        )
+
+
+def _check_action(engine: Engine[Any, Any], state: Any, action: Any) -> None:
+    assert engine.why_illegal(state, action) is None
+    text = engine.format_action(action)
+    again = engine.parse_action(text)
+    assert engine.format_action(again) == text
+    after = engine.apply(state, action)
+    assert after == engine.apply_unchecked(state, action)
+    before_layout, after_layout = engine.layout(state), engine.layout(after)
+    changed = {
+        s
+        for s in before_layout.keys() | after_layout.keys()
+        if before_layout.get(s) != after_layout.get(s)
+    }
+    touched = engine.touches(state, action)
+    assert changed <= touched, f"{text} changes {sorted(changed - touched)} without touching them"
+    sites = set(engine.sites())
+    assert touched <= sites
+    assert engine.highlight(state, action) <= sites
+    assert isinstance(engine.public_action(state, action), str)
+
+
+def _check_secrets(engine: Engine[Any, Any], state: Any) -> None:
+    """Outcomes of chance that read alike to the room lead to states that
+    look alike to the room."""
+    if engine.actor(state) is not CHANCE:
+        return
+    seen: dict[str, Any] = {}
+    for action, _ in engine.chance_outcomes(state):
+        public = engine.public_action(state, action)
+        after = engine.apply(state, action)
+        if public in seen:
+            other = seen[public]
+            assert engine.public_view(after) == engine.public_view(other)
+            assert engine.public_render(after) == engine.public_render(other)
+            assert dict(engine.layout(after)) == dict(engine.layout(other))
+        else:
+            seen[public] = after
+
+
+def _sample(rng: random.Random, engine: Engine[Any, Any], state: Any) -> list[Any]:
+    if engine.actor(state) is CHANCE:
+        actions = [a for a, _ in engine.chance_outcomes(state)]
+    else:
+        actions = list(engine.legal_actions(state))
+    return actions if len(actions) <= SAMPLE else rng.sample(actions, SAMPLE)
+
+
+@pytest.mark.parametrize(("game", "options"), CASES)
+def test_the_board_declaration_is_whole(game: str, options: dict[str, Any]) -> None:
+    engine = create(game, options)
+    board = engine.board()
+    names = set(board.site_names)
+    assert engine.sites() == board.site_names
+    assert len(board.players) == engine.players
+    for site in board.sites:
+        assert math.isfinite(site.x) and math.isfinite(site.y)
+        assert set(site.path) <= names, f"track {site.name} runs through undeclared sites"
+        assert set(site.neighbours) <= names
+        if site.kind == "edge":
+            assert len(site.ends) == 2, f"edge {site.name} needs its two end points"
+    for piece in board.pieces:
+        assert set(piece.parts) <= board.codes, f"{piece.code} is made of undeclared parts"
+        assert piece.owner is None or 0 <= piece.owner < engine.players
+    for player in board.players:
+        assert player.name and player.colour.startswith("#") and len(player.colour) == 7
+    assert engine.options_json() == create(game, engine.options_json()).options_json()
+
+
+@pytest.mark.parametrize(("game", "options"), CASES)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_random_playouts_keep_the_contract(game: str, options: dict[str, Any], seed: int) -> None:
+    engine = create(game, options)
+    rng = random.Random(seed)
+    match: Match[Any, Any] = Match(engine)
+    for _ in range(MAX_ACTIONS):
+        state = match.state
+        _check_state(engine, state)
+        if engine.outcome(state).over:
+            break
+        _check_secrets(engine, state)
+        for action in _sample(rng, engine, state):
+            _check_action(engine, state, action)
+        match.play(_pick(engine, state, rng))
+        undone = match.undo()
+        assert match.state == state, "undo must restore the exact state"
+        match.play(undone)
+    else:
+        pytest.fail(f"{game} {options}: a random playout did not end in {MAX_ACTIONS} actions")
+    # the record replays exactly, chance outcomes included
+    again = Match.from_moves(create(game, engine.options_json()), match.moves_text())
+    assert again.states == match.states
