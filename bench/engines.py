@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python bench/engines.py [--seconds S]``. One core, one process:
 each configuration plays uniformly random games from the start until the game
 is over, through the engine interface only (``legal_actions``,
-``apply_unchecked``, ``outcome``), for a fixed wall-clock time.
+``apply_unchecked``, ``outcome``; where chance acts, ``chance_outcomes`` drawn
+by their weights), for a fixed wall-clock time.
 Games pick their configurations below; any game not listed runs with its
 default options, so a newly registered engine is measured without changes here.
 """
@@ -16,7 +17,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from boardctl.engines import GAMES, create
+from boardctl.engines import CHANCE, GAMES, create
 
 #: extra option sets per game, beside the defaults
 CONFIGS: Mapping[str, list[dict[str, Any]]] = {
@@ -33,11 +34,12 @@ def playouts_per_second(game: str, options: dict[str, Any], seconds: float, seed
     engine = create(game, options)
     rng = random.Random(seed)
     choice = rng.choice
-    legal, apply, outcome, initial = (
+    legal, apply, outcome, initial, actor = (
         engine.legal_actions,
         engine.apply_unchecked,
         engine.outcome,
         engine.initial,
+        engine.actor,
     )
     games = 0
     start = time.perf_counter()
@@ -45,6 +47,11 @@ def playouts_per_second(game: str, options: dict[str, Any], seconds: float, seed
     while True:
         state = initial()
         while not outcome(state).over:
+            if actor(state) is CHANCE:
+                outcomes = engine.chance_outcomes(state)
+                drawn = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+                state = apply(state, drawn)
+                continue
             state = apply(state, choice(list(legal(state))))
         games += 1
         now = time.perf_counter()
