@@ -1,0 +1,293 @@
+"""The Bidirectional Line Game rules engine (seed 002 and rules/NOTES.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from boardctl.engines.base import PLAYING, Engine, Outcome, Status
+from boardctl.engines.bidiline import text
+from boardctl.engines.bidiline.grid import Grid, bits
+from boardctl.engines.bidiline.values import (
+    COLOUR_WORDS,
+    Colour,
+    End,
+    Extend,
+    State,
+)
+from boardctl.engines.bidiline.values import Options as _Options
+from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.errors import BadOptions, RecordError
+
+#: the players: seat 0 scores colour A (amber), seat 1 colour B (blue); the
+#: colours are the default LED palette's first two (Okabe-Ito orange and sky blue)
+PLAYERS = (PlayerSpec("amber", "#e69f00"), PlayerSpec("blue", "#56b4e9"))
+#: the sticks, shared: either player lays either colour
+PIECES = (PieceSpec("A", "amber stick"), PieceSpec("B", "blue stick"))
+EXPECTS = ("first-segment", "second-segment", "extend", "nothing")
+_EMPTY = State()
+
+
+def _build_board(grid: Grid) -> BoardSpec:
+    """Segments (kind "edge", sensed) at their midpoints, then points (kind
+    "point", LEDs only) at (column, row) from (1, 1)."""
+    sites: list[SiteSpec] = []
+    for i, (p, q) in enumerate(grid.segments):
+        (c0, r0), (c1, r1) = grid.xy(p), grid.xy(q)
+        near = grid.incident[p] | grid.incident[q]
+        sites.append(
+            SiteSpec(
+                grid.segment_names[i],
+                "edge",
+                x=1 + (c0 + c1) / 2,
+                y=1 + (r0 + r1) / 2,
+                ends=(grid.points[p], grid.points[q]),
+                neighbours=tuple(grid.segment_names[j] for j in bits(near & ~(1 << i))),
+            )
+        )
+    for p, name in enumerate(grid.points):
+        c, r = grid.xy(p)
+        sites.append(
+            SiteSpec(
+                name,
+                "point",
+                x=c + 1,
+                y=r + 1,
+                sensed=False,
+                neighbours=tuple(grid.points[q] for _, q in grid.steps[p]),
+            )
+        )
+    return BoardSpec(tuple(sites), PIECES, PLAYERS)
+
+
+class BidiLine(Engine[State, Extend]):
+    """The Bidirectional Line Game for two players on an n x n grid of points.
+
+    Seat 0 (amber) draws the first segment in colour A anywhere; seat 1 (blue)
+    draws the second in colour B from where the first started. Then each
+    player in turn extends either end of the line in that end's colour along
+    a segment not drawn before. The game ends as soon as an end can go no
+    further; the player with more segments of their colour wins.
+    """
+
+    name: ClassVar[str] = "bidiline"
+    Options: ClassVar[type[_Options]] = _Options
+
+    def __init__(self, options: _Options | None = None) -> None:
+        options = _Options() if options is None else options
+        n = options.n
+        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 26:
+            raise BadOptions(
+                f"bidiline: option 'n' (points per side of the grid) must be 2 to 26, not {n!r}"
+            )
+        self.options = options
+        self.players = 2
+        self.grid = grid = Grid.of(n)
+        self._board = _build_board(grid)
+        # every action, built once: per point, (segment bit, neighbour, A action, B action)
+        self._moves: tuple[tuple[tuple[int, int, Extend, Extend], ...], ...] = tuple(
+            tuple(
+                (bit, q, Extend(Colour.A, grid.points[p], grid.points[q]),
+                 Extend(Colour.B, grid.points[p], grid.points[q]))
+                for bit, q in grid.steps[p]
+            )
+            for p in range(len(grid.points))
+        )  # fmt: skip
+        self._first = tuple(m[2] for moves in self._moves for m in moves)
+        # src name -> dst name -> (segment bit, dst index), for apply_unchecked
+        self._go: Mapping[str, Mapping[str, tuple[int, int]]] = {
+            grid.points[p]: {grid.points[q]: (bit, q) for bit, q in grid.steps[p]}
+            for p in range(len(grid.points))
+        }
+        self._incident = grid.incident
+
+    # -- the game --------------------------------------------------------
+    def initial(self) -> State:
+        return _EMPTY
+
+    def legal_actions(self, state: State) -> Iterator[Extend]:
+        if state.end:
+            return iter(())
+        if not state.moves:
+            return iter(self._first)
+        drawn = state.drawn
+        out = (
+            [m[2] for m in self._moves[state.end_a] if not drawn & m[0]] if state.moves > 1 else []
+        )
+        out += [m[3] for m in self._moves[state.end_b] if not drawn & m[0]]
+        return iter(out)
+
+    def why_illegal(self, state: State, action: Extend) -> str | None:
+        if state.end:
+            return f"the game is over: {self.outcome(state).reason}"
+        if not isinstance(action, Extend):
+            return f"{action!r} is not a Bidirectional Line Game move"
+        grid = self.grid
+        for point in (action.src, action.dst):
+            if point not in grid.point_index:
+                return f"{point} is not a point of {grid.describe()}"
+        src = grid.point_index[action.src]
+        segment = grid.between(src, grid.point_index[action.dst])
+        if segment is None:
+            return f"{action.src} and {action.dst} are not next to each other"
+        colour = action.colour
+        if state.moves == 0:
+            if colour is not Colour.A:
+                return (
+                    "the first segment is drawn in colour A (amber): "
+                    f"write A:{action.src}-{action.dst}"
+                )
+            return None
+        start = grid.points[state.end_b]
+        if state.moves == 1:
+            if colour is not Colour.B:
+                return (
+                    "the second segment is drawn in colour B (blue), from "
+                    f"{start} where the first one started"
+                )
+            if src != state.end_b:
+                return (
+                    f"the second segment starts at {start}, where the first one started, "
+                    f"not at {action.src}"
+                )
+        else:
+            end = state.end_a if colour is Colour.A else state.end_b
+            if src != end:
+                return (
+                    f"the {colour.value} end is at {grid.points[end]}, not {action.src}: "
+                    f"an end is extended from the point it last reached "
+                    f"(write {colour.value}:{grid.points[end]}-...)"
+                )
+        if (state.drawn >> segment) & 1:
+            held = "A" if (state.amber >> segment) & 1 else "B"
+            return (
+                f"the segment {grid.segment_names[segment]} is already drawn (in {held}); "
+                "a segment is never drawn twice"
+            )
+        return None
+
+    def apply_unchecked(self, state: State, action: Extend) -> State:
+        bit, dst = self._go[action.src][action.dst]
+        drawn = state.drawn | bit
+        if action.colour is Colour.A:
+            amber = state.amber | bit
+            end_a = dst
+            end_b = state.end_b if state.moves else self.grid.point_index[action.src]
+        else:
+            amber = state.amber
+            end_a = state.end_a
+            end_b = dst
+        free = ~drawn
+        inc = self._incident
+        end = End.PLAYING
+        if not inc[end_a] & free:
+            end = End.BOTH_STUCK if not inc[end_b] & free else End.A_STUCK
+        elif not inc[end_b] & free:
+            end = End.B_STUCK
+        return State(drawn, amber, end_a, end_b, state.moves + 1, end)
+
+    # -- whose turn, what next, how it ended ------------------------------
+    def to_move(self, state: State) -> int | None:
+        return None if state.end else state.moves % 2
+
+    def expects(self, state: State) -> str:
+        if state.end:
+            return EXPECTS[3]
+        return EXPECTS[min(state.moves, 2)]
+
+    def task(self, state: State) -> str:
+        if state.end:
+            return "nothing"
+        points = self.grid.points
+        if state.moves == 0:
+            return "draw the first segment, in amber (A), from any point"
+        if state.moves == 1:
+            return f"draw the second segment, in blue (B), from {points[state.end_b]}"
+        return (
+            f"extend the amber (A) end at {points[state.end_a]} "
+            f"or the blue (B) end at {points[state.end_b]}"
+        )
+
+    def scores(self, state: State) -> tuple[int, ...] | None:
+        """The segments drawn in colour A and in colour B."""
+        a = state.amber.bit_count()
+        return (a, state.drawn.bit_count() - a)
+
+    def outcome(self, state: State) -> Outcome:
+        end = state.end
+        if not end:
+            return PLAYING
+        points = self.grid.points
+        if end is End.BOTH_STUCK:
+            if state.end_a == state.end_b:
+                why = f"both ends are at {points[state.end_a]} and can go no further"
+            else:
+                why = (
+                    f"neither end can go further (A at {points[state.end_a]}, "
+                    f"B at {points[state.end_b]})"
+                )
+        else:
+            which = "A" if end is End.A_STUCK else "B"
+            at = state.end_a if end is End.A_STUCK else state.end_b
+            why = f"the {which} end at {points[at]} can go no further"
+        a = state.amber.bit_count()
+        b = state.drawn.bit_count() - a
+        count = f"{a} amber (A) segments to {b} blue (B)"
+        if a == b:
+            return Outcome(Status.DRAW, None, f"{why}; {count}: a draw")
+        winner = 0 if a > b else 1
+        return Outcome(Status.WON, winner, f"{why}; {count}: {COLOUR_WORDS['AB'[winner]]} wins")
+
+    # -- notation --------------------------------------------------------
+    def parse_action(self, text_: str) -> Extend:
+        return text.parse_action(self.grid, text_)
+
+    def format_action(self, action: Extend) -> str:
+        return str(action)
+
+    # -- serialisation ---------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return text.state_to_json(self.grid, state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        try:
+            return text.state_from_json(self.grid, data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"not a bidiline state: {exc}") from None
+
+    # -- the physical board ----------------------------------------------
+    def board(self) -> BoardSpec:
+        return self._board
+
+    def touches(self, state: State, action: Extend) -> frozenset[str]:
+        """The segment drawn."""
+        bit, _ = self._go[action.src][action.dst]
+        return frozenset({self.grid.segment_names[bit.bit_length() - 1]})
+
+    def highlight(self, state: State, action: Extend) -> frozenset[str]:
+        """The segment and the end it extends (so the lit ends show where the
+        line may grow)."""
+        return self.touches(state, action) | {action.src}
+
+    def winning_sites(self, state: State) -> frozenset[str]:
+        """The winner's segments; none after a draw."""
+        winner = self.outcome(state).winner
+        if winner is None:
+            return frozenset()
+        mask = state.amber if winner == 0 else state.drawn & ~state.amber
+        return frozenset(self.grid.segment_names[i] for i in bits(mask))
+
+    def layout(self, state: State) -> Mapping[str, str]:
+        names = self.grid.segment_names
+        amber = state.amber
+        return {names[i]: "A" if (amber >> i) & 1 else "B" for i in bits(state.drawn)}
+
+    def render(self, state: State) -> str:
+        outcome = self.outcome(state)
+        a, b = self.scores(state) or (0, 0)
+        if outcome.over:
+            status = f"game over: {outcome.reason}"
+        else:
+            who = COLOUR_WORDS["AB"[state.moves % 2]]
+            status = f"{who} to {self.task(state)} · segments A {a}, B {b}"
+        return text.render(self.grid, state, status)
