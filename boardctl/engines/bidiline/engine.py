@@ -6,8 +6,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.bidiline import text
 from boardctl.engines.bidiline.grid import Grid, bits
+from boardctl.engines.bidiline.text import parse_action, render, state_from_json, state_to_json
 from boardctl.engines.bidiline.values import (
     COLOUR_WORDS,
     Colour,
@@ -239,19 +239,19 @@ class BidiLine(Engine[State, Extend]):
         return Outcome(Status.WON, winner, f"{why}; {count}: {COLOUR_WORDS['AB'[winner]]} wins")
 
     # -- notation --------------------------------------------------------
-    def parse_action(self, text_: str) -> Extend:
-        return text.parse_action(self.grid, text_)
+    def parse_action(self, text: str) -> Extend:
+        return parse_action(self.grid, text)
 
     def format_action(self, action: Extend) -> str:
         return str(action)
 
     # -- serialisation ---------------------------------------------------
     def state_to_json(self, state: State) -> dict[str, Any]:
-        return text.state_to_json(self.grid, state)
+        return state_to_json(self.grid, state)
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         try:
-            return text.state_from_json(self.grid, data)
+            return state_from_json(self.grid, data)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise RecordError(f"not a bidiline state: {exc}") from None
 
@@ -290,4 +290,4 @@ class BidiLine(Engine[State, Extend]):
         else:
             who = COLOUR_WORDS["AB"[state.moves % 2]]
             status = f"{who} to {self.task(state)} · segments A {a}, B {b}"
-        return text.render(self.grid, state, status)
+        return render(self.grid, state, status)
