@@ -6,6 +6,7 @@ import pytest
 
 from boardctl import config
 from boardctl.cli.main import main
+from boardctl.engines import GAMES
 from boardctl.errors import ConfigError
 
 
@@ -119,7 +120,8 @@ def test_an_unknown_configured_game_names_the_config_file_and_line(
     path = _write(tmp_path, '\n[board]\ngame = "chess"\n')
     assert main(["config", "show", "--config", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"{path}:3: [board] game: unknown game 'chess'; the games are duploline" in err
+    games = ", ".join(GAMES)
+    assert f"{path}:3: [board] game: unknown game 'chess'; the games are {games}\n" in err
 
 
 def test_a_key_outside_any_section_is_called_a_key_with_its_line(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from boardctl.engines import create
+from boardctl.engines import GAMES, create
 from boardctl.engines.base import options_from_mapping
 from boardctl.errors import BadOptions, UnknownGame
 
@@ -31,7 +31,7 @@ def test_option_of_wrong_type_is_refused(value: object) -> None:
 
 
 def test_unknown_game_lists_the_games() -> None:
-    expected = r"unknown game 'chess'; the games are duploline, shiftago$"
+    expected = rf"unknown game 'chess'; the games are {', '.join(GAMES)}$"
     with pytest.raises(UnknownGame, match=expected):
         create("chess")
     with pytest.raises(LookupError):

@@ -12,7 +12,7 @@ from boardctl.cli.main import main
 from boardctl.errors import ConfigError
 from hardware.errors import ProfileError
 from hardware.profiles import builtin_profiles, check_profile, load_profile, parse_profile
-from hardware.profiles.games import LAYOUTS
+from hardware.profiles.games import LAYOUTS, known_games
 
 GOOD_HEAD = """\
 [board]
@@ -35,7 +35,7 @@ def _problems(text: str) -> list[str]:
 
 
 def test_the_reference_boards_load_and_cover_their_games() -> None:
-    assert builtin_profiles() == ["duploline", "shiftago-colour", "shiftago-presence"]
+    assert {"duploline", "shiftago-colour", "shiftago-presence"} <= set(builtin_profiles())
     colour = load_profile("shiftago-colour")
     assert {s.name for s in colour.sites} == set(LAYOUTS["shiftago"].sites)
     assert colour.leds.count == 77 and colour.channel_count == 49
@@ -58,7 +58,7 @@ def test_a_path_and_a_name_find_the_same_profile() -> None:
     by_name = load_profile("duploline")
     path = Path(by_name.source)
     assert load_profile(path).sites == by_name.sites
-    with pytest.raises(ProfileError, match="the shipped ones are duploline"):
+    with pytest.raises(ProfileError, match="the shipped ones are " + ", ".join(builtin_profiles())):
         load_profile("no-such-board")
 
 
@@ -301,5 +301,5 @@ def test_profile_check_refuses_an_unknown_game_naming_file_line_and_the_games(
     err = capsys.readouterr().err
     assert (
         f"{bad}:{line}: board.game: unknown game 'shiftagoo'; the games are "
-        "duploline, shiftago, beeline, linie1, bidiline"
+        + ", ".join(known_games())
     ) in err
