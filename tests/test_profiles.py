@@ -9,10 +9,11 @@ import pytest
 
 from boardctl.board import Reports
 from boardctl.cli.main import main
+from boardctl.engines import create
 from boardctl.errors import ConfigError
 from hardware.errors import ProfileError
 from hardware.profiles import builtin_profiles, check_profile, load_profile, parse_profile
-from hardware.profiles.games import LAYOUTS, known_games
+from hardware.profiles.games import known_games
 
 GOOD_HEAD = """\
 [board]
@@ -37,7 +38,7 @@ def _problems(text: str) -> list[str]:
 def test_the_reference_boards_load_and_cover_their_games() -> None:
     assert {"duploline", "shiftago-colour", "shiftago-presence"} <= set(builtin_profiles())
     colour = load_profile("shiftago-colour")
-    assert {s.name for s in colour.sites} == set(LAYOUTS["shiftago"].sites)
+    assert {s.name for s in colour.sites} == set(create("shiftago").board().site_names)
     assert colour.leds.count == 77 and colour.channel_count == 49
     assert colour.sensed_layout((2,) + (0,) * 47 + (5,)) == {"a1": "p0", "g7": "p3"}
     assert all(s.leds for s in colour.sites if s.kind == "track")

@@ -1,16 +1,32 @@
-"""The sites and piece codes of the games that have an engine.
+"""The game checks of a profile: its board against what the game's engine declares.
 
-A profile for one of these games must describe exactly these sites, with these
-kinds, and its ``codes`` table may only name these pieces. Profiles for the games
-still to come (:data:`PLANNED`) are checked for consistency only; any other game
-name is refused.
+A profile for a game with an engine must describe exactly the sites of
+``create(game, options).board()``, each with its kind, give every site of a
+sensed kind a sensor, and its ``codes`` table may only name the game's pieces.
+Nothing here names a game: the engines say it all. Profiles for the games still
+to come (:data:`PLANNED`, until an engine package of that name appears) are
+checked for consistency only; any other game name is refused.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
+from typing import Any
+
+from boardctl.board import Reports, Site
+from boardctl.engines import GAMES, create, engine_class
+from boardctl.errors import BoardctlError
+from hardware.profiles.report import Report
+
+#: the games whose boards the profile format describes before they have an engine
+#: (docs/boards.md, "The games still to come"); a name here that gets an engine
+#: package is checked against that engine from then on
+PLANNED: tuple[str, ...] = ("beeline", "linie1", "bidiline")
+
+#: the player counts tried when collecting the pieces of every seat
+_SEATS = range(1, 9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,64 +37,90 @@ class GameLayout:
     sites: Mapping[str, str]
     #: the kinds whose sites must have a sensor that reports presence or a code
     sensed_kinds: frozenset[str]
-    #: every piece code the engine uses
+    #: every piece code the board's sensors may report for this game
     pieces: frozenset[str]
-
-
-def _shiftago() -> GameLayout:
-    sites: dict[str, str] = {}
-    for row in range(1, 8):
-        for col in "abcdefg":
-            sites[f"{col}{row}"] = "cell"
-    for n in range(1, 8):
-        sites[f"W{n}"] = "track"
-        sites[f"E{n}"] = "track"
-    for col in "abcdefg":
-        sites[f"S{col}"] = "track"
-        sites[f"N{col}"] = "track"
-    return GameLayout(
-        MappingProxyType(sites), frozenset({"cell"}), frozenset({"p0", "p1", "p2", "p3"})
-    )
-
-
-#: the cells of each DuploLine row, from the bottom
-DUPLOLINE_ROWS: Mapping[str, range] = MappingProxyType(
-    {
-        "a": range(1, 5),
-        "b": range(1, 6),
-        "c": range(1, 7),
-        "d": range(1, 8),
-        "e": range(2, 8),
-        "f": range(3, 8),
-        "g": range(4, 8),
-    }
-)
-
-
-def _duploline() -> GameLayout:
-    sites = {f"{row}{n}": "cell" for row, cols in DUPLOLINE_ROWS.items() for n in cols}
-    return GameLayout(
-        MappingProxyType(sites),
-        frozenset({"cell"}),
-        frozenset(
-            [f"{c}-{kind}" for c in ("white", "black") for kind in ("disc", "ring")]
-            + [f"{d}-disc+{r}-ring" for d in ("white", "black") for r in ("white", "black")]
-        ),
-    )
-
-
-#: game name -> layout, for the games that have an engine
-LAYOUTS: Mapping[str, GameLayout] = MappingProxyType(
-    {"shiftago": _shiftago(), "duploline": _duploline()}
-)
-
-#: the games whose boards the profile format describes before they have an engine
-#: (docs/boards.md, "The games still to come")
-PLANNED: tuple[str, ...] = ("beeline", "linie1", "bidiline")
 
 
 def known_games() -> list[str]:
     """Every game a profile may name: those with an engine, then the planned ones."""
-    from boardctl.engines import GAMES
-
     return sorted(GAMES) + [g for g in PLANNED if g not in GAMES]
+
+
+def game_layout(game: str, options: Mapping[str, Any] | None = None) -> GameLayout | None:
+    """What ``game`` with ``options`` asks of a board, read from its engine;
+    None for a planned game without an engine yet.
+
+    The pieces are those of every seat the game allows, not only of the
+    options' number of players: one board serves games of any size.
+    Raises :class:`~boardctl.errors.BadOptions` for options the engine refuses
+    and :class:`~boardctl.errors.UnknownGame` for a game that is neither.
+    """
+    opts = dict(options or {})
+    if game not in GAMES and game in PLANNED:
+        return None
+    spec = create(game, opts).board()
+    pieces = set(spec.codes)
+    fields = {f.name for f in dataclasses.fields(engine_class(game).Options)}
+    if "players" in fields:
+        for players in _SEATS:
+            try:
+                pieces |= create(game, {**opts, "players": players}).board().codes
+            except BoardctlError:
+                continue
+    return GameLayout(spec.site_kinds, spec.sensed_kinds, frozenset(pieces))
+
+
+def check_game(
+    r: Report, game: str, options: Mapping[str, Any], sites: list[Site], codes: dict[int, str]
+) -> None:
+    """The profile's game, its options, its codes and its sites against the engine."""
+    if not game:
+        return
+    if game not in known_games():
+        r.problem(
+            "board", "game", f"unknown game {game!r}", f"the games are {', '.join(known_games())}"
+        )
+        return
+    try:
+        layout = game_layout(game, options)
+    except BoardctlError as exc:
+        keys = [k for k in options if repr(k) in str(exc)]
+        r.problem(
+            "board.options", keys[0] if keys else "", str(exc),
+            "fix or remove the option (docs/engines.md lists each game's options)",
+        )  # fmt: skip
+        return
+    if layout is None:
+        return
+    for value, code in codes.items():
+        if code not in layout.pieces:
+            r.problem(
+                "codes", str(value), f"{code!r} is not a {game} piece",
+                f"the pieces are {', '.join(sorted(layout.pieces))}",
+            )  # fmt: skip
+    _check_sites(r, game, layout, sites)
+
+
+def _check_sites(r: Report, game: str, layout: GameLayout, sites: list[Site]) -> None:
+    present = {s.name: s for s in sites}
+    missing = [n for n in layout.sites if n not in present]
+    if missing:
+        shown = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+        r.problem(
+            "sites", "", f"{game} needs {len(missing)} more sites: {shown}",
+            "describe every site of the game",
+        )  # fmt: skip
+    for s in sites:
+        kind = layout.sites.get(s.name)
+        if kind is None:
+            r.problem(
+                "sites", s.name, f"{game} has no site {s.name!r}",
+                f"name sites as the {game} engine does (see docs/boards.md)",
+            )  # fmt: skip
+        elif kind != s.kind:
+            r.problem("sites", s.name, f"kind is {s.kind!r}", f'a {game} {s.name} is "{kind}"')
+        elif kind in layout.sensed_kinds and s.reports not in (Reports.PRESENCE, Reports.CODE):
+            r.problem(
+                "sites", s.name, f"a {kind} needs a sensor that reports presence or a code",
+                'add channel = N and reports = "presence" or "code"',
+            )  # fmt: skip
