@@ -75,7 +75,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hardware.errors import HardwareError, HardwareUnavailable
-from hardware.gpio_sensing import Clock, PolledSource, watch_pin
+from hardware.gpio_source import Clock, PolledSource, watch_pin
 from hardware.spi_bus import SpiFactory, close_quietly, open_device, spidev_class
 
 log = logging.getLogger(__name__)

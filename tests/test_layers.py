@@ -67,3 +67,30 @@ def test_the_core_never_imports_the_outer_packages() -> None:
             continue
         top = {name.split(".")[0] for name in _imports(path)}
         assert not top & {"hardware", "firmware_bridge"}, f"{rel} imports an outer package"
+
+
+def test_the_spi_reader_builds_on_the_gpio_base_not_on_the_gpio_sources() -> None:
+    """gpio_sensing opens the SPI reader; the SPI reader must not import it back."""
+    assert "hardware.gpio_sensing" not in _imports(ROOT / "hardware/spi_sensing.py")
+    assert not {"hardware.gpio_sensing", "hardware.spi_sensing"} & _imports(
+        ROOT / "hardware/gpio_source.py"
+    )
+
+
+#: what an engine package may import from this project: the engine seam and the errors
+ENGINE_MAY_IMPORT = ("boardctl.engines", "boardctl.errors")
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "boardctl/engines").rglob("*.py")),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_an_engine_imports_nothing_of_the_product_outside_the_engines(path: Path) -> None:
+    outside = sorted(
+        name
+        for name in _imports(path)
+        if name.split(".")[0] == "boardctl"
+        and not any(name == m or name.startswith(m + ".") for m in ENGINE_MAY_IMPORT)
+    )
+    assert not outside, f"{path.relative_to(ROOT)} imports {', '.join(outside)}"
