@@ -13,11 +13,12 @@ made only once the loop has answered the one before and, on a board whose LEDs
 hang off the link, the microcontroller shows that frame (so the firmware's queue
 never fills and every reading in between really reaches the controller), and a
 move's next change waits until the controller has played the move before.
-Shiftago (2 players, Express) is played on ``shiftago-colour`` (colour sensors,
-no light gates; its LEDs are driven over the same serial link) and DuploLine on
-``duploline`` (its LED frames go to the simulated strip here). Marbles slide as
-they do on the board: each leaves its cell empty for a moment before the one
-behind rolls in.
+Every game with an engine is played with its default options on its reference
+board among the shipped profiles (Shiftago on ``shiftago-colour``: colour
+sensors, no light gates, its LEDs driven over the same serial link; DuploLine
+on ``duploline``, its LED frames going to the simulated strip here). A piece
+pushed in through a track slides the run ahead as it does on the board: each
+piece leaves its cell empty for a moment before the one behind rolls in.
 
 For every change three times are taken:
 
@@ -59,7 +60,7 @@ from boardctl.board import BoardProfile, LedChain, Reports, Site
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Frame
-from boardctl.engines import create
+from boardctl.engines import GAMES, SiteSpec, create
 from boardctl.engines.base import Engine
 from boardctl.sensing import LinkUp, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import hands
@@ -68,7 +69,7 @@ from firmware_bridge.serial_port import Backoff, open_port
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
 from hardware.leds import LedStrip, SimStrip, create_strip, simulated
 from hardware.leds.base import FrameProcessor, wire_order
-from hardware.profiles import load_profile
+from hardware.profiles import load_profile, reference_profile
 
 #: the longest any one step may take before the bench gives up
 DEADLINE = 10.0
@@ -282,10 +283,10 @@ class Hands:
             want = self._wire[frame] = bytes(c for px in pixels for c in px)
         return bool(self.mcu.led_frames) and self.mcu.led_frames[-1] == want
 
-    def insert(self, track: str, piece: str) -> None:
-        """Push a marble into a Shiftago track: the run ahead slides one cell at a
-        time, each marble leaving its cell empty before the one behind rolls in."""
-        cells = hands.track_cells(track)
+    def insert(self, cells: Sequence[str], piece: str) -> None:
+        """Push a piece into a track whose path is ``cells``: the run ahead slides
+        one cell at a time, each piece leaving its cell empty before the one
+        behind rolls in."""
         gap = next(i for i, cell in enumerate(cells) if cell not in self.layout)
         changes = []
         for i in range(gap, 0, -1):
@@ -391,8 +392,9 @@ def through_mcu(
                 # counted before the hands move: under load the move may be
                 # played while they still wait for the LEDs of their last change
                 n = len(probe.commits)
-                if engine.name == "shiftago" and not text.startswith("x:"):
-                    h.insert(text, f"p{engine.to_move(state)}")
+                track = track_of(engine, state, action)
+                if track is not None:
+                    h.insert(track.path, engine.layout(after)[track.path[0]])
                 else:
                     h.arrange(dict(engine.layout(after)))
                 measured += range(first, len(h.made))
@@ -424,6 +426,15 @@ def through_mcu(
     )
 
 
+def track_of(engine: Engine[Any, Any], state: Any, action: Any) -> SiteSpec | None:
+    """The track ``action`` pushes a piece in through, if it goes through one."""
+    spec = engine.board()
+    for name in sorted(engine.touches(state, action)):
+        if spec.has_site(name) and spec.site(name).kind == "track" and spec.site(name).path:
+            return spec.site(name)
+    return None
+
+
 def profile_baudrate(profile: BoardProfile) -> int:
     return int(profile.sensing_settings.get("baudrate", 115200))
 
@@ -439,21 +450,23 @@ class Strip:
         self.at = time.perf_counter()
 
 
-def board(engine: Any, codes: dict[int, str]) -> BoardProfile:
-    sites = []
-    for i, name in enumerate(engine.sites()):
-        track = engine.name == "shiftago" and name[0] in "WESN" and name[0].isupper()
-        sites.append(
-            Site(
-                name,
-                "track" if track else "cell",
-                i,
-                Reports.PULSE if track else Reports.CODE,
-                (i,),
-                x=float(i % 9),
-                y=i // 9,
-            )
+def board(engine: Engine[Any, Any]) -> BoardProfile:
+    """A board for ``engine``: the declared sites in order, tracks as light
+    gates, the other sites reading the pieces numbered 1..N as colours."""
+    spec = engine.board()
+    sites = [
+        Site(
+            site.name,
+            site.kind,
+            i,
+            Reports.PULSE if site.kind == "track" else Reports.CODE,
+            (i,),
+            x=float(i % 9),
+            y=i // 9,
         )
+        for i, site in enumerate(spec.sites)
+    ]
+    codes = {n: piece.code for n, piece in enumerate(spec.pieces, start=1)}
     return BoardProfile(
         engine.name,
         engine.name,
@@ -467,22 +480,8 @@ def board(engine: Any, codes: dict[int, str]) -> BoardProfile:
 def in_process(game: str, moves: int, seed: int) -> list[float]:
     """The loop fed directly on this thread, with a clock that jumps over the settle time."""
     engine = create(game)
-    codes = (
-        {1: "p0", 2: "p1"}
-        if game == "shiftago"
-        else {
-            1: "white-disc",
-            2: "black-disc",
-            3: "white-ring",
-            4: "black-ring",
-            5: "white-disc+white-ring",
-            6: "white-disc+black-ring",
-            7: "black-disc+white-ring",
-            8: "black-disc+black-ring",
-        }
-    )
-    value = {p: v for v, p in codes.items()}
-    profile = board(engine, codes)
+    profile = board(engine)
+    value = {p: v for v, p in profile.codes.items()}
     clock = [0.0]
     timing = Timing()
     strip = Strip()
@@ -512,10 +511,11 @@ def in_process(game: str, moves: int, seed: int) -> list[float]:
         state = c.match.state
         action = rng.choice(list(engine.legal_actions(state)))
         text = engine.format_action(action)
-        if game == "shiftago":
-            changes = hands.insert(layout, text, f"p{engine.to_move(state)}")
+        after = engine.layout(engine.apply(state, action))
+        track = track_of(engine, state, action)
+        if track is not None:
+            changes = hands.insert(engine.board(), layout, track.name, after[track.path[0]])
         else:
-            after = engine.layout(engine.apply(state, action))
             changes = [hands.Change(s, None) for s in layout if s not in after]
             changes += [hands.Change(s, p) for s, p in after.items() if layout.get(s) != p]
         for ch in changes:
@@ -571,7 +571,11 @@ def main() -> None:
         "excluded (the controller's default is "
         f"{Timing().settle * 1000:.0f} ms)"
     )
-    for game, name in (("shiftago", "shiftago-colour"), ("duploline", "duploline")):
+    for game in GAMES:
+        name = reference_profile(game)
+        if name is None:
+            print(f"{game}: no shipped board plays it; skipped")
+            continue
         f = through_mcu(name, args.changes, timing, args.scan_ms, args.stable_scans, args.seed)
         print(
             f"{game}: {f.changes} sensor changes in {f.moves} moves, {f.games} games "
@@ -587,7 +591,7 @@ def main() -> None:
         "In process (the loop fed directly on one thread, fake clock, settle excluded): "
         "change entering the loop -> frame"
     )
-    for game in ("shiftago", "duploline"):
+    for game in GAMES:
         times = in_process(game, args.moves, seed=args.seed)
         print(f"  {game:<10} {args.moves} moves, {len(times)} changes: {ms(times)}")
 

@@ -9,22 +9,26 @@ from typing import Any
 
 from boardctl.board import BoardProfile, LedChain, Reports, Site
 from boardctl.engines.base import Engine
-
-SHIFTAGO_CODES = {1: "p0", 2: "p1", 3: "p2", 4: "p3"}
-DUPLOLINE_CODES = {
-    1: "white-disc",
-    2: "black-disc",
-    3: "white-ring",
-    4: "black-ring",
-    5: "white-disc+white-ring",
-    6: "white-disc+black-ring",
-    7: "black-disc+white-ring",
-    8: "black-disc+black-ring",
-}
+from boardctl.engines.describe import BoardSpec, SiteSpec
 
 
-def is_track(name: str) -> bool:
-    return name[0] in "WESN" and name[0].isupper()
+def codes_for(spec: BoardSpec) -> dict[int, str]:
+    """The game's pieces numbered 1..N, as a colour sensor would tell them."""
+    return {n: piece.code for n, piece in enumerate(spec.pieces, start=1)}
+
+
+def is_track(spec: BoardSpec, name: str) -> bool:
+    """Whether ``name`` is a track of the game: its light gate pulses."""
+    return spec.has_site(name) and spec.site(name).kind == "track"
+
+
+def through_track(engine: Engine[Any, Any], state: Any, action: Any) -> SiteSpec | None:
+    """The track ``action`` pushes a piece in through, if it goes through one."""
+    spec = engine.board()
+    for name in sorted(engine.touches(state, action)):
+        if is_track(spec, name) and spec.site(name).path:
+            return spec.site(name)
+    return None
 
 
 def profile_for(
@@ -34,15 +38,14 @@ def profile_for(
     options: Mapping[str, Any] | None = None,
 ) -> BoardProfile:
     """A board for ``engine``: site ``i`` has channel ``i`` and LED ``i``;
-    Shiftago tracks are light gates; cells read colours unless ``presence``."""
+    tracks are light gates; other sites read colours unless ``presence``."""
+    spec = engine.board()
     sites = []
-    for i, name in enumerate(engine.sites()):
-        track = engine.name == "shiftago" and is_track(name)
+    for i, site in enumerate(spec.sites):
+        track = site.kind == "track"
         reports = Reports.PULSE if track else Reports.PRESENCE if presence else Reports.CODE
-        sites.append(
-            Site(name, "track" if track else "cell", i, reports, (i,), x=float(i % 9), y=i // 9)
-        )
-    codes = SHIFTAGO_CODES if engine.name == "shiftago" else DUPLOLINE_CODES
+        sites.append(Site(site.name, site.kind, i, reports, (i,), x=float(i % 9), y=i // 9))
+    codes = codes_for(spec)
     return BoardProfile(
         name=f"test-{engine.name}{'-presence' if presence else ''}",
         game=engine.name,
@@ -125,16 +128,17 @@ class Table:
         """Do what a command of the simulated hands says, then let it settle."""
         from boardctl.sim import hands
 
+        spec = self.controller.match.engine.board()
         cmd = hands.HandCommand.parse(text)
         if cmd.verb == "insert":
             assert piece is not None
-            self.apply(hands.insert(self.layout, cmd.args[0], piece))
+            self.apply(hands.insert(spec, self.layout, cmd.args[0], piece))
         elif cmd.verb == "place":
-            self.apply(hands.place(self.layout, cmd.args[0], cmd.args[1]))
+            self.apply(hands.place(spec, self.layout, cmd.args[0], cmd.args[1]))
         elif cmd.verb == "lift":
-            self.apply(hands.lift(self.layout, *cmd.args))
+            self.apply(hands.lift(spec, self.layout, *cmd.args))
         elif cmd.verb == "move":
-            self.apply(hands.move(self.layout, cmd.args[0], cmd.args[1]))
+            self.apply(hands.move(spec, self.layout, cmd.args[0], cmd.args[1]))
         else:
             raise AssertionError(f"unknown hand command {text!r}")
         self.settle()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from controller_support import Table, profile_for
+from controller_support import Table, is_track, profile_for, through_track
 
 from boardctl.controller.control import ControlServer, request
 from boardctl.controller.loop import Loop
@@ -24,10 +24,10 @@ from boardctl.sim import hands
 
 
 def _hand_changes(table: Table, engine: Any, state: Any, action: Any) -> list[hands.Change]:
-    text = engine.format_action(action)
-    mover = engine.to_move(state)
-    if engine.name == "shiftago" and not text.startswith("x:"):
-        return hands.insert(table.layout, text, f"p{mover}")
+    track = through_track(engine, state, action)
+    if track is not None:
+        piece = engine.layout(engine.apply(state, action))[track.path[0]]
+        return hands.insert(engine.board(), table.layout, track.name, piece)
     after = table.profile.projected_layout(engine.layout(engine.apply(state, action)))
     lifts = [hands.Change(s, after.get(s)) for s in sorted(table.layout) if s not in after]
     puts = [hands.Change(s, p) for s, p in sorted(after.items()) if table.layout.get(s) != p]
@@ -51,7 +51,7 @@ def _play(table: Table, seed: int, limit: int = 200, mistakes: bool = True) -> l
             free = [
                 s
                 for s in engine.sites()
-                if s not in table.layout and s[0].islower() and s not in reachable
+                if s not in table.layout and not is_track(engine.board(), s) and s not in reachable
             ]
             if not free:
                 continue

@@ -90,7 +90,7 @@ def test_a_move_that_cannot_be_saved_is_a_fault_not_a_crash_and_is_retried() -> 
     controller = Controller(profile_for(engine), recorder=disk)
     loop = Loop(controller, _Strip(), clock=lambda: table.now)
     table = Table(controller)
-    table.apply(hands.insert(table.layout, "W1", "p0"))
+    table.apply(hands.insert(controller.match.engine.board(), table.layout, "W1", "p0"))
     table.now += controller.timing.settle + 0.01
     loop._guarded(controller.tick, table.now)  # the loop's own step when time passes
     assert controller.state is Phase.FAULT

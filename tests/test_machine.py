@@ -10,6 +10,7 @@ from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.view import Phase
 from boardctl.engines import create
 from boardctl.sensing import ButtonPress, LinkDown, LinkUp, SensorSnapshot
+from boardctl.sim import hands
 
 
 def _table(game: str = "shiftago", presence: bool = False, **options: object) -> Table:
@@ -37,7 +38,7 @@ def test_a_new_board_waits_for_the_sensors_then_plays() -> None:
 def test_an_insertion_is_played_once_the_board_settles() -> None:
     table = _table()
     c = table.controller
-    table.apply(__import__("boardctl.sim.hands", fromlist=["insert"]).insert({}, "W3", "p0"))
+    table.apply(hands.insert(c.match.engine.board(), {}, "W3", "p0"))
     assert c.state is Phase.MOVE_IN_PROGRESS
     assert c.match.moves_text() == []
     table.settle()
@@ -177,7 +178,7 @@ def test_on_a_board_without_gates_the_last_move_lights_the_track_pushed() -> Non
 
     table = _table()
     c = table.controller
-    table.apply([ch for ch in insert({}, "W1", "p0") if ch.piece != PULSE])
+    table.apply([ch for ch in insert(c.match.engine.board(), {}, "W1", "p0") if ch.piece != PULSE])
     table.settle()
     assert c.match.moves_text() == ["W1"]
     assert c.view().last_move == {"W1", "a1"}

@@ -54,7 +54,7 @@ def test_every_legal_action_is_read_from_the_board(
     for action in match.legal_actions():
         text = engine.format_action(action)
         after = profile.projected_layout(engine.layout(engine.apply(match.state, action)))
-        pulses = [text] if is_track(text) else []
+        pulses = [text] if is_track(engine.board(), text) else []
         verdict = rec.reconcile(match.states, after, pulses)
         if isinstance(verdict, Played):
             assert verdict.texts == (text,)

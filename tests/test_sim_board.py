@@ -2,6 +2,7 @@
 
 import pytest
 
+from boardctl.engines import create
 from boardctl.errors import BadNotation
 from boardctl.sim.board import (
     Write,
@@ -17,7 +18,8 @@ from hardware.profiles import load_profile
 
 def _plan(profile_name: str, text: str, layout: dict[str, str], mover: int | None = 0):
     profile = load_profile(profile_name)
-    return profile, plan(profile, HandCommand.parse(text), layout, mover)
+    spec = create(profile.game, profile.game_options).board()
+    return profile, plan(profile, spec, HandCommand.parse(text), layout, mover)
 
 
 def test_insert_uses_the_movers_marble_and_the_colour_sensors_codes() -> None:
@@ -31,9 +33,11 @@ def test_insert_uses_the_movers_marble_and_the_colour_sensors_codes() -> None:
 def test_a_named_colour_overrides_the_mover() -> None:
     _, changes = _plan("shiftago-colour", "insert Sb red", {}, mover=0)
     assert changes[-1] == Change("b1", "p1")
-    assert parse_piece("shiftago", "Blue", None) == "p0"
-    with pytest.raises(BadNotation, match="not a marble"):
-        parse_piece("shiftago", "purple", 0)
+    spec = create("shiftago").board()
+    assert parse_piece(spec, "Blue", None) == "p0"
+    assert parse_piece(spec, "red marble", None) == "p1"
+    with pytest.raises(BadNotation, match="not a piece of this game: write blue, red"):
+        parse_piece(spec, "purple", 0)
 
 
 def test_light_gates_pulse_and_presence_cells_read_one() -> None:
@@ -53,7 +57,9 @@ def test_remove_takes_each_marble_off() -> None:
 def test_every_duploline_piece_can_be_placed_and_read_on_the_reference_board() -> None:
     profile = load_profile("duploline")
     for piece in ("white-ring", "black-disc", "black-disc+white-ring"):
-        layout = apply_changes({}, plan(profile, HandCommand.parse(f"place d4 {piece}"), {}, 0))
+        spec = create("duploline").board()
+        changes = plan(profile, spec, HandCommand.parse(f"place d4 {piece}"), {}, 0)
+        layout = apply_changes({}, changes)
         value = values_of(profile, layout)[profile.site("d4").channel or 0]
         assert profile.sensed_piece("d4", value) == piece
 
@@ -71,7 +77,7 @@ def test_moving_a_ring_onto_a_disc_makes_a_locked_pair() -> None:
         ("place z9 p0", "no cell 'z9'"),
         ("place W1 p0", "no cell 'W1'"),
         ("place d4", "write place CELL PIECE"),
-        ("lift d4 lid", "disc or ring"),
+        ("lift d4 lid", "nothing on d4"),
         ("dance d4", "unknown hand 'dance'"),
     ],
 )

@@ -97,7 +97,8 @@ def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
     status = {**STATUS, "moves": moves.split(), "to_move": 0, "expects": "score"}
     status["phase"] = "choosing_score"
     text = compose(status, None, Layout(profile))
-    assert "blue (player 0, orange lights) to score: x:a1-e1 or x:a1-a5" in text
+    # the engine's words for the task, then the choices as they are typed
+    assert "blue (player 0, orange lights) to choose a line to score: x:a1-e1 or x:a1-a5" in text
     over = {**STATUS, "phase": "game_over", "winner": 0, "reason": "player 0 reached 12 points"}
     said = controller_says(over)[0]
     assert "GAME OVER: blue (player 0, orange lights) wins (player 0 reached 12 points)" in said
@@ -107,11 +108,14 @@ def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
 
 
 def test_the_help_line_shows_what_hands_do_in_this_game() -> None:
+    from boardctl.engines import create
     from boardctl.sim.screen import command_help
 
-    assert "insert W3" in command_help("shiftago")[0]
-    duplo = command_help("duploline")[0]
+    shiftago = command_help(create("shiftago").board())[0]
+    assert "insert W1 [blue]" in shiftago and "place d4 blue" in shiftago
+    duplo = command_help(create("duploline").board())[0]
     assert "white-disc" in duplo and "insert" not in duplo
+    assert "lift d4 [disc|ring]" in duplo and "move d4 " in duplo
 
 
 def test_at_80_by_24_no_line_is_wider_and_the_title_and_help_stay() -> None:
@@ -156,7 +160,10 @@ def test_at_80_columns_the_notes_under_the_board_wrap_and_give_way_whole() -> No
             assert note in rows or note.split(",")[0] not in rows, (height, lines)
 
 
-def test_a_duploline_turn_says_which_action_in_words() -> None:
+def test_a_turn_says_the_engines_task_in_words() -> None:
     status = {**STATUS, "game": "duploline", "options": {}, "moves": ["D+d4"], "expects": "ring"}
-    line = turn_line(status)
-    assert line.endswith("to play a ring action"), line
+    # the status's task is what the screen says ...
+    line = turn_line({**status, "task": "play a ring action"})
+    assert line == "black (player 1, sky-blue lights) to play a ring action", line
+    # ... and without one, the engine's task for the position
+    assert turn_line(status).endswith("to play a disc or a ring action")

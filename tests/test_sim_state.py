@@ -5,7 +5,6 @@ import io
 from pathlib import Path
 from typing import Any
 
-from boardctl.controller.view import to_do
 from boardctl.sim.console import Console
 from boardctl.sim.session import Simulation
 
@@ -53,7 +52,7 @@ def test_new_with_another_game_in_a_kept_state_directory(tmp_path: Path) -> None
         status = console.sim.status()
         assert status["moves"] != []
         console.handle("status")  # the player's task in words, as boardctl status says it
-        assert f"to {to_do(status['expects'])}, playing" in console.note, console.note
+        assert f"to {status['task']}, playing" in console.note, console.note
         assert f"to {status['expects']}," not in console.note
         assert _games(console.sim) == [("duploline", "playing"), ("shiftago", "abandoned")]
     finally:

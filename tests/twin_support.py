@@ -36,7 +36,7 @@ from boardctl.sensing import (
     SensorSnapshot,
     SensorSource,
 )
-from boardctl.sim.hands import PULSE, Change, track_cells
+from boardctl.sim.hands import PULSE, Change
 from firmware_bridge.host import SerialSensorSource
 from firmware_bridge.serial_port import Backoff
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
@@ -167,6 +167,7 @@ class Hands:
     def __init__(self, twin: Twin, profile: BoardProfile) -> None:
         self.twin = twin
         self.profile = profile
+        self.spec = create(profile.game, profile.game_options).board()
         self.layout: dict[str, str] = {}
         self.readings = 0
         self._codes = {piece: value for value, piece in profile.codes.items()}
@@ -212,7 +213,7 @@ class Hands:
         """Push a marble into a Shiftago track: the gate pulses, then the run ahead
         slides one cell at a time, each marble leaving its cell empty for a moment
         before the one behind rolls in."""
-        cells = track_cells(track)
+        cells = self.spec.site(track).path
         gap = next(i for i, cell in enumerate(cells) if cell not in self.layout)
         changes = [Change(track, PULSE)]
         for i in range(gap, 0, -1):
@@ -418,14 +419,21 @@ def plan_game(game: str, options: Mapping[str, Any], seed: int) -> list[str]:
 
 
 def do_move(hands: Hands, engine: Engine[Any, Any], state: Any, text: str) -> None:
-    """Make one move with the hands: push a marble in, remove a scored line's
-    marbles one by one, or lift and put down DuploLine pieces."""
+    """Make one move with the hands: push a piece in through the track the
+    action goes through, or lift and put down pieces (a scored line's marbles
+    one by one)."""
     action = engine.parse_action(text)
-    mover = engine.to_move(state)
-    if engine.name == "shiftago" and not text.startswith("x:"):
-        hands.insert(text, f"p{mover}")
+    spec = engine.board()
+    after = engine.layout(engine.apply(state, action))
+    tracks = [
+        s
+        for s in engine.touches(state, action)
+        if spec.has_site(s) and spec.site(s).kind == "track"
+    ]
+    if tracks:
+        hands.insert(tracks[0], after[spec.site(tracks[0]).path[0]])
         return
-    hands.arrange(engine.layout(engine.apply(state, action)))
+    hands.arrange(after)
 
 
 def canonical(engine: Engine[Any, Any], state: Any, text: str) -> str:

@@ -46,12 +46,12 @@ def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _print_status(reply: dict[str, Any]) -> None:
-    from boardctl.controller.view import take_off, to_do
+    from boardctl.controller.view import take_off
 
     print(f"board {reply.get('board')}: {reply.get('phase')}")
     print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
     if reply.get("to_move") is not None:
-        print(f"player {reply['to_move']} to {to_do(str(reply.get('expects')))}")
+        print(f"player {reply['to_move']} to {reply.get('task', 'act')}")
     if reply.get("winner") is not None:
         print(f"winner: player {reply['winner']} ({reply.get('reason')})")
     if reply.get("scores") is not None:

@@ -21,11 +21,17 @@ def register(sub: Any) -> None:
             "See docs/sim.md."
         ),
     )
-    sim.add_argument("game", nargs="?", help="shiftago (default) or duploline")
+    from boardctl.engines import GAMES
+
+    sim.add_argument(
+        "game",
+        nargs="?",
+        help=f"one of {', '.join(GAMES)} (default: the game of the configured board)",
+    )
     sim.add_argument(
         "--profile",
         metavar="NAME|FILE",
-        help="the board (default: the game's reference board, shiftago-colour or duploline)",
+        help="the board (default: the game's reference board among the shipped profiles)",
     )
     sim.add_argument(
         "--set",
@@ -43,7 +49,8 @@ def register(sub: Any) -> None:
     sim.add_argument(
         "--demo",
         action="store_true",
-        help="play a whole scripted game with mistakes in it, then show the result",
+        help="play a whole scripted game with mistakes in it, then show the result "
+        "(the games whose engine has a demo)",
     )
     sim.add_argument(
         "--delay",
@@ -64,7 +71,7 @@ def _play(args: argparse.Namespace) -> int:
     import logging
 
     from boardctl.sim.console import Console, run_demo
-    from boardctl.sim.session import SimError, Simulation, state_directory
+    from boardctl.sim.session import SimError, Simulation, choose_board, state_directory
 
     if args.delay < 0:
         raise SimError(f"--delay {args.delay}: give 0 or more seconds")
@@ -78,7 +85,12 @@ def _play(args: argparse.Namespace) -> int:
     if args.demo:
         from boardctl.sim.demo import script as demo_script
 
-        script = demo_script(game or "shiftago")
+        if game is None:
+            from hardware.profiles import load_profile
+
+            where = state_directory(state) if state else None
+            game = load_profile(choose_board(None, args.profile, args.set, where, args.config)).game
+        script = demo_script(game)
         with Simulation(
             script.game,
             args.profile,

@@ -40,22 +40,6 @@ PLAYING = frozenset(
 
 _EMPTY: frozenset[str] = frozenset()
 
-#: what the player to act must do, in words, for each ``Engine.expects`` answer
-_TO_DO = {
-    "insert": "insert a marble",
-    "score": "choose a line to score",
-    "opening": "open with a disc or a ring",
-    "disc-or-ring": "play a disc or a ring action",
-    "disc": "play a disc action",
-    "ring": "play a ring action",
-}
-
-
-def to_do(expects: str) -> str:
-    """What ``expects`` asks of the player, to follow "player 1 to ..."."""
-    return _TO_DO.get(expects, f"act ({expects})")
-
-
 def take_off(undone: list[str] | tuple[str, ...]) -> str:
     """What the players must do when the board still shows actions an
     operator undid: ``undone: take W3 back off the board``."""

@@ -157,3 +157,36 @@ class BoardSpec:
             if player.name.lower() == w:
                 return self.player_piece(seat)
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class DemoStep:
+    """One thing the hands do in a scripted game, what the narrator says, and
+    what the controller must say afterwards.
+
+    ``command`` is a line of the simulator's hands (``insert W3``, ``place d4
+    white-disc``, ``lift d4``, ``move d4 e4``, ``remove b1 c1``), or empty to
+    only wait. ``moves`` is the number of actions the game then has (None: any);
+    ``phases`` the controller's phases that may follow (``wrong_board``,
+    ``takeback_offered``, ...; empty: the board is right and a move is awaited).
+    """
+
+    say: str
+    command: str
+    moves: int | None
+    phases: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Demo:
+    """A whole scripted game for ``boardctl sim --demo``, with human mistakes
+    in it, as pure data: the options to start with, the steps, the winner and
+    the actions the game ends with.
+
+    An engine package may have a module ``demo`` whose ``demo()`` returns one.
+    """
+
+    options: Mapping[str, object]
+    steps: tuple[DemoStep, ...]
+    winner: int
+    moves: tuple[str, ...] = ()

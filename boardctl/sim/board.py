@@ -12,29 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
+from typing import Any
 
 from boardctl.board import BoardProfile, Reports
+from boardctl.engines import BoardSpec, create
 from boardctl.errors import BadNotation
 from boardctl.sim import hands
 from boardctl.sim.hands import PULSE, Change, HandCommand
-
-#: the players' marbles and pieces by the names people use
-PLAYER_NAMES: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {
-        # the colour sensors of the Shiftago reference board classify these marbles
-        "shiftago": ("blue", "red", "yellow", "green"),
-        "duploline": ("white", "black"),
-    }
-)
-
-#: every piece code a hand can hold, by game (DuploLine's locked pairs follow from these)
-_SINGLE_PIECES: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {
-        "shiftago": ("p0", "p1", "p2", "p3"),
-        "duploline": ("white-disc", "black-disc", "white-ring", "black-ring"),
-    }
-)
 
 #: the verbs that move pieces
 HAND_VERBS = ("insert", "place", "lift", "move", "remove")
@@ -48,14 +32,19 @@ class Write:
     value: int
 
 
-def game_pieces(game: str) -> tuple[str, ...]:
-    """Every piece code that can lie on one site of ``game``'s board."""
-    singles = _SINGLE_PIECES.get(game, ())
-    if game != "duploline":
-        return singles
-    discs = [p for p in singles if p.endswith("-disc")]
-    rings = [p for p in singles if p.endswith("-ring")]
-    return singles + tuple(f"{d}+{r}" for d in discs for r in rings)
+def spec_of(game: str, options: Mapping[str, Any] | None = None) -> BoardSpec:
+    """The board, pieces and players ``game`` declares with ``options``."""
+    return create(game, options or {}).board()
+
+
+def piece_word(spec: BoardSpec, code: str) -> str:
+    """A piece as people type it: its owner's name where that player has one
+    kind of piece (``blue`` for a Shiftago marble), else its code."""
+    piece = spec.piece(code)
+    owner = piece.owner if piece is not None else None
+    if owner is not None and owner < len(spec.players) and spec.player_piece(owner) == piece:
+        return spec.players[owner].name
+    return code
 
 
 def piece_value(profile: BoardProfile, site: str, piece: str | None) -> int:
@@ -94,23 +83,18 @@ def values_of(profile: BoardProfile, layout: Mapping[str, str]) -> list[int]:
     return values
 
 
-def parse_piece(game: str, word: str, mover: int | None) -> str:
-    """A piece as a person names it: ``p1``/``red`` (Shiftago), ``white-disc``."""
-    w = word.lower()
-    names = PLAYER_NAMES.get(game, ())
-    if game == "shiftago":
-        if w in names:
-            return f"p{names.index(w)}"
-        if w in _SINGLE_PIECES["shiftago"]:
-            return w
-        raise BadNotation(
-            f"{word!r} is not a marble: write p0..p3 or {', '.join(names)}"
-            + (f" (the mover's is {names[mover]})" if mover is not None else "")
-        )
-    pieces = game_pieces(game)
-    if w in pieces:
-        return w
-    raise BadNotation(f"{word!r} is not a {game} piece: write one of {', '.join(pieces[:4])}")
+def parse_piece(spec: BoardSpec, word: str, mover: int | None) -> str:
+    """A piece as a person names it: its code, its name, or its owner's name
+    where that player has one kind of piece (``p1``, ``red``, ``white-disc``)."""
+    piece = spec.find_piece(word)
+    if piece is not None:
+        return piece.code
+    words = ", ".join(piece_word(spec, p.code) for p in spec.singles())
+    mine = spec.player_piece(mover) if mover is not None else None
+    raise BadNotation(
+        f"{word!r} is not a piece of this game: write {words}"
+        + (f" (the mover's is {piece_word(spec, mine.code)})" if mine is not None else "")
+    )
 
 
 def _cell(profile: BoardProfile, name: str) -> str:
@@ -122,55 +106,63 @@ def _cell(profile: BoardProfile, name: str) -> str:
 
 def plan(
     profile: BoardProfile,
+    spec: BoardSpec,
     command: HandCommand,
     layout: Mapping[str, str],
     mover: int | None,
 ) -> list[Change]:
     """What the hands do for ``command`` on ``layout``, as site changes in order.
 
-    ``mover`` is the player to act: ``insert W3`` pushes in their marble.
+    ``spec`` is the game being played; ``mover`` is the player to act: ``insert
+    W3`` pushes in their piece where each player has one kind.
     """
-    game = profile.game
     verb, args = command.verb, command.args
+    example = example_piece(spec)
     if verb == "insert":
-        if game != "shiftago":
-            raise BadNotation("insert pushes a Shiftago marble in; on this board use place")
         if len(args) not in (1, 2):
-            raise BadNotation("write insert TRACK [COLOUR], e.g. insert W3 or insert W3 red")
+            raise BadNotation("write insert TRACK [PIECE], e.g. insert W3 or insert W3 red")
         if len(args) == 2:
-            piece = parse_piece(game, args[1], mover)
-        elif mover is None:
-            raise BadNotation("nobody is to move: name the marble, e.g. insert W3 red")
+            piece = parse_piece(spec, args[1], mover)
         else:
-            piece = f"p{mover}"
-        return hands.insert(layout, args[0], piece)
+            own = spec.player_piece(mover) if mover is not None else None
+            if own is None:
+                raise BadNotation(f"name the piece to push in, e.g. insert {args[0]} {example}")
+            piece = own.code
+        return hands.insert(spec, layout, args[0], piece)
     if verb == "place":
         if len(args) != 2:
-            example = "place d4 red" if game == "shiftago" else "place d4 white-disc"
-            raise BadNotation(f"write place CELL PIECE, e.g. {example}")
-        return hands.place(layout, _cell(profile, args[0]), parse_piece(game, args[1], mover))
+            raise BadNotation(f"write place CELL PIECE, e.g. place d4 {example}")
+        site = _cell(profile, args[0])
+        return hands.place(spec, layout, site, parse_piece(spec, args[1], mover))
     if verb == "lift":
         if len(args) not in (1, 2):
-            raise BadNotation("write lift CELL [disc|ring], e.g. lift d4")
-        part = args[1].lower() if len(args) == 2 else None
-        if part not in (None, "disc", "ring"):
-            raise BadNotation(f"lift {args[0]} {args[1]}: the part is disc or ring")
-        return hands.lift(layout, _cell(profile, args[0]), part)
+            raise BadNotation("write lift CELL [PART], e.g. lift d4")
+        part = args[1] if len(args) == 2 else None
+        return hands.lift(spec, layout, _cell(profile, args[0]), part)
     if verb == "move":
         if len(args) != 2:
             raise BadNotation("write move FROM TO, e.g. move d4 e4")
-        return hands.move(layout, _cell(profile, args[0]), _cell(profile, args[1]))
+        return hands.move(spec, layout, _cell(profile, args[0]), _cell(profile, args[1]))
     if verb == "remove":
         if not args:
             raise BadNotation("write remove CELL..., e.g. remove b1 c1 d1")
         changes: list[Change] = []
         current = dict(layout)
         for name in args:
-            step = hands.lift(current, _cell(profile, name))
+            step = hands.lift(spec, current, _cell(profile, name))
             current = hands.apply_changes(current, step)
             changes.extend(step)
         return changes
     raise BadNotation(f"unknown hand {verb!r}; the hands can {', '.join(HAND_VERBS)}")
+
+
+def example_piece(spec: BoardSpec) -> str:
+    """A piece to show in an example: the first player's own, else the first single."""
+    own = spec.player_piece(0)
+    if own is not None:
+        return piece_word(spec, own.code)
+    singles = spec.singles()
+    return singles[0].code if singles else "PIECE"
 
 
 def undo_changes(layout: Mapping[str, str], changes: Sequence[Change]) -> list[Change]:

@@ -20,11 +20,10 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from boardctl.controller.view import to_do
 from boardctl.errors import BoardctlError
-from boardctl.sim.board import HAND_VERBS
+from boardctl.sim.board import HAND_VERBS, spec_of
 from boardctl.sim.demo import Script
-from boardctl.sim.screen import Layout, compose, player_label
+from boardctl.sim.screen import Layout, compose, game_spec, player_label
 from boardctl.sim.session import SimError, Simulation
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
@@ -221,10 +220,10 @@ class Console:
                 self.note = f"took back {reply['undone']}: put the board back as it was"
             elif verb == "status":
                 status = self.sim.status()
-                who = player_label(str(status.get("game")), status.get("to_move"), self.sim.lights)
+                who = player_label(game_spec(status), status.get("to_move"), self.sim.lights)
                 self.note = (
                     f"{status.get('phase')}: {len(status.get('moves', []))} moves, "
-                    f"{who} to {to_do(str(status.get('expects')))}, {status.get('status')}"
+                    f"{who} to {status.get('task', 'act')}, {status.get('status')}"
                 )
             elif verb in ("help", "?"):
                 self.note = HELP
@@ -312,7 +311,8 @@ def run_demo(
     final = compose(status, sim.frame, layout, "")
     out.write((final if tty else plain(final)) + "\n")
     out.write(
-        f"result: {player_label(script.game, script.winner, sim.lights)} wins: "
+        f"result: {player_label(spec_of(script.game, script.options), script.winner, sim.lights)}"
+        " wins: "
         f"{status.get('reason')} "
         f"after {len(status.get('moves', []))} moves\n"
     )

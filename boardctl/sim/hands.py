@@ -1,9 +1,11 @@
 """What a player's hands do to a physical board, as a sequence of site changes.
 
 The simulated board is driven by what people do, not by moves: ``insert W3``
-pushes a marble into a Shiftago track (the run ahead of it slides along),
-``place d4 white-disc`` puts a piece down, ``lift d4`` picks one up, ``move d4
-e4`` carries a DuploLine piece into the neighbouring cell. Each command becomes
+pushes a piece into a track (the run ahead of it slides along the track's path
+as the game declares it), ``place d4 white-disc`` puts a piece down, ``lift
+d4`` picks one up, ``move d4 e4`` carries a piece into another cell. What a
+piece is made of, and which pieces may share a site, is the game's
+:class:`~boardctl.engines.describe.BoardSpec`. Each command becomes
 the changes the board's sensors would see, in the order they happen, including
 the moments in between (a marble passing the track's light gate, a run of
 marbles sliding one by one). Pure: nothing here touches a sensor.
@@ -15,6 +17,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from boardctl.engines.describe import BoardSpec, SiteSpec
 from boardctl.errors import BadNotation
 
 #: a track's light gate fires as a marble passes it
@@ -47,82 +50,114 @@ class HandCommand:
         return cls(words[0].lower(), tuple(words[1:]))
 
 
-COLUMNS = "abcdefg"
+def track(spec: BoardSpec, name: str) -> SiteSpec:
+    """The track site ``name`` (its case as written or not), or :class:`BadNotation`
+    listing the tracks."""
+    tracks = [s for s in spec.sites if s.kind == "track"]
+    found = [s for s in tracks if s.name == name] or [
+        s for s in tracks if s.name.lower() == name.lower()
+    ]
+    if len(found) == 1 and found[0].path:
+        return found[0]
+    if not tracks:
+        raise BadNotation(f"{name!r} is not a track: this board has none; use place")
+    shown = ", ".join(s.name for s in tracks[:8]) + (" ..." if len(tracks) > 8 else "")
+    raise BadNotation(f"{name!r} is not a track: the tracks are {shown}")
 
 
-def track_cells(track: str) -> tuple[str, ...]:
-    """The cells of a Shiftago track in the order a marble pushed in travels."""
-    if len(track) != 2:
-        raise BadNotation(f"{track!r} is not a track: W1..W7, E1..E7, Sa..Sg or Na..Ng")
-    edge, where = track[0].upper(), track[1].lower()
-    if edge in "WE" and where in "1234567":
-        cells = tuple(f"{c}{where}" for c in COLUMNS)
-        return cells if edge == "W" else cells[::-1]
-    if edge in "SN" and where in COLUMNS:
-        cells = tuple(f"{where}{r}" for r in "1234567")
-        return cells if edge == "S" else cells[::-1]
-    raise BadNotation(f"{track!r} is not a track: W1..W7, E1..E7, Sa..Sg or Na..Ng")
+def insert(spec: BoardSpec, layout: Mapping[str, str], name: str, piece: str) -> list[Change]:
+    """Push ``piece`` into the track ``name``: the gate pulses, the run ahead
+    slides on along the track's path.
 
-
-def canonical_track(track: str) -> str:
-    track_cells(track)
-    edge, where = track[0].upper(), track[1]
-    return edge + (where if edge in "WE" else where.lower())
-
-
-def insert(layout: Mapping[str, str], track: str, piece: str) -> list[Change]:
-    """Push a marble into ``track``: the gate pulses, the run ahead slides on.
-
-    A full track does not take a marble: the hand cannot push it in.
+    A full track does not take a piece: the hand cannot push it in.
     """
-    cells = track_cells(track)
+    site = track(spec, name)
+    cells = site.path
     try:
         gap = next(i for i, cell in enumerate(cells) if cell not in layout)
     except StopIteration:
-        raise BadNotation(
-            f"track {canonical_track(track)} is full: the marble will not go in"
-        ) from None
-    changes = [Change(canonical_track(track), PULSE)]
-    # the run slides: the marble at the front moves first, into the gap
+        raise BadNotation(f"track {site.name} is full: the piece will not go in") from None
+    changes = [Change(site.name, PULSE)]
+    # the run slides: the piece at the front moves first, into the gap
     for i in range(gap, 0, -1):
         changes.append(Change(cells[i], layout[cells[i - 1]]))
     changes.append(Change(cells[0], piece))
     return changes
 
 
-def place(layout: Mapping[str, str], site: str, piece: str) -> list[Change]:
-    """Put ``piece`` on ``site``; in DuploLine a disc and a ring may share a cell."""
+def singles(spec: BoardSpec, code: str) -> tuple[str, ...]:
+    """The single pieces ``code`` is made of (itself when it is single)."""
+    piece = spec.piece(code)
+    return piece.parts if piece is not None and piece.parts else (code,)
+
+
+def combine(spec: BoardSpec, a: str, b: str) -> str:
+    """The piece the game makes of ``a`` and ``b`` in one site (a disc in a
+    ring), or :class:`BadNotation` when the game has no such piece."""
+    wanted = sorted(singles(spec, a) + singles(spec, b))
+    for piece in spec.pieces:
+        if piece.parts and sorted(piece.parts) == wanted:
+            return piece.code
+    raise BadNotation(f"a {_name(spec, a)} and a {_name(spec, b)} cannot share a site")
+
+
+def place(spec: BoardSpec, layout: Mapping[str, str], site: str, piece: str) -> list[Change]:
+    """Put ``piece`` on ``site``; where the game has pieces made of parts (a
+    DuploLine disc in a ring), onto the part already there."""
     here = layout.get(site)
-    return [Change(site, piece if here is None else combine(here, piece))]
+    return [Change(site, piece if here is None else combine(spec, here, piece))]
 
 
-def lift(layout: Mapping[str, str], site: str, part: str | None = None) -> list[Change]:
-    """Pick up what is on ``site`` (or only its ``disc`` or ``ring``)."""
+def lift(
+    spec: BoardSpec, layout: Mapping[str, str], site: str, part: str | None = None
+) -> list[Change]:
+    """Pick up what is on ``site``, or only one ``part`` of it: a part's code,
+    its name or a word of its name (``white-ring``, ``ring``)."""
     here = layout.get(site)
     if here is None:
         raise BadNotation(f"there is nothing on {site} to lift")
     if part is None:
         return [Change(site, None)]
-    kept = [p for p in here.split("+") if not p.endswith("-" + part)]
-    if len(kept) == len(here.split("+")):
-        raise BadNotation(f"there is no {part} on {site} to lift")
-    return [Change(site, "+".join(kept) or None)]
+    parts = singles(spec, here)
+    w = part.lower()
+    found = [
+        p
+        for p in parts
+        if w in (p.lower(), _name(spec, p).lower()) or w in _name(spec, p).lower().split()
+    ]
+    if len(found) != 1 or len(parts) < 2:
+        names = " or ".join(_name(spec, p) for p in parts)
+        what = f"the parts on {site} are {names}" if len(parts) > 1 else f"{site} holds {names}"
+        if not found:
+            raise BadNotation(f"there is no {part} on {site} to lift: {what}")
+        if len(found) > 1:
+            raise BadNotation(f"lift {site} {part}: which one? {what}")
+        return [Change(site, None)]
+    kept = [p for p in parts if p != found[0]]
+    rest = kept[0] if len(kept) == 1 else _compose(spec, kept)
+    return [Change(site, rest)]
 
 
-def move(layout: Mapping[str, str], source: str, target: str) -> list[Change]:
+def move(spec: BoardSpec, layout: Mapping[str, str], source: str, target: str) -> list[Change]:
     """Carry the lone piece on ``source`` to ``target`` (a DuploLine move)."""
     here = layout.get(source)
     if here is None:
         raise BadNotation(f"there is nothing on {source} to move")
-    if "+" in here:
-        raise BadNotation(f"the disc and ring on {source} are locked together")
-    return [Change(source, None), *place(layout, target, here)]
+    if len(singles(spec, here)) > 1:
+        raise BadNotation(f"the pieces on {source} ({_name(spec, here)}) are locked together")
+    return [Change(source, None), *place(spec, layout, target, here)]
 
 
-def combine(a: str, b: str) -> str:
-    """Two DuploLine pieces in one cell, written disc first."""
-    parts = sorted(a.split("+") + b.split("+"), key=lambda p: not p.endswith("-disc"))
-    return "+".join(parts)
+def _compose(spec: BoardSpec, parts: list[str]) -> str:
+    for piece in spec.pieces:
+        if piece.parts and sorted(piece.parts) == sorted(parts):
+            return piece.code
+    raise BadNotation(f"{' and '.join(parts)} cannot share a site")
+
+
+def _name(spec: BoardSpec, code: str) -> str:
+    piece = spec.piece(code)
+    return piece.name if piece is not None else code
 
 
 def apply_changes(layout: Mapping[str, str], changes: list[Change]) -> dict[str, str]:

@@ -19,10 +19,10 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.controller import scenes
-from boardctl.controller.view import take_off, to_do
-from boardctl.engines import Match, create
+from boardctl.controller.view import take_off
+from boardctl.engines import BoardSpec, Match, create
 from boardctl.errors import BoardctlError
-from boardctl.sim.board import PLAYER_NAMES
+from boardctl.sim.board import example_piece, piece_word, spec_of
 
 RGB = tuple[int, int, int]
 
@@ -44,19 +44,48 @@ LIGHT_NAMES: Mapping[RGB, str] = MappingProxyType(
 #: the players' LED colours when neither the configuration nor the board sets them
 DEFAULT_LIGHTS: tuple[RGB, ...] = scenes.Palette().players
 
-#: what hands can do, as the help line shows it for each game
-HANDS_HELP = {
-    "shiftago": "hands: insert W3 [red] | remove a1 b1 c1 | place d4 red | lift d4",
-    "duploline": "hands: place d4 white-disc | move d4 e4 | lift d4 [disc|ring]",
-}
 #: the operator's commands
 BOARD_HELP = "board: new [GAME] [key=value] | undo | status | help | quit"
 
 
-def command_help(game: str) -> tuple[str, str]:
-    """The two help lines under the screen."""
-    hands = HANDS_HELP.get(game, "hands: place d4 PIECE | lift d4 | move d4 e4")
-    return hands, BOARD_HELP
+def game_spec(status: Mapping[str, Any]) -> BoardSpec | None:
+    """The board, pieces and players of the game ``status`` reports, or None
+    when it names no game this program has."""
+    try:
+        return spec_of(str(status["game"]), status.get("options") or {})
+    except (BoardctlError, KeyError, TypeError, ValueError):
+        return None
+
+
+def command_help(spec: BoardSpec | None) -> tuple[str, str]:
+    """The two help lines under the screen: what hands can do in this game
+    (read from its board: tracks to insert into, pieces made of parts, cells
+    with neighbours), and the operator's commands."""
+    if spec is None:
+        return "hands: place d4 PIECE | lift d4 | move d4 e4", BOARD_HELP
+
+    cells = [s for s in spec.sites if s.kind != "track"]
+    tracks = [s for s in spec.sites if s.kind == "track" and s.path]
+    word = example_piece(spec)
+    cell = cells[len(cells) // 2] if cells else None
+    items = []
+    if tracks:
+        items.append(f"insert {tracks[0].name} [{word}]")
+    if cell is not None:
+        items.append(f"place {cell.name} {word}")
+        if cell.neighbours:
+            items.append(f"move {cell.name} {cell.neighbours[0]}")
+        parts: list[str] = []
+        for piece in spec.pieces:
+            for code in piece.parts:
+                single = spec.piece(code)
+                last = (single.name if single is not None else code).split()[-1]
+                if last not in parts:
+                    parts.append(last)
+        items.append(f"lift {cell.name}" + (f" [{'|'.join(parts)}]" if parts else ""))
+        if len(cells) >= 3 and not cell.neighbours:
+            items.append("remove " + " ".join(c.name for c in cells[:3]))
+    return "hands: " + " | ".join(items), BOARD_HELP
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,11 +173,12 @@ def fit_height(body: Sequence[tuple[str, int]], tail: Sequence[str], height: int
     return lines + [""] * (room - len(lines)) + list(tail)
 
 
-def player_name(game: str, player: int | None) -> str:
+def player_name(spec: BoardSpec | None, player: int | None) -> str:
+    """A player by the word the game gives them (``red``), else by number."""
     if player is None:
         return "nobody"
-    names = PLAYER_NAMES.get(game, ())
-    return names[player] if player < len(names) else f"player {player}"
+    names = spec.players if spec is not None else ()
+    return names[player].name if player < len(names) else f"player {player}"
 
 
 def light_name(colour: RGB) -> str:
@@ -161,21 +191,18 @@ def player_lights(player: int, lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
     return light_name(lights[player % len(lights)])
 
 
-def player_label(game: str, player: int | None, lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
-    """``red (player 1, sky-blue lights)``: the player's pieces, number and LED colour."""
+def player_label(
+    spec: BoardSpec | None, player: int | None, lights: Sequence[RGB] = DEFAULT_LIGHTS
+) -> str:
+    """``red (player 1, sky-blue lights)``: the player's name, number and LED colour."""
     if player is None:
         return "nobody"
-    return f"{player_name(game, player)} (player {player}, {player_lights(player, lights)} lights)"
+    return f"{player_name(spec, player)} (player {player}, {player_lights(player, lights)} lights)"
 
 
-def piece_name(game: str, piece: str) -> str:
+def piece_name(spec: BoardSpec | None, piece: str) -> str:
     """A piece code as people type it: ``p0`` -> ``blue``; ``white-disc`` as it is."""
-    names = PLAYER_NAMES.get(game, ())
-    if game == "shiftago" and piece[:1] == "p" and piece[1:].isdigit():
-        number = int(piece[1:])
-        if number < len(names):
-            return names[number]
-    return piece
+    return piece_word(spec, piece) if spec is not None else piece
 
 
 def side_by_side(left: Sequence[str], right: Sequence[str], gap: int) -> list[str]:
@@ -225,7 +252,7 @@ def undone_line(undone: Sequence[str]) -> str:
     return f"{first.upper()} {rest}"
 
 
-def _fixes(game: str, status: Mapping[str, Any], take_away: str) -> list[str]:
+def _fixes(spec: BoardSpec | None, status: Mapping[str, Any], take_away: str) -> list[str]:
     """The sites to clear (``take_away`` says how) and the pieces to put back."""
     offending = list(status.get("offending", []))
     restore = dict(status.get("restore", {}))
@@ -235,17 +262,17 @@ def _fixes(game: str, status: Mapping[str, Any], take_away: str) -> list[str]:
     if restore:
         lines.append(
             "  put back: "
-            + ", ".join(f"{piece_name(game, piece)} on {site}" for site, piece in restore.items())
+            + ", ".join(f"{piece_name(spec, piece)} on {site}" for site, piece in restore.items())
         )
     return lines
 
 
 def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> list[str]:
     """What the controller's status means for the players, in words."""
-    game = str(status.get("game", ""))
+    spec = game_spec(status)
     phase = status.get("phase")
     mover = status.get("to_move")
-    who = player_label(game, mover, lights)
+    who = player_label(spec, mover, lights)
     #: actions an operator undid that the board still shows
     undone = list(status.get("undone_on_board", []))
     lines: list[str] = []
@@ -258,7 +285,7 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
             lines.append(undone_line(undone))
         else:
             lines.append("set up: clear the board for a new game")
-        lines += _fixes(game, status, "take away")
+        lines += _fixes(spec, status, "take away")
     elif phase == "attract":
         lines.append("idle: touch the board to wake it")
     elif phase == "wrong_board":
@@ -266,12 +293,14 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
             lines.append(undone_line(undone))
         else:
             lines.append("WRONG BOARD: no legal move explains it")
-        lines += _fixes(game, status, "take away or fix")
+        lines += _fixes(spec, status, "take away or fix")
     elif phase == "move_in_progress":
         if status.get("verdict") == "ambiguous":
+            through = any(s.kind == "track" for s in spec.sites) if spec else False
             lines.append(
                 "AMBIGUOUS: several moves leave this board; undo the move and make it"
-                " again so only one fits (push a marble in through its track)"
+                " again so only one fits"
+                + (" (push the piece in through its track)" if through else "")
             )
             for path in status.get("candidates", []):
                 lines.append("  could be: " + " then ".join(path))
@@ -285,12 +314,13 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
         lines.append("TAKEBACK: the board shows an earlier position;")
         lines.append("  hold it there to take the move back, or put the move back")
     elif phase == "choosing_score":
-        lines.append(f"{who} must score a line: take its marbles off (all but the ends)")
+        task = status.get("task") or "choose"
+        lines.append(f"{who} to {task}: make the board show one of the choices the LEDs light")
     elif phase == "game_over":
         winner = status.get("winner")
         reason = status.get("reason", "")
         if winner is not None:
-            lines.append(f"GAME OVER: {player_label(game, winner, lights)} wins ({reason})")
+            lines.append(f"GAME OVER: {player_label(spec, winner, lights)} wins ({reason})")
         else:
             lines.append(f"GAME OVER: {status.get('status', 'draw')} ({reason})")
         lines.append("  clear the board for the next game, or type new")
@@ -300,19 +330,18 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
 
 
 def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
-    game = str(status.get("game", ""))
+    """``red (player 1, sky-blue lights) to insert a marble``: whose turn, in
+    the engine's words for what they must do, and the choices when they choose."""
     mover = status.get("to_move")
     if mover is None:
         return "nobody to move"
-    expects = str(status.get("expects"))
-    verb = expects if expects in ("insert", "score") else to_do(expects)
-    line = f"{player_label(game, mover, lights)} to {verb}"
-    if status.get("expects") == "score":
-        match = _match(status)
-        lines_of = getattr(match.engine, "scoring_lines", None) if match else None
-        if match is not None and lines_of is not None:
-            choices = [f"x:{a}-{b}" for a, b in lines_of(match.state)]
-            line += ": " + " or ".join(choices)
+    match = _match(status)
+    task = status.get("task") or (match.engine.task(match.state) if match else "act")
+    line = f"{player_label(game_spec(status), mover, lights)} to {task}"
+    if match is not None and match.engine.choosing(match.state):
+        engine, state = match.engine, match.state
+        choices = [engine.format_action(a) for a in engine.legal_actions(state)]
+        line += ": " + " or ".join(choices)
     return line
 
 
@@ -324,6 +353,7 @@ def compose(
 ) -> str:
     """The whole screen as text (with colour escapes in the LED picture)."""
     game = str(status.get("game", "?"))
+    spec = game_spec(status)
     options = status.get("options") or {}
     opts = " ".join(f"{k}={v}" for k, v in options.items())
     width = layout.width
@@ -346,7 +376,7 @@ def compose(
         text.append(
             "scores: "
             + "  ".join(
-                f"{player_name(game, i)} ({player_lights(i, layout.lights)} lights) {s}"
+                f"{player_name(spec, i)} ({player_lights(i, layout.lights)} lights) {s}"
                 for i, s in enumerate(scores)
             )
         )
@@ -357,7 +387,7 @@ def compose(
     text += ["  " + line for line in controller_says(status, layout.lights)]
     text.append("")
     body += [("\n".join(fit_width(line, width)), BLANK if not line else KEPT) for line in text]
-    tail = [part for line in [note, *command_help(game)] for part in fit_width(line, width)]
+    tail = [part for line in [note, *command_help(spec)] for part in fit_width(line, width)]
     if layout.height:
         return "\n".join(fit_height(body, tail, layout.height))
     return "\n".join([line for line, _ in body] + tail)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import tempfile
 import threading
@@ -65,10 +66,6 @@ def signals_held() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-#: the reference board of each game
-DEFAULT_PROFILES: Mapping[str, str] = {"shiftago": "shiftago-colour", "duploline": "duploline"}
-
-
 def state_directory(path: str | Path) -> Path:
     """The directory of ``--state DIR``, created with its parents if it does not exist."""
     where = Path(path)
@@ -88,12 +85,21 @@ def state_directory(path: str | Path) -> Path:
 
 
 def default_profile(game: str) -> str:
-    try:
-        return DEFAULT_PROFILES[game]
-    except KeyError:
+    """The board ``game`` is simulated on when none is named: its reference
+    board among the shipped profiles
+    (:func:`hardware.profiles.reference_profile`)."""
+    from boardctl.engines import GAMES
+    from hardware.profiles import builtin_profiles, reference_profile
+
+    found = reference_profile(game)
+    if found is None:
+        playable = [g for g in GAMES if reference_profile(g) is not None]
         raise SimError(
-            f"no simulated board plays {game!r}; the games are {', '.join(DEFAULT_PROFILES)}"
-        ) from None
+            f"no shipped board plays {game!r}; the games with one are {', '.join(playable)} "
+            f"(the shipped boards are {', '.join(builtin_profiles())}); "
+            "give a board of your own with --profile FILE"
+        )
+    return found
 
 
 class Tap:
@@ -338,8 +344,10 @@ class Simulation:
             self.wait_news(seen, min(left, 0.05))
 
     # -- the hands ---------------------------------------------------------------
-    def plan(self, text: str, mover: int | None) -> list[Change]:
-        return board.plan(self.profile, HandCommand.parse(text), self.layout, mover)
+    def plan(self, text: str, mover: int | None, status: Mapping[str, Any]) -> list[Change]:
+        """The changes ``text`` makes, in the game ``status`` says is played."""
+        spec = board.spec_of(str(status.get("game")), status.get("options") or {})
+        return board.plan(self.profile, spec, HandCommand.parse(text), self.layout, mover)
 
     def apply(self, changes: Sequence[Change], timeout: float = 5.0) -> None:
         """Make ``changes`` on the board one by one, each reported by the
@@ -361,9 +369,10 @@ class Simulation:
 
     def hands(self, text: str, mover: int | None = None) -> list[Change]:
         """Do what a hand command says (``insert W3``, ``lift d4``, ...)."""
-        if mover is None and text.split()[:1] == ["insert"]:
-            mover = self.status().get("to_move")
-        changes = self.plan(text, mover)
+        status = self.status()
+        if mover is None:
+            mover = status.get("to_move")
+        changes = self.plan(text, mover, status)
         self.apply(changes)
         return changes
 
@@ -387,7 +396,7 @@ def _configure(
     """The board's profile and the configuration the simulated daemon runs with."""
     from hardware.profiles import load_profile
 
-    name = profile or default_profile(game or "shiftago")
+    name = choose_board(game, profile, overrides, state_dir, config_path)
     loaded = load_profile(name)
     if game is not None and loaded.game != game:
         raise SimError(f"the board {loaded.name} plays {loaded.game}, not {game}")
@@ -398,11 +407,35 @@ def _configure(
         *overrides,
     ]
     settings += [f"game.{k}={_toml_value(v)}" for k, v in (options or {}).items()]
+    return loaded, _load_config(config_path, state_dir, settings)
+
+
+def choose_board(
+    game: str | None,
+    profile: str | None,
+    overrides: Sequence[str] = (),
+    state_dir: Path | None = None,
+    config_path: str | Path | None = None,
+) -> str:
+    """The board to simulate: ``profile`` if given, else the reference board
+    of ``game``, else the board the configuration names (the packaged
+    default's unless the configuration or ``overrides`` set another)."""
+    if profile is not None:
+        return profile
+    if game is not None:
+        return default_profile(game)
+    return _load_config(config_path, state_dir, overrides).board.profile
+
+
+def _load_config(
+    config_path: str | Path | None, state_dir: Path | None, settings: Sequence[str]
+) -> config.Config:
     # the simulator reads no system configuration unless it is given one; a
     # file it is given must exist, as for boardctl run and config show
     if config_path is not None:
-        return loaded, config.load(config_path, settings, required=True)
-    return loaded, config.load(state_dir / "boardctl.toml", settings)
+        return config.load(config_path, settings, required=True)
+    own = state_dir / "boardctl.toml" if state_dir is not None else Path(os.devnull)
+    return config.load(own, settings)
 
 
 def _toml_text(value: str) -> str:
