@@ -40,6 +40,7 @@ PLAYING = frozenset(
 
 _EMPTY: frozenset[str] = frozenset()
 
+
 def take_off(undone: list[str] | tuple[str, ...]) -> str:
     """What the players must do when the board still shows actions an
     operator undid: ``undone: take W3 back off the board``."""
