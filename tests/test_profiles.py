@@ -12,7 +12,13 @@ from boardctl.cli.main import main
 from boardctl.engines import create
 from boardctl.errors import ConfigError
 from hardware.errors import ProfileError
-from hardware.profiles import builtin_profiles, check_profile, load_profile, parse_profile
+from hardware.profiles import (
+    PROFILE_DIR,
+    builtin_profiles,
+    check_profile,
+    load_profile,
+    parse_profile,
+)
 from hardware.profiles.games import known_games
 
 GOOD_HEAD = """\
@@ -304,3 +310,33 @@ def test_profile_check_refuses_an_unknown_game_naming_file_line_and_the_games(
         f"{bad}:{line}: board.game: unknown game 'shiftagoo'; the games are "
         + ", ".join(known_games())
     ) in err
+
+
+def test_options_the_engine_refuses_are_named_with_their_line_and_key(tmp_path: Path) -> None:
+    text = (PROFILE_DIR / "duploline.toml").read_text(encoding="utf-8")
+    text = text.replace('game = "duploline"', 'game = "duploline"\noptions = { colour = "red" }')
+    problems = _problems(text)
+    assert len(problems) == 1
+    assert re.match(
+        r"mini.toml:17: board.options.colour: duploline: unknown option 'colour'", problems[0]
+    )
+    assert "; fix or remove the option" in problems[0]
+
+
+def test_a_games_reference_board_is_found_among_the_shipped_profiles() -> None:
+    from hardware.profiles import reference_profile
+
+    assert reference_profile("duploline") == "duploline"  # named like the game
+    assert reference_profile("shiftago") == "shiftago-colour"  # else the first by name
+    assert reference_profile("no-such-game") is None
+
+
+def test_a_board_may_name_the_pieces_of_every_seat_the_game_allows() -> None:
+    # the colour board's codes name four marbles; a two-player game uses two
+    assert set(load_profile("shiftago-colour").codes.values()) == {"p0", "p1", "p2", "p3"}
+    text = (PROFILE_DIR / "shiftago-colour.toml").read_text(encoding="utf-8")
+    problems = _problems(text.replace('5 = "p3"', '5 = "p3"\n6 = "p4"'))
+    assert any(
+        "codes.6: 'p4' is not a shiftago piece; the pieces are p0, p1, p2, p3" in p
+        for p in problems
+    )
