@@ -14,25 +14,33 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from boardctl.board import BoardProfile
+from boardctl.engines import BoardSpec, create
 from hardware.leds.render import Canvas, png_bytes
 
 RGB = tuple[int, int, int]
 
 BOARD = (58, 44, 32)
 HOLE = (30, 22, 16)
-#: marble and disc colours by piece-code prefix
-PIECE_COLOURS: Mapping[str, RGB] = {
-    "p0": (40, 90, 200),
-    "p1": (200, 40, 40),
-    "p2": (220, 190, 40),
-    "p3": (40, 150, 70),
-    "white": (235, 232, 222),
-    "black": (25, 25, 28),
-}
+#: a piece the game does not declare
+UNKNOWN: RGB = (160, 160, 160)
 
 
-def _piece_colour(piece: str) -> RGB:
-    return PIECE_COLOURS.get(piece.split("-")[0], (160, 160, 160))
+def _rgb(colour: str) -> RGB:
+    return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+
+
+def _looks(spec: BoardSpec) -> dict[str, tuple[RGB, bool]]:
+    """Each single piece's colour (its owner's, as the game declares it) and
+    whether it is drawn as a ring: a part that goes around another in some
+    piece made of parts (a DuploLine ring around a disc)."""
+    around = {code for piece in spec.pieces for code in piece.parts[1:]}
+    looks = {}
+    for piece in spec.singles():
+        owner = piece.owner
+        known = owner is not None and owner < len(spec.players)
+        colour = _rgb(spec.players[owner].colour) if known and owner is not None else UNKNOWN
+        looks[piece.code] = (colour, piece.code in around)
+    return looks
 
 
 def board_picture(
@@ -42,7 +50,10 @@ def board_picture(
     scale: int = 48,
 ) -> bytes:
     """The board as a PNG: a hole per site, the LEDs' glow around it, the piece
-    on it (a ring drawn as a circle outline, a disc or marble filled)."""
+    on it in its owner's colour (a part that goes around another drawn as a
+    circle outline, any other piece filled)."""
+    spec = create(profile.game, profile.game_options).board()
+    looks = _looks(spec)
     canvas = Canvas.of(profile, scale)
     width, height = canvas.width, canvas.height
     image = [bytearray(bytes(BOARD) * width) for _ in range(height)]
@@ -69,9 +80,10 @@ def board_picture(
         piece = layout.get(site.name)
         if piece is None:
             continue
-        for part in piece.split("+"):
-            colour = _piece_colour(part)
-            if part.endswith("-ring"):
+        declared = spec.piece(piece)
+        for part in declared.parts if declared is not None and declared.parts else (piece,):
+            colour, ring = looks.get(part, (UNKNOWN, False))
+            if ring:
                 paint(cx, cy, scale * 0.36, scale * 0.26, colour, fade=False)
             else:
                 paint(cx, cy, scale * 0.25, 0, colour, fade=False)
