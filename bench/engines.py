@@ -5,8 +5,9 @@ each configuration plays uniformly random games from the start until the game
 is over, through the engine interface only (``legal_actions``,
 ``apply_unchecked``, ``outcome``; where chance acts, ``chance_outcomes`` drawn
 by their weights), for a fixed wall-clock time.
-Games pick their configurations below; any game not listed runs with its
-default options, so a newly registered engine is measured without changes here.
+Each game is measured with its defaults, each other variant it declares, and
+the same with the most players it allows, so a newly added engine is measured
+without changes here.
 """
 
 from __future__ import annotations
@@ -14,20 +15,34 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Mapping
 from typing import Any
 
-from boardctl.engines import CHANCE, GAMES, create
+from boardctl.engines import CHANCE, GAMES, create, engine_class
+from boardctl.errors import BoardctlError
 
-#: extra option sets per game, beside the defaults
-CONFIGS: Mapping[str, list[dict[str, Any]]] = {
-    "shiftago": [
-        {},
-        {"variant": "expert"},
-        {"players": 4},
-        {"players": 4, "variant": "expert"},
-    ],
-}
+
+def configs(game: str) -> list[dict[str, Any]]:
+    """The option sets measured for ``game``, read from its engine: the
+    defaults, each other variant, and the same with the most players it allows."""
+    default = create(game)
+    variants = [
+        v for v in engine_class(game).variants if v != default.options_json().get("variant")
+    ]
+    seats = [n for n in range(2, 9) if _accepts(game, {"players": n})]
+    most = [{"players": max(seats)}] if seats and max(seats) != default.players else []
+    return [
+        {**size, **variant}
+        for size in [{}, *most]
+        for variant in [{}, *({"variant": v} for v in variants)]
+    ]
+
+
+def _accepts(game: str, options: dict[str, Any]) -> bool:
+    try:
+        create(game, options)
+    except BoardctlError:
+        return False
+    return True
 
 
 def playouts_per_second(game: str, options: dict[str, Any], seconds: float, seed: int) -> float:
@@ -65,7 +80,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for game in sorted(GAMES):
-        for options in CONFIGS.get(game, [{}]):
+        for options in configs(game):
             rate = playouts_per_second(game, options, args.seconds, args.seed)
             label = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
             print(f"{game:10} {label:32} {rate:9,.0f} playouts/s")
