@@ -213,7 +213,7 @@ class Calibration:
         site = self.current
         if site is None:
             return f"done: {len(self.mapping)} sites calibrated"
-        what = "roll a marble through" if site.reports is Reports.PULSE else "put a piece on"
+        what = "pass a piece through" if site.reports is Reports.PULSE else "put a piece on"
         if self.step is Step.PLACE:
             return f"[{self.position + 1}/{len(self.targets)}] {what} {site.name} (lit)"
         return f"{site.name} is channel {self.mapping[site.name]}: take the piece off"

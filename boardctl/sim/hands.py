@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from boardctl.engines.describe import BoardSpec, SiteSpec
 from boardctl.errors import BadNotation
 
-#: a track's light gate fires as a marble passes it
+#: a track's light gate fires as a piece passes it
 PULSE = "pulse"
 
 
