@@ -95,7 +95,7 @@ def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
     profile = load_profile("shiftago-colour")
     moves = "W2 E4 W3 E6 W4 Sg W5 E6 Sb E2 Sc E1 Sd E4 Se E5 W7 Sf W7 E2 W7 Sf E7 E4 E7 E2 E7 E4 Sa"
     status = {**STATUS, "moves": moves.split(), "to_move": 0, "expects": "score"}
-    status["phase"] = "choosing_score"
+    status["phase"] = "choosing"
     text = compose(status, None, Layout(profile))
     assert "blue (player 0, orange lights) to score: x:a1-e1 or x:a1-a5" in text
     over = {**STATUS, "phase": "game_over", "winner": 0, "reason": "player 0 reached 12 points"}
