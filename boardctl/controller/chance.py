@@ -52,9 +52,7 @@ def undo_depth(engine: Engine[Any, Any], states: Sequence[Any], *, drawn: bool) 
     0 when there is nothing an undo may take back."""
     if not drawn:
         return min(1, len(states) - 1)
-    depth = 0
-    for before in reversed(states[:-1]):
-        depth += 1
+    for depth, before in enumerate(reversed(states[:-1]), start=1):
         if not chance_acts(engine, before):
             return depth
     return 0

@@ -66,7 +66,7 @@ def _text(body: Mapping[str, Any], key: str) -> str:
     """A request's text field."""
     value = body.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise ControllerError(f"{key!r} must be text, e.g. {{\"{key}\": \"W3\"}}")
+        raise ControllerError(f'{key!r} must be text, e.g. {{"{key}": "W3"}}')
     return value
 
 

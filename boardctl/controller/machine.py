@@ -124,7 +124,9 @@ class Controller(Conditions):
         self.cursor_at = 0.0
         self._offers: tuple[Any, Any, tuple[Offer, ...]] | None = None
         self._legal: dict[Any, frozenset[str]] = {}
-        configured = engines(game or profile.game, profile.game_options if options is None else options)
+        configured = engines(
+            game or profile.game, profile.game_options if options is None else options
+        )
         #: the game the next one is (the configured one, then the operator's choice)
         self.next_game: tuple[str, Mapping[str, Any]] = (
             configured.name,
@@ -263,9 +265,7 @@ class Controller(Conditions):
             raise ControllerError(
                 f"cannot start a game while {self.state.value}: wait for the sensors"
             )
-        engine = self.engines(
-            game, options if options is not None else self.engine.options_json()
-        )
+        engine = self.engines(game, options if options is not None else self.engine.options_json())
         self.next_game = (engine.name, engine.options_json())
         self._fire("new_game", engine)
         self._update(now)
@@ -293,9 +293,7 @@ class Controller(Conditions):
             raise ControllerError("nothing to undo: no action has been played")
         if not can("take_back", self.state):
             raise ControllerError(f"cannot undo while {self.state.value}")
-        depth = chances.undo_depth(
-            self.engine, self.match.states, drawn=self.chance is not None
-        )
+        depth = chances.undo_depth(self.engine, self.match.states, drawn=self.chance is not None)
         if depth == 0:
             raise ControllerError("nothing to undo: only chance has acted")
         text = self.public_moves[-depth]
@@ -488,9 +486,7 @@ class Controller(Conditions):
             if len(self._legal) > 64:
                 self._legal.clear()
             sites = frozenset(
-                s
-                for a in self.engine.legal_actions(state)
-                for s in self.engine.highlight(state, a)
+                s for a in self.engine.legal_actions(state) for s in self.engine.highlight(state, a)
             )
             self._legal[state] = sites
         return sites
@@ -536,4 +532,3 @@ class Controller(Conditions):
             times.append(self.cursor_at + self.timing.choose_hold)
         future = [t for t in times if t > self.now]
         return min(future) if future else None
-

@@ -57,7 +57,10 @@ def _sites_of(path: Sequence[Any]) -> frozenset[str]:
 
 
 def build_view(
-    scene: Scene, engine: Engine[Any, Any], match: Match[Any, Any], board: BoardTracker,
+    scene: Scene,
+    engine: Engine[Any, Any],
+    match: Match[Any, Any],
+    board: BoardTracker,
     reconciler: Reconciler,
 ) -> View:
     """The view of ``scene`` for the game ``match`` on ``board``."""

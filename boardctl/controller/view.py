@@ -3,8 +3,8 @@ of everything the LED scenes and the status need, as plain values."""
 
 from __future__ import annotations
 
-import enum
 import copy
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
