@@ -20,8 +20,6 @@ from typing import Any
 from boardctl.board import BoardProfile
 from boardctl.controller import scenes
 from boardctl.controller.view import take_off, to_do
-from boardctl.engines import Match, create
-from boardctl.errors import BoardctlError
 from boardctl.sim.board import PLAYER_NAMES
 
 RGB = tuple[int, int, int]
@@ -189,20 +187,13 @@ def side_by_side(left: Sequence[str], right: Sequence[str], gap: int) -> list[st
     return out
 
 
-def _match(status: Mapping[str, Any]) -> Match[Any, Any] | None:
-    try:
-        engine = create(str(status["game"]), status.get("options") or {})
-        return Match.from_moves(engine, list(status.get("moves", [])))
-    except (BoardctlError, KeyError, TypeError, ValueError):
-        return None
-
-
 def board_text(status: Mapping[str, Any]) -> list[str]:
-    """The game board as the rules engine draws it."""
-    match = _match(status)
-    if match is None:
+    """The game board as the rules engine draws it for everyone to see (the
+    status's ``picture``)."""
+    picture = status.get("picture")
+    if not isinstance(picture, str):
         return ["(no game)"]
-    return match.engine.render(match.state).splitlines()
+    return picture.splitlines()
 
 
 def led_text(profile: BoardProfile, frame: Sequence[RGB] | None) -> list[str]:
@@ -284,8 +275,12 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
     elif phase == "takeback_offered":
         lines.append("TAKEBACK: the board shows an earlier position;")
         lines.append("  hold it there to take the move back, or put the move back")
-    elif phase == "choosing_score":
-        lines.append(f"{who} must score a line: take its marbles off (all but the ends)")
+    elif phase == "choosing" and status.get("verdict") == "ambiguous":
+        lines.append("CHOOSE: several moves leave this board: mode picks one, or boardctl choose")
+        for path in status.get("candidates", []):
+            lines.append("  could be: " + " then ".join(path))
+    elif phase == "choosing":
+        lines.append(f"{who} to {status.get('task', 'choose')}: the options blink")
     elif phase == "game_over":
         winner = status.get("winner")
         reason = status.get("reason", "")
@@ -307,12 +302,9 @@ def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS)
     expects = str(status.get("expects"))
     verb = expects if expects in ("insert", "score") else to_do(expects)
     line = f"{player_label(game, mover, lights)} to {verb}"
-    if status.get("expects") == "score":
-        match = _match(status)
-        lines_of = getattr(match.engine, "scoring_lines", None) if match else None
-        if match is not None and lines_of is not None:
-            choices = [f"x:{a}-{b}" for a, b in lines_of(match.state)]
-            line += ": " + " or ".join(choices)
+    choices = status.get("choices")
+    if choices:
+        line += ": " + " or ".join(choices)
     return line
 
 
