@@ -35,7 +35,9 @@ class Script:
         return self.draws[ply]
 
 
-def _game(cards: tuple[int, int], db: Path) -> tuple[list[Any], list[Any], list[str], dict[str, Any]]:
+def _game(
+    cards: tuple[int, int], db: Path
+) -> tuple[list[Any], list[Any], list[str], dict[str, Any]]:
     """Three stones placed; what the room saw after each, and the record exported."""
     profile = dice_profile(secret=True)
     frames, screens, statuses = [], [], []

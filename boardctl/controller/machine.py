@@ -417,7 +417,7 @@ class Controller(Conditions):
         """Play the option chosen; a board that does not show it must follow."""
         log.info("chose %s", offer.text)
         self._fire("move_made", offer.steps)
-        self.board.refuse(self.reconciler.expect(self.match.state).key)
+        self.board.refuse(self.reconciler.expect(self.match.state).key, behind=True)
         self._judge(deep=self.settled_for() >= 0)
 
     # -- side effects (transition callbacks) --------------------------------

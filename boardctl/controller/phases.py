@@ -261,9 +261,9 @@ class Conditions:
 
     def board_busy(self) -> bool:
         verdict = self.board.verdict
-        if isinstance(verdict, InProgress | Ambiguous | Played):
+        if isinstance(verdict, InProgress | Played):
             return True
-        if isinstance(verdict, Takeback):
+        if isinstance(verdict, Takeback | Ambiguous):
             return self.settled_for() < 0
         return isinstance(verdict, Wrong) and self.settled_for() < self.timing.grace
 

@@ -62,6 +62,9 @@ class BoardTracker:
         #: whether the board has shown the start layout since this game began:
         #: until then no action is accepted and the board is one to set up
         self.set_up = set_up
+        #: the game moved without the board (an operator chose an option the
+        #: board does not show yet): until the board matches, it is one to put right
+        self.behind = False
 
     # -- readings ------------------------------------------------------------
     def snapshot(self, values: Sequence[int], now: float) -> None:
@@ -124,8 +127,9 @@ class BoardTracker:
         if isinstance(verdict, Waiting):
             self.trusted = True
             self.set_up = True
+            self.behind = False
             self.undone = ()
-        elif not self.set_up or (isinstance(verdict, Takeback) and not self.trusted):
+        elif not self.set_up or self.behind or (isinstance(verdict, Takeback) and not self.trusted):
             verdict = self.to_restore(reconciler, states[-1])
         elif isinstance(verdict, Wrong) and self.undone:
             verdict = Wrong(verdict.offending, verdict.restore, self.undone)
@@ -153,13 +157,15 @@ class BoardTracker:
         self.pulses.clear()
         self.undone = ()
 
-    def refuse(self, expected: Key, undone: tuple[str, ...] = ()) -> None:
+    def refuse(self, expected: Key, undone: tuple[str, ...] = (), *, behind: bool = False) -> None:
         """The game moved without the board (an operator's undo or choice):
         refuse the board as it stands as a move until it changes, unless it
         already shows ``expected``. ``undone`` are the texts of the actions
-        undone, which the board still shows."""
+        undone, which the board still shows; ``behind``: accept no move at all
+        until the board has shown ``expected``."""
         self.pulses.clear()
         key = layout_key(self.sensed)
+        self.behind = behind and key != expected
         if key != expected:
             # undone again on the same board: it shows those actions too
             earlier = self.undone if self.blocked == key else ()
@@ -173,6 +179,7 @@ class BoardTracker:
         """Actions were taken back by the board itself: it is refused no more."""
         self.pulses.clear()
         self.blocked = None
+        self.behind = False
         self.undone = ()
 
     def new_game(self) -> None:
@@ -182,3 +189,4 @@ class BoardTracker:
         self.undone = ()
         self.trusted = False
         self.set_up = False
+        self.behind = False
