@@ -103,13 +103,14 @@ def check_scoring_lit(r: Rig, match: Match[Any, Any], text: str) -> None:
 
 
 def check_winner(r: Rig, match: Match[Any, Any]) -> None:
-    """Game over: the winner's colour, the last move bright, no other player's."""
+    """Game over: the winner's colour, the winning line (or else the last
+    move) bright, no other player's."""
     outcome = match.outcome()
     if outcome.winner is None:
         return
     colour = player_colour(r.palette, outcome.winner)
     text = match.engine.format_action(match.actions[-1])
-    sites = sorted(named_sites(r, text))
+    sites = sorted(match.engine.winning_sites(match.state) or named_sites(r, text))
     others = {r.palette.player(p) for p in range(match.engine.players)} - {colour}
     frame = r.wait_frame(
         lambda f: all(r.colour(f, s) == colour for s in sites), f"winner's colour at {sites}"
