@@ -104,9 +104,37 @@ def test_undo_lets_go_of_the_option_picked_and_a_change_on_the_board_ends_the_ch
     assert "choices" not in c.status()
 
 
-SCORING = (
-    "W2 E4 W3 E6 W4 Sg W5 E6 Sb E2 Sc E1 Sd E4 Se E5 W7 Sf W7 E2 W7 Sf E7 E4 E7 E2 E7 E4 Sa"
-).split()
+SCORING = [
+    "W2",
+    "E4",
+    "W3",
+    "E6",
+    "W4",
+    "Sg",
+    "W5",
+    "E6",
+    "Sb",
+    "E2",
+    "Sc",
+    "E1",
+    "Sd",
+    "E4",
+    "Se",
+    "E5",
+    "W7",
+    "Sf",
+    "W7",
+    "E2",
+    "W7",
+    "Sf",
+    "E7",
+    "E4",
+    "E7",
+    "E2",
+    "E7",
+    "E4",
+    "Sa",
+]
 
 
 def _scoring() -> Table:
