@@ -3,11 +3,14 @@ side, with a button, from the control socket, or on the board."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from controller_support import Table, profile_for
 
+from boardctl.cli.main import main
+from boardctl.controller.control import ControlServer
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.phases import Timing
@@ -165,3 +168,22 @@ def test_a_line_to_score_is_a_choice_the_board_makes_or_an_operator() -> None:
         table.hands(f"lift {site}")
     assert c.state is Phase.AWAITING_MOVE
     assert c.match.moves_text()[-1] == "x:a1-e1"
+
+
+def test_boardctl_choose_and_status_through_the_control_socket(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _ambiguous()
+    loop = Loop(table.controller, _Strip(), clock=lambda: table.now)
+
+    def answer(body: Any) -> dict[str, Any]:
+        return {"ok": True, **loop.command(body, table.now)}
+
+    with ControlServer(tmp_path / "control.sock", answer) as server:
+        assert main(["status", "--socket", str(server.path)]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert "choice 1: W1" in lines and "choice 2: Sd" in lines
+        assert main(["choose", "Sd", "--socket", str(server.path)]) == 0
+        assert capsys.readouterr().out.strip() == "chose Sd"
+        assert main(["choose", "Sd", "--socket", str(server.path)]) != 0
+    assert "nothing to choose" in capsys.readouterr().err

@@ -123,7 +123,6 @@ class Controller(Conditions):
         self.cursor: int | None = None
         self.cursor_at = 0.0
         self._offers: tuple[Any, Any, tuple[Offer, ...]] | None = None
-        self._legal: dict[Any, frozenset[str]] = {}
         configured = engines(
             game or profile.game, profile.game_options if options is None else options
         )
@@ -468,7 +467,6 @@ class Controller(Conditions):
         self.public_moves = []
         self.reconciler = Reconciler(engine, self.profile)
         self.last_move = frozenset()
-        self._legal.clear()
         self.board.new_game()
         self.seed = self.chance.new_seed() if self.chance is not None else None
         self.recorder.begin(engine.name, engine.options_json(), self.seed)
@@ -479,17 +477,10 @@ class Controller(Conditions):
 
     # -- what to show -------------------------------------------------------
     def _legal_sites(self) -> frozenset[str]:
-        """Every legal action's highlight in the current state (cached by state)."""
-        state = self.match.state
-        sites = self._legal.get(state)
-        if sites is None:
-            if len(self._legal) > 64:
-                self._legal.clear()
-            sites = frozenset(
-                s for a in self.engine.legal_actions(state) for s in self.engine.highlight(state, a)
-            )
-            self._legal[state] = sites
-        return sites
+        """The sites to light for every legal action in the current state, as
+        reconciliation works them out once per state (the option's ``marks``)."""
+        options = self.reconciler.expect(self.match.state).options
+        return frozenset(s for o in options for s in o.marks)
 
     def view(self) -> View:
         """A snapshot of what the LEDs must show and the status says now."""
