@@ -21,7 +21,7 @@ from boardctl.controller import chance as chances
 from boardctl.controller.choosing import Offer, offers, pick, steps_of
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
 from boardctl.controller.present import Scene, build_view
-from boardctl.controller.reconcile import Ambiguous, Played, Reconciler, Takeback
+from boardctl.controller.reconcile import Ambiguous, Played, Reconciler, Takeback, Verdict
 from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Phase, View, status_of
 from boardctl.engines import Engine, Match, create
@@ -154,7 +154,7 @@ class Controller(Conditions):
         return self.board.values
 
     @property
-    def verdict(self) -> Any:
+    def verdict(self) -> Verdict:
         return self.board.verdict
 
     @property
