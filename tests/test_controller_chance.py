@@ -144,3 +144,24 @@ def test_an_invalid_trigger_raises_and_the_controller_fires_only_valid_ones() ->
 class _Strip:
     def show(self, frame: Any) -> None:
         pass
+
+
+def test_boardctl_roll_plays_the_outcome_and_status_says_chance_acts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli.main import main
+    from boardctl.controller.control import ControlServer
+
+    table = Table(_controller(None))
+    table.settle()
+    loop = Loop(table.controller, _Strip(), clock=lambda: table.now)
+
+    def answer(body: Any) -> dict[str, Any]:
+        return {"ok": True, **loop.command(body, table.now)}
+
+    with ControlServer(tmp_path / "control.sock", answer) as server:
+        assert main(["status", "--socket", str(server.path)]) == 0
+        assert "chance acts (boardctl roll OUTCOME): d1 d2 d3" in capsys.readouterr().out
+        assert main(["roll", "d3", "--socket", str(server.path)]) == 0
+        assert capsys.readouterr().out.strip() == "played d3"
+    assert table.controller.match.moves_text() == ["d3"]
