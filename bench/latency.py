@@ -60,6 +60,7 @@ from boardctl.board import BoardProfile, LedChain, Reports, Site
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Frame
+from boardctl.controller.view import View
 from boardctl.engines import GAMES, SiteSpec, create
 from boardctl.engines.base import Engine
 from boardctl.sensing import LinkUp, SensorChange, SensorEvent, SensorSnapshot
@@ -173,26 +174,26 @@ class TimedLoop(Loop):
         self.out = output
         self.probe = probe
         self._match = controller.match
+        self._pending: list[SensorChange] = []
 
     def handle(self, item: Any, now: float) -> None:
-        shown = self.frames_shown
         super().handle(item, now)
-        if not isinstance(item, SensorChange):
-            return
-        framed = self.frames_shown != shown
-        at = self.out.at if framed else time.monotonic()
-        p = self.probe
-        with p.cond:
-            read = p.reads[len(p.answers)]
-            p.answers.append(Answer(item.channel, item.value, read, at, framed))
-            p.cond.notify_all()
+        if isinstance(item, SensorChange):
+            self._pending.append(item)
 
-    def draw(self, now: float) -> None:
+    def draw(self, view: View, now: float) -> None:
+        """The turn's frame: it answers every change handled in the turn."""
         shown = self.frames_shown
-        super().draw(now)
+        super().draw(view, now)
         c = self.controller
         p = self.probe
+        framed = self.frames_shown != shown
+        at = self.out.at if framed else time.monotonic()
         with p.cond:
+            for item in self._pending:
+                read = p.reads[len(p.answers)]
+                p.answers.append(Answer(item.channel, item.value, read, at, framed))
+            self._pending.clear()
             p.phase = c.state.value
             p.verdict = repr(c.verdict)
             if c.match is not self._match:
@@ -205,7 +206,7 @@ class TimedLoop(Loop):
                 for i in range(p.moves, len(c.match.actions)):
                     text = c.engine.format_action(c.match.actions[i])
                     state = c.match.states[i + 1]
-                    p.commits.append(Commit(c.changed_at + c.timing.settle, at, state, text))
+                    p.commits.append(Commit(c.board.changed_at + c.timing.settle, at, state, text))
             p.moves = len(c.match.actions)
             p.cond.notify_all()
 

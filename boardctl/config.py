@@ -50,6 +50,9 @@ class ControllerConfig:
     attract_after_s: int
     #: how often the LED scene is refreshed while something animates
     frame_rate_hz: int
+    #: who gives chance's outcomes: "random" (the daemon draws them) or
+    #: "operator" (`boardctl roll`, or the board shows them)
+    chance: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +149,7 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
 }
 _CHOICES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("logging", "level"): ("debug", "info", "warning", "error"),
+    ("controller", "chance"): ("random", "operator"),
 }
 
 

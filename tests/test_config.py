@@ -50,6 +50,7 @@ def test_unknown_section_is_refused(tmp_path: Path) -> None:
         ('[controller]\nsettle_ms = "fast"\n', "must be a whole number"),
         ("[leds]\nbrightness = 2\n", "out of range"),
         ('[logging]\nlevel = "loud"\n', "not one of debug, info, warning, error"),
+        ('[controller]\nchance = "dice"\n', r"\[controller\] chance: 'dice' is not one of random"),
         ('[control]\nmode = "rw"\n', "not octal permission bits"),
         ("[board]\nprofile = 3\n", "must be text in quotes"),
     ],

@@ -13,7 +13,20 @@ PURE = [
     ROOT / "boardctl/board.py",
     ROOT / "boardctl/sensing.py",
     ROOT / "boardctl/sim/hands.py",
-    *(ROOT / f"boardctl/controller/{name}.py" for name in ("reconcile", "scenes", "view")),
+    *(
+        ROOT / f"boardctl/controller/{name}.py"
+        for name in (
+            "reconcile",
+            "scenes",
+            "view",
+            "tracking",
+            "phases",
+            "choosing",
+            "chance",
+            "present",
+            "machine",
+        )
+    ),
 ]
 #: modules the pure core must not import: I/O, threads, the clock, randomness, outer layers
 FORBIDDEN = (

@@ -1,7 +1,17 @@
 """The simulator's screen shows the LEDs, the board, the turn and what is wrong."""
 
+from typing import Any
+
+from boardctl.engines import Match, create
 from boardctl.sim.screen import Layout, compose, controller_says, turn_line, visible_width
 from hardware.profiles import load_profile
+
+
+def _picture(game: str, options: dict[str, Any], moves: list[str]) -> str:
+    """The board as the controller's status draws it."""
+    engine = create(game, options)
+    return engine.public_render(Match.from_moves(engine, moves).state)
+
 
 STATUS = {
     "game": "shiftago",
@@ -10,10 +20,12 @@ STATUS = {
     "moves": ["W1"],
     "to_move": 1,
     "expects": "insert",
+    "task": "insert a marble",
     "scores": [0, 0],
     "status": "playing",
     "winner": None,
     "verdict": "waiting",
+    "picture": _picture("shiftago", {"players": 2, "variant": "expert"}, ["W1"]),
 }
 
 
@@ -34,6 +46,7 @@ def test_the_screen_shows_leds_board_turn_and_scores() -> None:
 def test_a_fixed_height_keeps_the_help_just_above_the_prompt() -> None:
     profile = load_profile("duploline")
     status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    status["picture"] = _picture("duploline", {}, [])
     lines = compose(status, None, Layout(profile, height=40)).splitlines()
     assert len(lines) == 40
     assert lines[-1].startswith("board: new")
@@ -95,7 +108,9 @@ def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
     profile = load_profile("shiftago-colour")
     moves = "W2 E4 W3 E6 W4 Sg W5 E6 Sb E2 Sc E1 Sd E4 Se E5 W7 Sf W7 E2 W7 Sf E7 E4 E7 E2 E7 E4 Sa"
     status = {**STATUS, "moves": moves.split(), "to_move": 0, "expects": "score"}
-    status["phase"] = "choosing_score"
+    status["task"] = "choose a line to score"
+    status["phase"] = "choosing"
+    status["choices"] = ["x:a1-e1", "x:a1-a5"]
     text = compose(status, None, Layout(profile))
     # the engine's words for the task, then the choices as they are typed
     assert "blue (player 0, orange lights) to choose a line to score: x:a1-e1 or x:a1-a5" in text
@@ -121,6 +136,7 @@ def test_the_help_line_shows_what_hands_do_in_this_game() -> None:
 def test_at_80_by_24_no_line_is_wider_and_the_title_and_help_stay() -> None:
     profile = load_profile("duploline")
     status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    status["picture"] = _picture("duploline", {}, [])
     status.update(phase="wrong_board", offending=["d4", "e5"], restore={"c3": "white-disc"})
     note = "place d4 purple-disc: " + "a long message that goes on " * 5
     lines = compose(status, None, Layout(profile, height=23, width=80), note).splitlines()
@@ -143,6 +159,7 @@ def test_a_palette_of_its_own_names_its_colours_or_shows_their_hex() -> None:
 def test_at_80_columns_the_notes_under_the_board_wrap_and_give_way_whole() -> None:
     profile = load_profile("duploline")
     status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    status["picture"] = _picture("duploline", {}, [])
     status.update(to_move=0, expects="opening")
     wide = compose(status, None, Layout(profile)).splitlines()
     notes = [line.strip() for line in wide if line.strip().startswith(("in hand:", "key:"))]
@@ -165,5 +182,3 @@ def test_a_turn_says_the_engines_task_in_words() -> None:
     # the status's task is what the screen says ...
     line = turn_line({**status, "task": "play a ring action"})
     assert line == "black (player 1, sky-blue lights) to play a ring action", line
-    # ... and without one, the engine's task for the position
-    assert turn_line(status).endswith("to play a disc or a ring action")

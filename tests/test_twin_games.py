@@ -55,7 +55,7 @@ def play(r: Rig, moves: list[str], incidents: dict[int, list[Incident]]) -> list
             do_move(r.hands, engine, match.state, text)
             match.play_text(text)
         made.append(recorded)
-        status = r.wait_phase("awaiting_move", "choosing_score", "game_over", moves=n + 1)
+        status = r.wait_phase("awaiting_move", "choosing", "game_over", moves=n + 1)
         assert status["moves"] == made
         if status["phase"] == "awaiting_move" and n % 4 == 1:
             check_legal_lit(r, match, recorded)
@@ -103,13 +103,14 @@ def check_scoring_lit(r: Rig, match: Match[Any, Any], text: str) -> None:
 
 
 def check_winner(r: Rig, match: Match[Any, Any]) -> None:
-    """Game over: the winner's colour, the last move bright, no other player's."""
+    """Game over: the winner's colour, the winning line (or else the last
+    move) bright, no other player's."""
     outcome = match.outcome()
     if outcome.winner is None:
         return
     colour = player_colour(r.palette, outcome.winner)
     text = match.engine.format_action(match.actions[-1])
-    sites = sorted(named_sites(r, text))
+    sites = sorted(match.engine.winning_sites(match.state) or named_sites(r, text))
     others = {r.palette.player(p) for p in range(match.engine.players)} - {colour}
     frame = r.wait_frame(
         lambda f: all(r.colour(f, s) == colour for s in sites), f"winner's colour at {sites}"
@@ -213,10 +214,10 @@ def taken_back_and_replayed(r: Rig, match: Match[Any, Any], _next: str) -> bool:
     r.wait_frame(
         lambda f: r.palette.restore in f or r.palette.highlight in f, "takeback sites", start
     )
-    r.wait_phase("awaiting_move", "choosing_score", moves=n - 1)
+    r.wait_phase("awaiting_move", "choosing", moves=n - 1)
     do_move(r.hands, match.engine, match.state, text)
     match.play_text(text)
-    r.wait_phase("awaiting_move", "choosing_score", moves=n)
+    r.wait_phase("awaiting_move", "choosing", moves=n)
     return False
 
 
@@ -242,7 +243,7 @@ def cable_pulled(r: Rig, match: Match[Any, Any], text: str) -> bool:
     match.play_text(text)
     r.hands.twin.unplugged = False
     r.vmcu.replug()
-    r.wait_phase("awaiting_move", "choosing_score", "game_over", moves=n + 1)
+    r.wait_phase("awaiting_move", "choosing", "game_over", moves=n + 1)
     return True
 
 

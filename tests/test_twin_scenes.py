@@ -14,7 +14,7 @@ def test_a_line_to_score_blinks_even_where_the_last_move_ended() -> None:
     palette = Palette()
     line = frozenset({"a1", "b1", "c1", "d1", "e1"})
     view = View(
-        phase=Phase.CHOOSING_SCORE,
+        phase=Phase.CHOOSING,
         to_move=1,
         legal=line,
         last_move=frozenset({"W1", "a1", "b1"}),

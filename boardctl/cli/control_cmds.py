@@ -1,4 +1,4 @@
-"""``boardctl status|new|undo|games|export``: talk to the running daemon."""
+"""``boardctl status|new|undo|choose|roll|games|export``: talk to the running daemon."""
 
 from __future__ import annotations
 
@@ -24,6 +24,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("options", nargs="*", metavar="KEY=VALUE", help="game options, e.g. players=4")
     p.set_defaults(handler=_new)
     add("undo", "take the last action back").set_defaults(handler=_undo)
+    p = add("choose", "pick an option while the board is choosing (see `boardctl status`)")
+    p.add_argument("option", help="the option's text as status lists it, or its number")
+    p.set_defaults(handler=_choose)
+    p = add("roll", "give chance's outcome (a die thrown by hand), in the game's notation")
+    p.add_argument("action", help="the outcome, e.g. d4")
+    p.set_defaults(handler=_roll)
     add("games", "the games played on this board").set_defaults(handler=_games)
     p = add("export", "print a game record (the latest finished game by default)")
     p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
@@ -56,7 +62,17 @@ def _print_status(reply: dict[str, Any]) -> None:
         print(f"winner: player {reply['winner']} ({reply.get('reason')})")
     if reply.get("scores") is not None:
         print("scores: " + " ".join(str(s) for s in reply["scores"]))
+    if reply.get("actor") == "chance":
+        outcomes = " ".join(reply.get("outcomes", []))
+        how = "boardctl roll OUTCOME" if reply.get("chance") == "operator" else "drawn"
+        print(f"chance acts ({how}): {outcomes}")
     print("moves: " + (" ".join(reply.get("moves", [])) or "none"))
+    choices = reply.get("choices") or []
+    for n, text in enumerate(choices, start=1):
+        picked = " (picked)" if reply.get("cursor") == n - 1 else ""
+        print(f"choice {n}: {text}{picked}")
+    if choices:
+        print("choose with: boardctl choose OPTION (its text or number)")
     if reply.get("undone_on_board"):
         print(take_off(reply["undone_on_board"]))
     if reply.get("offending"):
@@ -98,6 +114,18 @@ def _new(args: argparse.Namespace) -> int:
 def _undo(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "undo"})
     print(json.dumps(reply, indent=2) if args.json else f"took back {reply['undone']}")
+    return 0
+
+
+def _choose(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "choose", "option": args.option})
+    print(json.dumps(reply, indent=2) if args.json else f"chose {reply['chosen']}")
+    return 0
+
+
+def _roll(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "chance", "action": args.action})
+    print(json.dumps(reply, indent=2) if args.json else f"played {reply['played']}")
     return 0
 
 

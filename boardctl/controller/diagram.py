@@ -10,14 +10,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from boardctl.controller.view import Phase
+from boardctl.controller.view import PLAYING, Phase
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "controller-states.md"
 
 
 def mermaid() -> str:
     """The machine's states and transitions as a mermaid ``stateDiagram-v2``."""
-    from boardctl.controller.machine import build_machine
+    from boardctl.controller.phases import build_machine
 
     class _Model:
         pass
@@ -37,13 +37,17 @@ def mermaid() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _playing() -> str:
+    names = [p.value for p in Phase if p in PLAYING]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def document() -> str:
     return (
         "# The controller's states\n\n"
-        "Generated from `boardctl/controller/machine.py` by "
+        "Generated from `boardctl/controller/phases.py` by "
         "`python -m boardctl.controller.diagram --write`; do not edit by hand.\n"
-        "The playing phases are awaiting_move, move_in_progress, wrong_board, "
-        "choosing_score and takeback_offered.\n\n"
+        f"The playing phases are {_playing()}.\n\n"
         "```mermaid\n" + mermaid() + "```\n"
     )
 

@@ -3,9 +3,10 @@
 Sensor sources, GPIO buttons and the control socket only put events on the
 loop's queue (:meth:`Loop.emit`, :meth:`Loop.submit`, both thread-safe). The
 loop takes them one at a time, hands them to the :class:`~.machine.Controller`
-with the time they were taken, ticks it when a deadline passes, draws the
-scene and hands the frame to the LED output only when it changed. It pings the
-watchdog hook on every turn, so a hung loop stops the pings.
+with the time they were taken, ticks it when a deadline passes, builds the
+controller's view once per turn, draws the scene from it and hands the frame
+to the LED output only when it changed. It pings the watchdog hook on every
+turn, so a hung loop stops the pings.
 """
 
 from __future__ import annotations
@@ -61,6 +62,14 @@ def _whole(body: Mapping[str, Any], key: str, default: int | None) -> Any:
     return value
 
 
+def _text(body: Mapping[str, Any], key: str) -> str:
+    """A request's text field."""
+    value = body.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ControllerError(f'{key!r} must be text, e.g. {{"{key}": "W3"}}')
+    return value
+
+
 def animated(view: View) -> bool:
     """Whether the scene changes with time alone (blinking, waves)."""
     return view.phase not in _STILL or bool(view.destinations)
@@ -93,6 +102,8 @@ class Loop:
         self.clock = clock
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._last: Frame | None = None
+        #: the view of the last turn (how soon the next turn must come depends on it)
+        self._view: View | None = None
         self.frames_shown = 0
 
     # -- thread-safe entry points ----------------------------------------------
@@ -116,7 +127,7 @@ class Loop:
     def start(self) -> None:
         now = self.clock()
         self.controller.start(now)
-        self.draw(now)
+        self.draw(self.controller.view(), now)
 
     def run(self) -> None:
         """Run until :meth:`stop`; then show a dark frame."""
@@ -142,7 +153,7 @@ class Loop:
                 item = None
         now = self.clock()
         self._guarded(self.controller.tick, now)
-        self.draw(now)
+        self.draw(self.controller.view(), now)
         if self.watchdog is not None:
             self.watchdog()
         return True
@@ -153,7 +164,7 @@ class Loop:
         deadline = self.controller.next_deadline()
         if deadline is not None:
             wait = min(wait, max(0.0, deadline - now))
-        if animated(self.controller.view()):
+        if self._view is None or animated(self._view):
             wait = min(wait, self.frame_period)
         return wait
 
@@ -172,7 +183,6 @@ class Loop:
             item.done.set()
             return
         self._guarded(self.controller.feed, item, now)
-        self.draw(now)
 
     def _guarded(self, step: Callable[..., None], *args: Any) -> None:
         """Run a step of the controller; a game that cannot be saved is a fault
@@ -182,8 +192,10 @@ class Loop:
         except StoreError as exc:
             self.controller.fail(str(exc), args[-1])
 
-    def draw(self, now: float) -> None:
-        frame = render(self.controller.view(), self.controller.profile, self.palette, now)
+    def draw(self, view: View, now: float) -> None:
+        """Show the scene of ``view`` (the turn's view) at ``now``."""
+        self._view = view
+        frame = render(view, self.controller.profile, self.palette, now)
         if frame != self._last:
             self._last = frame
             self.frames_shown += 1
@@ -200,6 +212,10 @@ class Loop:
             return c.status()
         if cmd == "undo":
             return {"undone": c.undo(now), **c.status()}
+        if cmd == "choose":
+            return {"chosen": c.choose(_text(body, "option"), now), **c.status()}
+        if cmd == "chance":
+            return {"played": c.roll(_text(body, "action"), now), **c.status()}
         if cmd in ("games", "export"):
             if self.store is None:
                 raise ControllerError("this controller keeps no games")
@@ -207,5 +223,6 @@ class Loop:
                 return {"games": self.store.games(_whole(body, "limit", 50))}
             return {"record": self.store.record_of(_whole(body, "id", None))}
         raise ControllerError(
-            f"unknown command {cmd!r}; the commands are status, new, undo, games, export"
+            f"unknown command {cmd!r}; the commands are status, new, undo, choose, chance, "
+            "games, export"
         )

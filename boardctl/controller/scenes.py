@@ -8,7 +8,9 @@ profile's site -> LED mapping:
 1. base: every site a dim glow, so the board reads as alive;
 2. turn: track and edge sites (and any ``turn`` status LEDs) tinted with the
    colour of the player to act;
-3. legal: where that player may act, in their colour (lines to score blink);
+3. legal: where that player may act, in their colour; while choosing, every
+   option blinks (or, once the buttons picked one, that one blinks and the
+   others glow);
 4. last move: the sites the last action touched, soft white;
 5. move under way: the destinations of a lifted piece or a marble in transit,
    blinking in the player's colour (amber and colour in turn when ambiguous);
@@ -168,13 +170,17 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
     # 3. legal
     if phase in (Phase.AWAITING_MOVE, Phase.MOVE_IN_PROGRESS):
         canvas.paint(view.legal, scale(mover, 0.6))
-    if phase is Phase.CHOOSING_SCORE:
-        canvas.paint(view.legal, mover if blink else scale(mover, 0.3))
+    if phase is Phase.CHOOSING:
+        if view.cursor is None or not 0 <= view.cursor < len(view.offers):
+            canvas.paint(view.legal, mover if blink else scale(mover, 0.3))
+        else:  # the option the buttons picked blinks; the others glow
+            canvas.paint(view.legal, scale(mover, 0.15))
+            canvas.paint(view.offers[view.cursor], mover if blink else scale(mover, 0.5))
 
-    # 4. last move (never over a line to score: the marbles just pushed are often in it)
+    # 4. last move (never over an option: the marbles just pushed are often in a line to score)
     if phase is Phase.AWAITING_MOVE:
         canvas.paint(view.last_move, scale(palette.highlight, 0.5))
-    if phase is Phase.CHOOSING_SCORE:
+    if phase is Phase.CHOOSING:
         canvas.paint(view.last_move - view.legal, scale(palette.highlight, 0.5))
 
     # 5. a move under way

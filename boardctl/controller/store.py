@@ -5,6 +5,10 @@ returns, the action survives a crash or a power cut. After a restart
 :meth:`Store.current` gives the game that was being played, to resume it;
 finished games are kept and exported as game records
 (``{"game", "options", "moves", "started", "ended", "result"}``).
+
+Each game keeps the seed its chance outcomes are drawn from (so a resumed game
+draws on as it would have), and each move its public text beside its full
+one: the record of an unfinished game shows only what every player may see.
 """
 
 from __future__ import annotations
@@ -27,13 +31,15 @@ CREATE TABLE IF NOT EXISTS games (
     started TEXT NOT NULL,
     ended TEXT,
     result TEXT,
-    status TEXT NOT NULL DEFAULT 'playing'
+    status TEXT NOT NULL DEFAULT 'playing',
+    seed INTEGER
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
     move TEXT NOT NULL,
     at TEXT NOT NULL,
+    public TEXT,
     PRIMARY KEY (game_id, seq)
 );
 """
@@ -67,9 +73,17 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
+            self._add_columns()
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the game database {self.path}: {exc}") from exc
         self._game_id: int | None = self._playing_id()
+
+    def _add_columns(self) -> None:
+        """Bring a database written before games kept seeds and public texts up to date."""
+        for table, column, kind in (("games", "seed", "INTEGER"), ("moves", "public", "TEXT")):
+            names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in names:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def __enter__(self) -> Store:
         return self
@@ -101,23 +115,26 @@ class Store:
         return None if row is None else int(row[0])
 
     # -- the recorder the controller writes to ---------------------------------
-    def begin(self, game: str, options: Mapping[str, Any]) -> None:
-        """A new game; one left unfinished is kept as abandoned."""
+    def begin(self, game: str, options: Mapping[str, Any], seed: int | None = None) -> None:
+        """A new game (``seed``: what its chance outcomes are drawn from); one
+        left unfinished is kept as abandoned."""
         now = self._now()
         self._write(
             "UPDATE games SET status = 'abandoned', ended = ? WHERE status = 'playing'", (now,)
         )
         self._game_id = self._write(
-            "INSERT INTO games (game, options, started) VALUES (?, ?, ?)",
-            (game, json.dumps(dict(options), sort_keys=True), now),
+            "INSERT INTO games (game, options, started, seed) VALUES (?, ?, ?, ?)",
+            (game, json.dumps(dict(options), sort_keys=True), now, seed),
         )
 
-    def record(self, move: str) -> None:
+    def record(self, move: str, public: str | None = None) -> None:
+        """One action: its notation, and what every player may read of it
+        (``public``; the notation itself when it holds no secret)."""
         game_id = self._require()
         self._write(
-            "INSERT INTO moves (game_id, seq, move, at) VALUES "
-            "(?, (SELECT COUNT(*) FROM moves WHERE game_id = ?), ?, ?)",
-            (game_id, game_id, move, self._now()),
+            "INSERT INTO moves (game_id, seq, move, at, public) VALUES "
+            "(?, (SELECT COUNT(*) FROM moves WHERE game_id = ?), ?, ?, ?)",
+            (game_id, game_id, move, self._now(), public),
         )
 
     def undo(self, steps: int) -> None:
@@ -172,9 +189,18 @@ class Store:
         self._game_id = int(row[0])
         return str(row[1]), json.loads(row[2]), self.moves(int(row[0]))
 
-    def moves(self, game_id: int) -> list[str]:
+    def seed(self) -> int | None:
+        """The seed of the current game (the one :meth:`current` gave), if it has one."""
+        if self._game_id is None:
+            return None
+        row = self._db.execute("SELECT seed FROM games WHERE id = ?", (self._game_id,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def moves(self, game_id: int, *, public: bool = False) -> list[str]:
+        """A game's moves in notation; ``public``: as every player may read them."""
+        column = "COALESCE(public, move)" if public else "move"
         rows = self._db.execute(
-            "SELECT move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            f"SELECT {column} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
         ).fetchall()
         return [str(r[0]) for r in rows]
 
@@ -190,7 +216,9 @@ class Store:
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def record_of(self, game_id: int | None = None) -> dict[str, Any]:
-        """The game record of one game (the latest finished one by default)."""
+        """The game record of one game (the latest finished one by default).
+        The moves of a game not finished are their public texts: its secrets
+        are still in play."""
         if game_id is None:
             row = self._db.execute(
                 "SELECT id FROM games WHERE status = 'finished' ORDER BY id DESC LIMIT 1"
@@ -199,14 +227,15 @@ class Store:
                 raise StoreError("no game has finished yet")
             game_id = int(row[0])
         row = self._db.execute(
-            "SELECT game, options, started, ended, result FROM games WHERE id = ?", (game_id,)
+            "SELECT game, options, started, ended, result, status FROM games WHERE id = ?",
+            (game_id,),
         ).fetchone()
         if row is None:
             raise StoreError(f"no game number {game_id}; `boardctl games` lists them")
         record: dict[str, Any] = {
             "game": row[0],
             "options": json.loads(row[1]),
-            "moves": self.moves(game_id),
+            "moves": self.moves(game_id, public=row[5] != "finished"),
             "started": row[2],
         }
         if row[3] is not None:

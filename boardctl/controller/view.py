@@ -1,10 +1,14 @@
 """What the controller shows: the phases of its state machine and a snapshot
-of everything the LED scenes need, as plain values."""
+of everything the LED scenes and the status need, as plain values."""
 
 from __future__ import annotations
 
+import copy
 import enum
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
 
 
 class Phase(enum.Enum):
@@ -16,7 +20,7 @@ class Phase(enum.Enum):
     AWAITING_MOVE = "awaiting_move"
     MOVE_IN_PROGRESS = "move_in_progress"
     WRONG_BOARD = "wrong_board"
-    CHOOSING_SCORE = "choosing_score"
+    CHOOSING = "choosing"
     TAKEBACK_OFFERED = "takeback_offered"
     GAME_OVER = "game_over"
     ATTRACT = "attract"
@@ -33,7 +37,7 @@ PLAYING = frozenset(
         Phase.AWAITING_MOVE,
         Phase.MOVE_IN_PROGRESS,
         Phase.WRONG_BOARD,
-        Phase.CHOOSING_SCORE,
+        Phase.CHOOSING,
         Phase.TAKEBACK_OFFERED,
     }
 )
@@ -55,7 +59,8 @@ class View:
     players: int = 2
     #: the player to act, or None
     to_move: int | None = None
-    #: sites where the player to act may act (tracks, cells, lines to remove)
+    #: sites where the player to act may act (tracks, cells); while choosing,
+    #: the sites of every option
     legal: frozenset[str] = _EMPTY
     #: sites the last action touched
     last_move: frozenset[str] = _EMPTY
@@ -76,3 +81,14 @@ class View:
     winning: frozenset[str] = _EMPTY
     #: when the current phase began, in the loop's clock
     since: float = 0.0
+    #: while choosing: the sites of each option, in the order they are offered
+    offers: tuple[frozenset[str], ...] = ()
+    #: while choosing: the option the buttons picked (an index of ``offers``), if any
+    cursor: int | None = None
+    #: what ``boardctl status`` answers (JSON-ready, built with the view)
+    status: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+def status_of(view: View) -> dict[str, Any]:
+    """The status a view was built with, as a fresh JSON-ready dict."""
+    return copy.deepcopy(dict(view.status))

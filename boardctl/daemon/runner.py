@@ -30,6 +30,7 @@ from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Palette
 from boardctl.controller.store import Store
+from boardctl.daemon.chance import RandomChance
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.errors import ConfigError
 from boardctl.sensing import SensorSource
@@ -223,6 +224,8 @@ class Daemon:
                 timing=timing_of(cfg),
                 recorder=store,
                 resume=resume,
+                chance=RandomChance() if cfg.controller.chance == "random" else None,
+                seed=store.seed() if resume is not None else None,
             )
             hardware.leds.open()
             stack.callback(hardware.leds.close)

@@ -21,7 +21,7 @@ from boardctl.engines.describe import Demo
 from boardctl.errors import BoardctlError
 
 #: what the controller's phase is once the board is right and a move is awaited
-STEADY = frozenset({"awaiting_move", "choosing_score", "game_over"})
+STEADY = frozenset({"awaiting_move", "choosing", "game_over"})
 
 
 class ScriptError(BoardctlError, ValueError):

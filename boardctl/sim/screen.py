@@ -20,7 +20,7 @@ from typing import Any
 from boardctl.board import BoardProfile
 from boardctl.controller import scenes
 from boardctl.controller.view import take_off
-from boardctl.engines import BoardSpec, Match, create
+from boardctl.engines import BoardSpec
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import example_piece, piece_word, spec_of
 
@@ -216,20 +216,13 @@ def side_by_side(left: Sequence[str], right: Sequence[str], gap: int) -> list[st
     return out
 
 
-def _match(status: Mapping[str, Any]) -> Match[Any, Any] | None:
-    try:
-        engine = create(str(status["game"]), status.get("options") or {})
-        return Match.from_moves(engine, list(status.get("moves", [])))
-    except (BoardctlError, KeyError, TypeError, ValueError):
-        return None
-
-
 def board_text(status: Mapping[str, Any]) -> list[str]:
-    """The game board as the rules engine draws it."""
-    match = _match(status)
-    if match is None:
+    """The game board as the rules engine draws it for everyone to see (the
+    status's ``picture``)."""
+    picture = status.get("picture")
+    if not isinstance(picture, str):
         return ["(no game)"]
-    return match.engine.render(match.state).splitlines()
+    return picture.splitlines()
 
 
 def led_text(profile: BoardProfile, frame: Sequence[RGB] | None) -> list[str]:
@@ -313,7 +306,11 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
     elif phase == "takeback_offered":
         lines.append("TAKEBACK: the board shows an earlier position;")
         lines.append("  hold it there to take the move back, or put the move back")
-    elif phase == "choosing_score":
+    elif phase == "choosing" and status.get("verdict") == "ambiguous":
+        lines.append("CHOOSE: several moves leave this board: mode picks one, or boardctl choose")
+        for path in status.get("candidates", []):
+            lines.append("  could be: " + " then ".join(path))
+    elif phase == "choosing":
         task = status.get("task") or "choose"
         lines.append(f"{who} to {task}: make the board show one of the choices the LEDs light")
     elif phase == "game_over":
@@ -335,12 +332,10 @@ def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS)
     mover = status.get("to_move")
     if mover is None:
         return "nobody to move"
-    match = _match(status)
-    task = status.get("task") or (match.engine.task(match.state) if match else "act")
+    task = status.get("task") or "act"
     line = f"{player_label(game_spec(status), mover, lights)} to {task}"
-    if match is not None and match.engine.choosing(match.state):
-        engine, state = match.engine, match.state
-        choices = [engine.format_action(a) for a in engine.legal_actions(state)]
+    choices = status.get("choices")
+    if choices:
         line += ": " + " or ".join(choices)
     return line
 

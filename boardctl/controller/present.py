@@ -1,0 +1,162 @@
+"""What the controller presents: the :class:`~.view.View` built once per turn
+of the loop, from the phase, the game and the tracked board, for the LED
+scenes and the status alike.
+
+Everything shown to the room is public: the moves in the engine's public
+notation (:meth:`~boardctl.engines.base.Engine.public_action`), the board
+drawn by :meth:`~boardctl.engines.base.Engine.public_render`, the state as
+:meth:`~boardctl.engines.base.Engine.public_view`. A game with secrets lights
+no legal-move hints (which sites are legal may tell a secret). Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from boardctl.controller.choosing import Offer
+from boardctl.controller.reconcile import (
+    Ambiguous,
+    InProgress,
+    Played,
+    Reconciler,
+    Takeback,
+    Wrong,
+)
+from boardctl.controller.tracking import BoardTracker
+from boardctl.controller.view import PLAYING, Phase, View
+from boardctl.engines import CHANCE, Engine, Match
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """What the controller holds that the view is built from, besides the
+    game and the board."""
+
+    phase: Phase
+    since: float
+    board_name: str
+    #: the sites the last action touched
+    last_move: frozenset[str]
+    #: the sites where the player to act may act (each legal action's highlight)
+    legal: frozenset[str]
+    #: the options of a choice, or the candidates of an ambiguous board
+    offers: tuple[Offer, ...] = ()
+    cursor: int | None = None
+    fault: str | None = None
+    #: how chance acts: "random" (drawn by the controller) or "operator"
+    chance: str = "random"
+    #: the moves so far in public notation
+    public_moves: tuple[str, ...] = ()
+
+
+def _sites_of(path: Sequence[Any]) -> frozenset[str]:
+    return frozenset(s for o in path for s in o.changed)
+
+
+def build_view(
+    scene: Scene,
+    engine: Engine[Any, Any],
+    match: Match[Any, Any],
+    board: BoardTracker,
+    reconciler: Reconciler,
+) -> View:
+    """The view of ``scene`` for the game ``match`` on ``board``."""
+    phase = scene.phase
+    verdict = board.verdict
+    state = match.state
+    secret = engine.has_secrets
+    legal: frozenset[str] = frozenset()
+    if phase is Phase.CHOOSING:
+        legal = frozenset(s for o in scene.offers for s in o.sites)
+    elif phase in PLAYING and not secret:
+        legal = scene.legal
+    destinations: frozenset[str] = frozenset()
+    lifted: frozenset[str] = frozenset()
+    ambiguous = False
+    offending: frozenset[str] = frozenset()
+    restore: frozenset[str] = frozenset()
+    takeback: frozenset[str] = frozenset()
+    if isinstance(verdict, InProgress):
+        lifted = verdict.lifted
+        if not secret:
+            destinations = verdict.destinations
+    elif isinstance(verdict, Ambiguous):
+        destinations, ambiguous = verdict.sites, True
+    elif isinstance(verdict, Played):
+        destinations = _sites_of(verdict.path)
+    elif isinstance(verdict, Wrong):
+        offending, restore = verdict.offending, frozenset(verdict.restore)
+    elif isinstance(verdict, Takeback):
+        takeback = board.restore_hints(reconciler, state)
+    outcome = match.outcome()
+    winning: frozenset[str] = frozenset()
+    if outcome.over:
+        winning = engine.winning_sites(state) or scene.last_move
+    return View(
+        phase=phase,
+        players=engine.players,
+        to_move=match.to_move(),
+        legal=legal,
+        last_move=scene.last_move,
+        destinations=destinations,
+        lifted=lifted,
+        ambiguous=ambiguous,
+        offending=offending,
+        restore=restore,
+        takeback=takeback,
+        winner=outcome.winner,
+        winning=winning,
+        since=scene.since,
+        offers=tuple(o.sites for o in scene.offers) if phase is Phase.CHOOSING else (),
+        cursor=scene.cursor if phase is Phase.CHOOSING else None,
+        status=_status(scene, engine, match, board, winning),
+    )
+
+
+def _status(
+    scene: Scene,
+    engine: Engine[Any, Any],
+    match: Match[Any, Any],
+    board: BoardTracker,
+    winning: frozenset[str],
+) -> MappingProxyType[str, Any]:
+    """What ``boardctl status`` answers: the game's summary and what the
+    controller says about the board, all of it public."""
+    state = match.state
+    verdict = board.verdict
+    summary = match.summary()
+    actor = engine.actor(state)
+    summary.update(
+        {
+            "phase": scene.phase.value,
+            "board": scene.board_name,
+            "moves": list(scene.public_moves),
+            "verdict": type(verdict).__name__.lower(),
+            "actor": "chance" if actor is CHANCE else actor,
+            "position": engine.public_view(state),
+            "picture": engine.public_render(state),
+        }
+    )
+    if winning:
+        summary["winning"] = sorted(winning)
+    if actor is CHANCE:
+        summary["chance"] = scene.chance
+        summary["outcomes"] = sorted(
+            {engine.public_action(state, a) for a, _ in engine.chance_outcomes(state)}
+        )
+    if scene.fault is not None:
+        summary["fault"] = scene.fault
+    if isinstance(verdict, Ambiguous):
+        summary["candidates"] = [list(o.texts) for o in scene.offers]
+    if scene.phase is Phase.CHOOSING:
+        summary["choices"] = [o.text for o in scene.offers]
+        summary["cursor"] = scene.cursor
+    if isinstance(verdict, Wrong):
+        summary["offending"] = sorted(verdict.offending)
+        summary["restore"] = dict(verdict.restore)
+        if verdict.undone:
+            summary["undone_on_board"] = list(verdict.undone)
+    return MappingProxyType(summary)

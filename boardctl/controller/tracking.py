@@ -1,0 +1,192 @@
+"""Tracking the board: what its sensors read, what that says about the game,
+and how far to trust it.
+
+A :class:`BoardTracker` keeps the raw readings, the layout they sense, when
+the board last changed (so that the controller acts only on a settled board),
+the light-gate pulses seen since the last action, and the verdict of
+reconciliation. It also remembers what makes a board untrustworthy for a
+while: a board not yet set up for a new game, a board not yet matched after a
+restart, a board that still shows actions an operator undid. Pure: every
+method is given the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from boardctl.board import BoardProfile, Reports
+from boardctl.controller.reconcile import (
+    Key,
+    Reconciler,
+    Takeback,
+    Verdict,
+    Waiting,
+    Wrong,
+    diff_sites,
+    layout_key,
+)
+from boardctl.sensing import SensorChange
+
+
+class BoardTracker:
+    """The board of ``profile`` as its sensors report it. ``set_up``: the
+    board has already shown the start layout of this game (a resumed game
+    with actions has)."""
+
+    def __init__(self, profile: BoardProfile, *, set_up: bool = False) -> None:
+        self.profile = profile
+        self.values: list[int] = [0] * profile.channel_count
+        self._pulse_channels = {
+            s.channel: s.name
+            for s in profile.sites
+            if s.reports is Reports.PULSE and s.channel is not None
+        }
+        self.sensed: dict[str, str] = {}
+        #: pulse site -> when it fired, since the last action
+        self.pulses: dict[str, float] = {}
+        self.changed_at = 0.0
+        self.activity_at = 0.0
+        self.have_snapshot = False
+        #: whether the verdict is the thorough one of a settled board
+        self.deep_done = False
+        self.verdict: Verdict = Waiting()
+        #: a board refused as a move until it changes (it shows an undone action)
+        self.blocked: Key | None = None
+        #: the actions an operator undid while the board still showed them, in
+        #: the order undone (the last played first), until the board is put right
+        self.undone: tuple[str, ...] = ()
+        #: False after a resume or a resync until the board has matched the game
+        #: once: until then an earlier position is a board to restore, not a takeback
+        self.trusted = False
+        #: whether the board has shown the start layout since this game began:
+        #: until then no action is accepted and the board is one to set up
+        self.set_up = set_up
+        #: the game moved without the board (an operator chose an option the
+        #: board does not show yet): until the board matches, it is one to put right
+        self.behind = False
+
+    # -- readings ------------------------------------------------------------
+    def snapshot(self, values: Sequence[int], now: float) -> None:
+        """All readings at once (the link came up, or an audit)."""
+        got = list(values[: len(self.values)])
+        self.values = got + [0] * (len(self.values) - len(got))
+        self.have_snapshot = True
+        self._sense(now)
+
+    def change(self, event: SensorChange, now: float) -> bool:
+        """One reading changed; True when what the board says may have changed."""
+        if not 0 <= event.channel < len(self.values):
+            return False
+        self.activity_at = now
+        pulse = self._pulse_channels.get(event.channel)
+        if pulse is not None:
+            if event.value:
+                self.pulses[pulse] = now
+                return True
+            return False
+        if self.values[event.channel] == event.value:
+            return False
+        self.values[event.channel] = event.value
+        self._sense(now)
+        return True
+
+    def _sense(self, now: float) -> None:
+        sensed = self.profile.sensed_layout(tuple(self.values))
+        if sensed != self.sensed:
+            self.sensed = sensed
+            self.changed_at = now
+            self.activity_at = now
+            if self.blocked is not None and layout_key(sensed) != self.blocked:
+                self.blocked = None
+
+    def lost(self) -> None:
+        """The sensors stopped answering: the next snapshot is a resync."""
+        self.have_snapshot = False
+        self.trusted = False
+
+    def forget_pulses(self, now: float, memory: float) -> bool:
+        """Forget pulses older than ``memory`` seconds; True if any was."""
+        stale = [p for p, t in self.pulses.items() if now - t >= memory]
+        for p in stale:
+            del self.pulses[p]
+        return bool(stale)
+
+    def settled_for(self, now: float, settle: float) -> float:
+        """How long the board has been still beyond ``settle`` (negative: not yet)."""
+        return now - self.changed_at - settle
+
+    # -- what it says ------------------------------------------------------------
+    def judge(self, reconciler: Reconciler, states: Sequence[Any], *, deep: bool) -> None:
+        """Reconcile the sensed board with the game whose states are ``states``."""
+        self.deep_done = deep
+        if self.blocked is not None:
+            self.verdict = self.to_restore(reconciler, states[-1])
+            return
+        verdict = reconciler.reconcile(states, self.sensed, self.pulses, deep=deep)
+        if isinstance(verdict, Waiting):
+            self.trusted = True
+            self.set_up = True
+            self.behind = False
+            self.undone = ()
+        elif not self.set_up or self.behind or (isinstance(verdict, Takeback) and not self.trusted):
+            verdict = self.to_restore(reconciler, states[-1])
+        elif isinstance(verdict, Wrong) and self.undone:
+            verdict = Wrong(verdict.offending, verdict.restore, self.undone)
+        self.verdict = verdict
+
+    def to_restore(self, reconciler: Reconciler, state: Any) -> Wrong:
+        """The board as one to put right: what it holds that ``state`` does
+        not, what it must get back, and the actions an operator undid that it
+        still shows."""
+        expected = reconciler.expect(state).layout
+        diff = diff_sites(self.sensed, expected)
+        return Wrong(
+            frozenset(s for s in diff if s in self.sensed),
+            {s: expected[s] for s in sorted(diff) if s in expected},
+            self.undone,
+        )
+
+    def restore_hints(self, reconciler: Reconciler, state: Any) -> frozenset[str]:
+        """The sites where the board differs from ``state``."""
+        return frozenset(diff_sites(self.sensed, reconciler.expect(state).layout))
+
+    # -- after the game moved ------------------------------------------------------
+    def played(self) -> None:
+        """Actions were played: the pulses and the undone actions are spent."""
+        self.pulses.clear()
+        self.undone = ()
+
+    def refuse(self, expected: Key, undone: tuple[str, ...] = (), *, behind: bool = False) -> None:
+        """The game moved without the board (an operator's undo or choice):
+        refuse the board as it stands as a move until it changes, unless it
+        already shows ``expected``. ``undone`` are the texts of the actions
+        undone, which the board still shows; ``behind``: accept no move at all
+        until the board has shown ``expected``."""
+        self.pulses.clear()
+        key = layout_key(self.sensed)
+        self.behind = behind and key != expected
+        if key != expected:
+            # undone again on the same board: it shows those actions too
+            earlier = self.undone if self.blocked == key else ()
+            self.blocked = key
+            self.undone = (*earlier, *undone)
+        else:
+            self.blocked = None
+            self.undone = ()
+
+    def release(self) -> None:
+        """Actions were taken back by the board itself: it is refused no more."""
+        self.pulses.clear()
+        self.blocked = None
+        self.behind = False
+        self.undone = ()
+
+    def new_game(self) -> None:
+        """A new game begins: nothing is trusted until the board is set up."""
+        self.pulses.clear()
+        self.blocked = None
+        self.undone = ()
+        self.trusted = False
+        self.set_up = False
+        self.behind = False
