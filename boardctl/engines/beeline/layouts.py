@@ -16,8 +16,10 @@ the two cells diagonally above and below it. The characters:
 The standard layout is a hexagon of 127 cells, seven on a side: a ring of 36
 cells round it is the dark perimeter, its northern half (next to Red's start)
 Black's and its southern half Red's, the two out-of-bounds cells at the east
-and west corners separating them. The starting points are the middle cells of
-the northern and southern edges, twelve cells apart.
+and west corners separating them. The starting points, b4 (Black) and l10
+(Red), stand just inside the dark ring, ten cells apart, each the other turned
+half round the centre g7: the dark cells behind a starting point are room for
+the opponent's approach to it, which only the opponent may use.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 STANDARD = """\
-      b b b R b b b
-     b . . . . . . b
+      b b b b b b b
+     b . . . R . . b
     b . . . . . . . b
    b . . . . . . . . b
   b . . . . . . . . . b
@@ -37,8 +39,8 @@ STANDARD = """\
   r . . . . . . . . . r
    r . . . . . . . . r
     r . . . . . . . r
-     r . . . . . . r
-      r r r B r r r
+     r . . B . . . r
+      r r r r r r r
 """
 
 #: layout name -> picture
