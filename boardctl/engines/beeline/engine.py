@@ -470,7 +470,11 @@ class Beeline(Engine[State, Action]):
             for t in (1, 2, 3, 4, 5)
             if KIND_OF_TURN[t] and KIND_OF_TURN[t].word == word
         )
-        return f"a {word} on {name} entered from {SIDES[entries[0]]} leaves by {turns}, not {SIDES[ex]}"
+        article = "an" if word == "angle" else "a"
+        return (
+            f"{article} {word} on {name} entered from {SIDES[entries[0]]} leaves by {turns}, "
+            f"not {SIDES[ex]}"
+        )
 
     def _unusable(self, x: int, p: int) -> str:
         name = self.geo.names[x]
