@@ -164,8 +164,11 @@ class Beeline(Engine[State, Action]):
                     out.append((x, (s + 3) % 6, n))
         return out
 
-    def _open_ahead(self, cells: bytes | bytearray, lines: Any, p: int, y: int) -> bool:
-        """Whether a MARK of player p whose RUT is ``y`` leaves the line a way on."""
+    def _open_ahead(self, cells: bytes | bytearray, p: int, y: int) -> bool:
+        """Whether a MARK of player p whose RUT is ``y`` leaves the line a way
+        on: into an empty usable cell, a NODE of its colour, the opponent's
+        starting point, or its own MARK (which a NODE may replace). The
+        opponent's line would send it back at once, which is no play at all."""
         if y < 0:
             return False
         if y == self._starts[1 - p]:
@@ -174,10 +177,8 @@ class Beeline(Engine[State, Action]):
         if c == EMPTY:
             return bool((self._usable[p] >> y) & 1)
         if c >= MARK0:
-            return True  # a MARK of the line may be replaced; the opponent's sends it back
-        if c == p + 1 and (self._enter[p] >> y) & 1:
-            return True
-        return y in lines[1 - p]
+            return (c - MARK0) // 18 == p
+        return c == p + 1 and bool((self._enter[p] >> y) & 1)
 
     def _group_ok(self, cells: bytes | bytearray, x: int, colour: int) -> bool:
         """Whether a NODE ``colour`` up on ``x`` keeps every group of adjacent
@@ -311,8 +312,8 @@ class Beeline(Engine[State, Action]):
                 return spot, None, -1
             via = spot
             y = self._nbr[x][action.exit]
-            if not self.options.dead_ends and not self._open_ahead(cells, st.lines, p, y):
-                return self._closed(y, p, f"a {word} on {action.cell}"), None, -1
+            if not self.options.dead_ends and not self._open_ahead(cells, p, y):
+                return self._closed(cells, y, p, f"a {word} on {action.cell}"), None, -1
             pos = self._pos(st)
             self._take(pos.hands[p], k)
             self._lay_mark(pos, p, k, x, action.exit, via)
@@ -412,8 +413,8 @@ class Beeline(Engine[State, Action]):
                 )
             y = self._nbr[to][action.exit]
             if owner == p and not self.options.dead_ends:
-                if not self._open_ahead(pos.cells, pos.lines, p, y):
-                    return self._closed(y, p, f"the {word} on {action.to}"), None, -1
+                if not self._open_ahead(pos.cells, p, y):
+                    return self._closed(pos.cells, y, p, f"the {word} on {action.to}"), None, -1
             self._lay_mark(pos, owner, kind, to, action.exit, via)
             pos.winner = self._settle(pos, p)
             return None, pos, owner
@@ -485,11 +486,13 @@ class Beeline(Engine[State, Action]):
             return f"{name} is in {COLOURS[q]}'s dark area, which only {COLOURS[q]} may use"
         return f"{name} cannot be used by {COLOURS[p]}"
 
-    def _closed(self, y: int, p: int, what: str) -> str:
+    def _closed(self, cells: bytes | bytearray, y: int, p: int, what: str) -> str:
         if y < 0:
             ahead = "the edge of the board"
         elif self.geo.out >> y & 1 or self.geo.dark[1 - p] >> y & 1:
             ahead = self._unusable(y, p)
+        elif cells[y] >= MARK0:
+            ahead = f"{self.geo.names[y]} holds {COLOURS[1 - p]}'s line, which would send it back"
         else:
             ahead = f"{self.geo.names[y]} holds a NODE {COLOURS[p]}'s line may not enter"
         return f"{what} would point the line at a dead end ({ahead}); option dead_ends allows it"
@@ -583,7 +586,7 @@ class Beeline(Engine[State, Action]):
                 for k in kinds:
                     for t in k.turns:
                         ex = (entry + t) % 6
-                        if not dead_ok and not self._open_ahead(cells, st.lines, p, nbr[x][ex]):
+                        if not dead_ok and not self._open_ahead(cells, p, nbr[x][ex]):
                             continue
                         action = Mark(k, names[x], ex)
                         if st.owe:
@@ -635,7 +638,7 @@ class Beeline(Engine[State, Action]):
                     for t in KINDS[kind].turns:
                         ex = (entry + t) % 6
                         if owner == p and not dead_ok:
-                            if not self._open_ahead(base.cells, base.lines, p, nbr[to][ex]):
+                            if not self._open_ahead(base.cells, p, nbr[to][ex]):
                                 continue
                         pos = _Pos(
                             bytearray(base.cells),

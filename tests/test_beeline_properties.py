@@ -1,0 +1,128 @@
+"""Invariants of Beeline over random playouts (hypothesis picks the seeds)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.engines import Match
+from boardctl.engines.beeline import Beeline, Kind, Mark, Node, Replace, State
+
+ENGINE = Beeline()
+NAMES = ENGINE.geo.names
+COLOURS = ("black", "red")
+
+
+def _playout(seed: int, limit: int = 400) -> Match[State, Mark | Node | Replace]:
+    rng = random.Random(seed)
+    match: Match[State, Mark | Node | Replace] = Match(ENGINE)
+    for _ in range(limit):
+        actions = list(match.legal_actions())
+        if not actions:
+            break
+        match.play(rng.choice(actions))
+    return match
+
+
+def _marks_on_board(state: State) -> dict[tuple[str, str], int]:
+    counts = {(c, k.word): 0 for c in COLOURS for k in Kind}
+    for code in ENGINE.layout(state).values():
+        colour, _, rest = code.partition("-")
+        if colour in COLOURS:
+            counts[(colour, rest.rsplit("-", 1)[0])] += 1
+    return counts
+
+
+seeds = st.integers(min_value=0, max_value=2**32)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds)
+def test_pieces_are_conserved(seed: int) -> None:
+    match = _playout(seed)
+    for state in match.states:
+        on_board = _marks_on_board(state)
+        nodes = sum(1 for code in ENGINE.layout(state).values() if code.startswith("node-"))
+        held_nodes = 0
+        for p, colour in enumerate(COLOURS):
+            hand = ENGINE.hand(state, p)
+            held_nodes += hand["nodes"]
+            for k in Kind:
+                held = hand["open"][k.word] + hand["apart"][k.word] + 3 * hand["groups"]
+                assert on_board[(colour, k.word)] + held == 12
+        assert nodes + held_nodes == 12
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds)
+def test_a_random_game_ends_with_a_result_and_nothing_to_play(seed: int) -> None:
+    match = _playout(seed)
+    outcome = match.outcome()
+    assert outcome.over
+    assert outcome.reason
+    assert match.to_move() is None
+    assert match.expects() == "nothing"
+    assert list(match.legal_actions()) == []
+    if outcome.winner is not None and "reaches" in outcome.reason:
+        assert ENGINE.winning_sites(match.state) >= set(ENGINE.line(match.state, outcome.winner))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds)
+def test_json_notation_and_undo_round_trip(seed: int) -> None:
+    match = _playout(seed)
+    for state in match.states:
+        again = ENGINE.state_from_json(ENGINE.state_to_json(state))
+        assert again == state
+        assert hash(again) == hash(state)
+    for action in match.actions:
+        text = ENGINE.format_action(action)
+        assert ENGINE.parse_action(text) == action
+        assert ENGINE.format_action(ENGINE.parse_action(text)) == text
+    replay = Match.from_moves(ENGINE, match.moves_text())
+    assert replay.state == match.state
+    before = list(match.states)
+    while match.actions:
+        match.undo()
+        assert match.state == before[len(match.actions)]
+
+
+def _near_misses(state: State) -> list[Mark | Node | Replace]:
+    """Actions close to legal ones: every MARK and NODE on every cell next to
+    the lines' ends and RUTs."""
+    cells: set[str] = set()
+    for p in (0, 1):
+        cells |= ENGINE.rut(state, p)
+        cells.add(ENGINE.line(state, p)[-1])
+    out: list[Mark | Node | Replace] = []
+    for cell in sorted(cells):
+        for k in Kind:
+            out += [Mark(k, cell, side) for side in range(6)]
+        out += [Node(0, cell), Node(1, cell)]
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(seeds, st.integers(min_value=0, max_value=60))
+def test_listed_actions_are_legal_apply_and_differ_on_the_board(seed: int, cut: int) -> None:
+    match = _playout(seed, limit=cut)
+    state = match.state
+    listed = list(ENGINE.legal_actions(state))
+    assert len(listed) == len(set(listed))
+    layouts = set()
+    for action in listed:
+        assert ENGINE.why_illegal(state, action) is None, action
+        after = ENGINE.apply(state, action)
+        assert after != state
+        assert ENGINE.touches(state, action)
+        layouts.add(tuple(sorted(ENGINE.layout(after).items())))
+    # the board alone tells which action was played: no choice left to make
+    assert len(layouts) == len(listed)
+    legal = set(listed)
+    for action in _near_misses(state):
+        if action not in legal:
+            assert ENGINE.why_illegal(state, action)
+        else:
+            assert ENGINE.why_illegal(state, action) is None
