@@ -14,13 +14,11 @@ from boardctl.engines.beeline.values import (
     EMPTY,
     FULL_HAND,
     GROUP,
-    KIND_OF_TURN,
     KINDS,
     MARK0,
     Action,
     End,
     Hand,
-    Kind,
     Mark,
     Node,
     Replace,
@@ -402,8 +400,8 @@ class Beeline(Engine[State, Action]):
                 )
             word = KINDS[kind].word
             spots = self._spots(pos.cells, pos.lines[owner], pos.hop[owner], owner)
-            via = self._match_spot(spots, to, action.exit, kind)
-            if via is None:
+            leave = self._match_spot(spots, to, action.exit, kind)
+            if leave is None:
                 return (
                     self._spot_words(
                         pos.cells, pos.lines[owner], pos.hop[owner], owner, to, word, action.exit
@@ -412,10 +410,9 @@ class Beeline(Engine[State, Action]):
                     -1,
                 )
             y = self._nbr[to][action.exit]
-            if owner == p and not self.options.dead_ends:
-                if not self._open_ahead(pos.cells, p, y):
-                    return self._closed(pos.cells, y, p, f"the {word} on {action.to}"), None, -1
-            self._lay_mark(pos, owner, kind, to, action.exit, via)
+            if owner == p and not self.options.dead_ends and not self._open_ahead(pos.cells, p, y):
+                return self._closed(pos.cells, y, p, f"the {word} on {action.to}"), None, -1
+            self._lay_mark(pos, owner, kind, to, action.exit, leave)
             pos.winner = self._settle(pos, p)
             return None, pos, owner
         return f"{action!r} is not a Beeline action", None, -1
@@ -465,12 +462,8 @@ class Beeline(Engine[State, Action]):
             for s, c in enumerate(self._nbr[n])
             if c == x
         ]
-        turns = " or ".join(
-            SIDES[(e + t) % 6]
-            for e in entries
-            for t in (1, 2, 3, 4, 5)
-            if KIND_OF_TURN[t] and KIND_OF_TURN[t].word == word
-        )
+        kind = next(k for k in KINDS if k.word == word)
+        turns = " or ".join(SIDES[(e + t) % 6] for e in entries for t in kind.turns)
         article = "an" if word == "angle" else "a"
         return (
             f"{article} {word} on {name} entered from {SIDES[entries[0]]} leaves by {turns}, "
@@ -515,14 +508,20 @@ class Beeline(Engine[State, Action]):
         name = self.geo.names[x]
         cells = st.cells
         if cells[x] != EMPTY:
-            return f"{name} is not empty (a NODE replacing a MARK is written N{'BR'[colour]}x{name}/...)"
+            return (
+                f"{name} is not empty (a NODE replacing a MARK is written "
+                f"N{'BR'[colour]}x{name}/...)"
+            )
         if not (self._usable[p] >> x) & 1:
             return self._unusable(x, p)
         q = 1 - p
         if x in self._rut_cells(cells, st.lines[q], st.hop[q], q):
             return f"{name} is in {COLOURS[q]}'s RUT: a NODE cannot be played there"
         if not self._group_ok(cells, x, colour):
-            return f"a NODE {COLOURS[colour]} up on {name} would make three NODES of one colour adjacent"
+            return (
+                f"a NODE {COLOURS[colour]} up on {name} would make three NODES of one colour "
+                "adjacent"
+            )
         if colour != p and not self.options.dead_ends:
             own = st.lines[p]
             if cells[own[-1]] >= MARK0 and self._front(cells, own) == x:
@@ -637,9 +636,12 @@ class Beeline(Engine[State, Action]):
                         continue
                     for t in KINDS[kind].turns:
                         ex = (entry + t) % 6
-                        if owner == p and not dead_ok:
-                            if not self._open_ahead(base.cells, p, nbr[to][ex]):
-                                continue
+                        if (
+                            owner == p
+                            and not dead_ok
+                            and not self._open_ahead(base.cells, p, nbr[to][ex])
+                        ):
+                            continue
                         pos = _Pos(
                             bytearray(base.cells),
                             [list(base.lines[0]), list(base.lines[1])],
