@@ -112,8 +112,10 @@ def state_from_json(engine: Beeline, data: Mapping[str, Any]) -> State:
             seen_marks.add(c)
             entry = geo.side_towards(c, path[i - 1])
             if (side - entry) % 6 not in KINDS[kind].turns:
+                word = KINDS[kind].word
                 raise ValueError(
-                    f"{geo.names[c]}: a {KINDS[kind].word} cannot leave by {SIDES[side]}"
+                    f"{geo.names[c]}: {'an' if word == 'angle' else 'a'} {word} cannot leave "
+                    f"by {SIDES[side]}"
                 )
             if i + 1 < len(path) and geo.nbr[c][side] != path[i + 1]:
                 raise ValueError(f"{who}'s line leaves the MARK on {geo.names[c]} by another side")
