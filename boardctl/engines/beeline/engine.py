@@ -709,14 +709,22 @@ class Beeline(Engine[State, Action]):
     def expects(self, state: State) -> str:
         if state.end is not End.PLAYING:
             return "nothing"
-        return "piece" if state.left == 1 else "two pieces"
+        return "piece" if self._left(state) == 1 else "two pieces"
+
+    @staticmethod
+    def _left(state: State) -> int:
+        """Pieces the player to act may still play this turn: two, or fewer
+        when the turn is half done or the hand holds only one."""
+        h = state.hands[state.player]
+        held = h[0] + h[1] + h[2] + 3 * GROUP * h[3] + h[4] + h[5] + h[6] + h[7]
+        return min(state.left, held)
 
     def task(self, state: State) -> str:
         if state.end is not End.PLAYING:
             return "nothing"
         if state.owe:
             return f"play a piece that frees {COLOURS[1 - state.player]}'s RUT"
-        if state.left == 1:
+        if self._left(state) == 1:
             return "play a piece"
         return "play two pieces"
 
