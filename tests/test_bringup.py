@@ -33,7 +33,7 @@ PINS = [17, 27, 22, 23]
 GPIO_BOARD = """\
 [board]
 name = "four-cells"
-game = "beeline"
+game = "linie1"
 
 [sensing]
 kind = "gpio"

@@ -141,8 +141,8 @@ def test_a_profile_of_a_game_without_an_engine_is_refused_naming_the_profile(
 
     board = tmp_path / "bee.toml"
     text = find_profile("shiftago-colour").read_text()
-    board.write_text(text.replace('game = "shiftago"', 'game = "beeline"', 1))
+    board.write_text(text.replace('game = "shiftago"', 'game = "linie1"', 1))
     path = _write(tmp_path, f'[board]\nprofile = "{board}"\n')
     assert main(["config", "show", "--config", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"{board}: [board] game: boardctl has no engine for 'beeline' yet" in err
+    assert f"{board}: [board] game: boardctl has no engine for 'linie1' yet" in err

@@ -24,7 +24,7 @@ from hardware.profiles.games import known_games
 GOOD_HEAD = """\
 [board]
 name = "mini"
-game = "beeline"
+game = "linie1"
 
 [sensing]
 kind = "gpio"
@@ -70,7 +70,7 @@ def test_a_path_and_a_name_find_the_same_profile() -> None:
 
 
 def test_every_problem_is_listed_with_file_line_key_and_fix() -> None:
-    text = GOOD_HEAD.replace('game = "beeline"', 'game = "beeline"\ncolour = "red"') + (
+    text = GOOD_HEAD.replace('game = "linie1"', 'game = "linie1"\ncolour = "red"') + (
         "[sites]\n"
         'a1 = { kind = "cell", channel = 0, leds = [0] }\n'
         'a2 = { kind = "cell", channel = 0, leds = [3] }\n'
