@@ -1,0 +1,1183 @@
+"""The Linie 1 rules engine (seed 001 and rules/NOTES.md, section Linie 1)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
+from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.linie1 import data as board_data
+from boardctl.engines.linie1.geometry import (
+    BUILDING,
+    EDGE,
+    TERMINAL,
+    TRACK,
+    Geometry,
+    opposite,
+)
+from boardctl.engines.linie1.trip import START_AT, TERMINAL_AT, Driver, site_of
+from boardctl.engines.linie1.values import (
+    DEAL,
+    DRAW,
+    DRIVE,
+    LAY,
+    OVER,
+    PHASE_NAMES,
+    ROLL,
+    Action,
+    Deal,
+    Draw,
+    Drive,
+    Lay,
+    Pass,
+    Roll,
+    Start,
+    State,
+    Take,
+)
+from boardctl.engines.linie1.values import Options as _Options
+from boardctl.errors import BadNotation, BadOptions, RecordError
+
+HAND = 5
+H = 10  # the die's stop face
+SEATS = (
+    PlayerSpec("player 1", "#d02020"),
+    PlayerSpec("player 2", "#2050d0"),
+    PlayerSpec("player 3", "#20a040"),
+    PlayerSpec("player 4", "#e0c000"),
+    PlayerSpec("player 5", "#a040c0"),
+)
+_POP = [bin(i).count("1") for i in range(16)]
+
+_LAY_PART = r"([a-z]\d{1,2}):(\d{1,2}[NESW])"
+_LAY = re.compile(rf"{_LAY_PART}(?:\+{_LAY_PART})?")
+_NOTATION_HELP = (
+    "write e5:3E (lay or exchange a tile), e5:4N+e6:3S (exchange two side by side), pass, "
+    "draw:3, take:3, deal:L3, deal:B2, start:t2a/B3, roll:4, roll:H or >d5-d6-e6 (drive)"
+)
+
+
+class Linie1(Engine[State, Action]):
+    """Linie 1 for 2 to 5 players; see docs/engine-linie1.md."""
+
+    name: ClassVar[str] = "linie1"
+    Options: ClassVar[type[_Options]] = _Options
+    has_secrets: ClassVar[bool] = True
+
+    def __init__(self, options: _Options | None = None) -> None:
+        opts = _Options() if options is None else options
+        if not 2 <= opts.players <= 5:
+            raise BadOptions(f"linie1: option 'players' must be 2 to 5, not {opts.players}")
+        if opts.secrets not in ("cards", "dealt"):
+            raise BadOptions(
+                f"linie1: option 'secrets' must be 'cards' or 'dealt', not {opts.secrets!r}"
+            )
+        if opts.movement not in ("die", "speed"):
+            raise BadOptions(
+                f"linie1: option 'movement' must be 'die' or 'speed', not {opts.movement!r}"
+            )
+        if not opts.die or any(ch not in "123456789H" for ch in opts.die):
+            raise BadOptions(
+                f"linie1: option 'die' lists the faces as digits 1-9 and H, like '1234HH', "
+                f"not {opts.die!r}"
+            )
+        self.options = opts
+        self.players = opts.players
+        self.dealt = opts.secrets == "dealt"
+        self.speed = opts.movement == "speed"
+        data = board_data.from_text(opts.board_data)
+        self.geo = geo = Geometry(data)
+        self.driver = Driver(geo)
+        sets = dict(data.route_set)
+        if opts.players not in sets:
+            raise BadOptions(
+                f"linie1: board_data.route_set names no route cards for {opts.players}"
+            )
+        if opts.players > len(data.lines):
+            raise BadOptions(f"linie1: the board has {len(data.lines)} lines, too few for everyone")
+        self.set_letter = sets[opts.players]
+        self.cards: tuple[tuple[str, ...], ...] = dict(data.route_cards)[self.set_letter]
+        self.letters = geo.building_letters
+        # each card's stops per line, as building bits
+        self.need = tuple(
+            tuple(sum(1 << self.letters.index(ch) for ch in stops) for stops in card)
+            for card in self.cards
+        )
+        faces: dict[int, int] = {}
+        for ch in opts.die:
+            v = H if ch == "H" else int(ch)
+            faces[v] = faces.get(v, 0) + 1
+        self.faces = tuple(sorted(faces.items()))
+        self._rolls = tuple((Roll("H" if v == H else str(v)), w) for v, w in self.faces)
+        self.start_hand = tuple(dict(data.start_hand).get(k, 0) for k in range(geo.kinds + 1))
+        self.stack_counts = tuple([0] + [t.stack for t in data.tiles])
+        self._board = self._build_board()
+        self._empty = bytes(geo.width * geo.width)
+
+    # -- the game --------------------------------------------------------
+    def initial(self) -> State:
+        n = self.players
+        unknown = (-1,) * n
+        return State(
+            tiles=self._empty,
+            stops=(-1,) * len(self.letters),
+            hands=(self.start_hand,) * n,
+            stacks=self.stack_counts,
+            phase=DEAL if self.dealt else LAY,
+            lines=unknown,
+            routes=unknown,
+            shown=(False,) * n,
+            cars=unknown,
+            origin=unknown,
+            visited=(0,) * n,
+            last=(0,) * n,
+        )
+
+    def to_move(self, state: State) -> int | None:
+        return None if state.phase == OVER else state.player
+
+    def actor(self, state: State) -> Actor:
+        phase = state.phase
+        if phase == OVER:
+            return None
+        if phase in (DEAL, ROLL) or (phase == DRAW and any(state.stacks)):
+            return CHANCE
+        return state.player
+
+    def chance_outcomes(self, state: State) -> tuple[tuple[Action, int], ...]:
+        phase = state.phase
+        if phase == ROLL:
+            return self._rolls
+        if phase == DRAW and any(state.stacks):
+            return tuple((Draw(k), c) for k, c in enumerate(state.stacks) if c)
+        if phase == DEAL:
+            n = self.players
+            if state.dealt < n:
+                used = set(state.lines)
+                return tuple(
+                    (Deal(f"L{i + 1}"), 1) for i in range(len(self.geo.data.lines)) if i not in used
+                )
+            used = set(state.routes)
+            return tuple(
+                (Deal(f"{self.set_letter}{i + 1}"), 1)
+                for i in range(len(self.cards))
+                if i not in used
+            )
+        return ()
+
+    def legal_actions(self, state: State) -> Iterator[Action]:
+        phase = state.phase
+        if phase == OVER:
+            return iter(())
+        if phase in (DEAL, ROLL) or (phase == DRAW and any(state.stacks)):
+            return iter([a for a, _ in self.chance_outcomes(state)])
+        if phase == DRAW:
+            return iter([Take(k) for k, c in enumerate(self._pool(state)) if c])
+        if phase == DRIVE:
+            return iter([Drive(d[0]) for d in self._drives(state)])
+        return self._lay_phase(state)
+
+    def _lay_phase(self, state: State) -> Iterator[Action]:
+        if state.laid == 0:
+            yield from self._starts(state)
+        found = False
+        for action in self._lays(state):
+            found = True
+            yield action
+        if not found:
+            yield Pass()
+
+    def _starts(self, state: State) -> Iterator[Start]:
+        p = state.player
+        geo = self.geo
+        if state.shown[p]:
+            for which in (0, 1):
+                yield Start(state.lines[p] * 2 + which)
+            return
+        if self.dealt:
+            for which in (0, 1):
+                yield Start(state.lines[p] * 2 + which)
+            return
+        taken_lines = {state.lines[q] for q in range(self.players) if state.shown[q]}
+        taken_cards = {state.routes[q] for q in range(self.players) if state.shown[q]}
+        for t in geo.terminals:
+            if t.line in taken_lines:
+                continue
+            for i in range(len(self.cards)):
+                if i not in taken_cards:
+                    yield Start(t.index, f"{self.set_letter}{i + 1}")
+
+    # -- laying ----------------------------------------------------------
+    def _constraints(self, tiles: bytes, x: int) -> tuple[int, int]:
+        """(required, forbidden) sides of the empty cell ``x``: rails that lead
+        into it must be met; the board's edge, buildings and tiles without a
+        rail towards it must not be."""
+        geo = self.geo
+        req = forb = 0
+        for e in range(4):
+            y = x + geo.offsets[e]
+            kind = geo.kind[y]
+            if kind == TRACK:
+                code = tiles[y]
+                if code:
+                    if (geo.sides[code] >> opposite(e)) & 1:
+                        req |= 1 << e
+                    else:
+                        forb |= 1 << e
+            elif kind != TERMINAL:
+                forb |= 1 << e
+        return req, forb
+
+    def _fits(
+        self,
+        tiles: bytes,
+        cell: int,
+        sides: int,
+        cache: dict[int, tuple[int, int]],
+        partner: int = -1,
+        partner_sides: int = 0,
+    ) -> str | None:
+        """None if rails ``sides`` on ``cell`` obey rules a to e, else why not."""
+        geo = self.geo
+        name = geo.names[cell]
+        for d in range(4):
+            bit = 1 << d
+            mine = sides & bit
+            j = cell + geo.offsets[d]
+            kind = geo.kind[j]
+            if j == partner:
+                if bool(mine) != bool((partner_sides >> opposite(d)) & 1):
+                    return f"{name}: its rail towards {geo.names[j]} must meet a rail there"
+                continue
+            if kind == EDGE:
+                if mine:
+                    return f"{name}: a rail would lead off the board (rule a)"
+            elif kind == BUILDING:
+                if mine:
+                    return f"{name}: a rail would lead into a building (rule b)"
+            elif kind == TRACK:
+                code = tiles[j]
+                if code:
+                    theirs = (geo.sides[code] >> opposite(d)) & 1
+                    if mine and not theirs:
+                        return (
+                            f"{name}: a rail would run into the side of the tile on "
+                            f"{geo.names[j]} (rule d)"
+                        )
+                    if theirs and not mine:
+                        return (
+                            f"{name}: it would block the rail of the tile on {geo.names[j]} "
+                            "(rule d)"
+                        )
+                else:
+                    got = cache.get(j)
+                    if got is None:
+                        got = cache[j] = self._constraints(tiles, j)
+                    req, forb = got
+                    back = 1 << opposite(d)
+                    if mine:
+                        req |= back
+                        forb &= ~back
+                    else:
+                        req &= ~back
+                        forb |= back
+                    if req and (req & forb or _POP[15 & ~forb] < 2):
+                        return (
+                            f"{name}: the rails leading into {geo.names[j]} could not be "
+                            "continued there (rule e)"
+                        )
+        return None
+
+    def _lays(self, state: State) -> Iterator[Lay]:
+        geo = self.geo
+        p = state.player
+        hand = state.hands[p]
+        if not any(hand):
+            return
+        tiles = state.tiles
+        cache: dict[int, tuple[int, int]] = {}
+        codes = [c for k in range(1, geo.kinds + 1) if hand[k] for c in geo.codes_of[k]]
+        by_sides: dict[int, list[int]] = {}
+        for c in codes:
+            by_sides.setdefault(geo.sides[c], []).append(c)
+        groups = list(by_sides.items())
+        fits = self._fits
+        for cell in geo.track_cells:
+            old = tiles[cell]
+            if not old:
+                for sides, group in groups:
+                    if fits(tiles, cell, sides, cache) is None:
+                        for c in group:
+                            yield Lay(((cell, c),))
+            elif not geo.trees[old]:
+                for c in geo.upgrades[old]:
+                    if hand[c >> 2] and fits(tiles, cell, geo.sides[c], cache) is None:
+                        yield Lay(((cell, c),))
+        if state.laid == 0:
+            yield from self._double_exchanges(state, cache)
+
+    def _double_exchanges(self, state: State, cache: dict[int, tuple[int, int]]) -> Iterator[Lay]:
+        geo = self.geo
+        hand = state.hands[state.player]
+        tiles = state.tiles
+        if sum(hand) < 2:
+            return
+        for a in geo.track_cells:
+            old_a = tiles[a]
+            if not old_a or geo.trees[old_a]:
+                continue
+            for d in (1, 2):  # east and south neighbours: each pair once
+                b = a + geo.offsets[d]
+                old_b = tiles[b] if geo.kind[b] == TRACK else 0
+                if not old_b or geo.trees[old_b]:
+                    continue
+                if (geo.sides[old_a] >> d) & 1:
+                    continue  # already joined: exchange them one at a time
+                for ca in geo.upgrades[old_a]:
+                    if not hand[ca >> 2] or not (geo.sides[ca] >> d) & 1:
+                        continue
+                    for cb in geo.upgrades[old_b]:
+                        kb = cb >> 2
+                        if hand[kb] - (1 if kb == ca >> 2 else 0) <= 0:
+                            continue
+                        if self._why_double(tiles, a, ca, b, cb, cache) is None:
+                            yield Lay(((a, ca), (b, cb)))
+
+    def _why_double(
+        self, tiles: bytes, a: int, ca: int, b: int, cb: int, cache: dict[int, tuple[int, int]]
+    ) -> str | None:
+        geo = self.geo
+        return self._fits(tiles, a, geo.sides[ca], cache, b, geo.sides[cb]) or self._fits(
+            tiles, b, geo.sides[cb], cache, a, geo.sides[ca]
+        )
+
+    def _pool(self, state: State) -> list[int]:
+        """The tiles in the face-up hands of players on their trip."""
+        pool = [0] * (self.geo.kinds + 1)
+        for q in range(self.players):
+            if q != state.player and state.cars[q] >= 0:
+                for k, c in enumerate(state.hands[q]):
+                    pool[k] += c
+        return pool
+
+    # -- trips -----------------------------------------------------------
+    def _stop_cells(self, state: State) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for b, cell in enumerate(state.stops):
+            if cell >= 0:
+                out[cell] = out.get(cell, 0) | (1 << b)
+        return out
+
+    def _goal(self, state: State, p: int) -> int:
+        start = state.origin[p]
+        return start ^ 1  # the line's other terminal
+
+    def _drives(self, state: State) -> list[tuple[tuple[int, ...], int, int, bool]]:
+        p = state.player
+        need = self.need[state.routes[p]][state.lines[p]]
+        if self.speed:
+            lengths = range(1, state.last[p] + 2)
+            to_stop = False
+        elif state.roll == H:
+            lengths, to_stop = range(1, 2), True
+        else:
+            lengths, to_stop = range(state.roll, state.roll + 1), False
+        return list(
+            self.driver.drives(
+                state.tiles,
+                state.cars[p],
+                state.visited[p],
+                need,
+                self._goal(state, p),
+                self._stop_cells(state),
+                lengths,
+                to_stop,
+            )
+        )
+
+    def route_of(self, state: State, p: int) -> list[int] | None:
+        """A shortest route of player ``p`` (positions) from terminal to
+        terminal through all their stops, if the engine knows their cards and
+        one exists."""
+        line, card = state.lines[p], state.routes[p]
+        if line < 0 or card < 0:
+            return None
+        return self.driver.route(
+            state.tiles,
+            START_AT + line * 2,
+            line * 2 + 1,
+            self.need[card][line],
+            self._stop_cells(state),
+            0,
+        )
+
+    # -- legality --------------------------------------------------------
+    def why_illegal(self, state: State, action: Action) -> str | None:
+        phase = state.phase
+        if phase == OVER:
+            return f"the game is over ({self.outcome(state).reason})"
+        who = f"player {state.player + 1}"
+        if phase in (DEAL, ROLL) or (phase == DRAW and any(state.stacks)):
+            for a, _ in self.chance_outcomes(state):
+                if a == action:
+                    return None
+            if isinstance(action, Draw):
+                return f"there is no tile of kind {action.kind} left in the stacks"
+            if isinstance(action, Deal):
+                return f"card {action.card} cannot be dealt now: it is dealt already or not in play"
+            if isinstance(action, Roll):
+                return f"the die has no face {action.face}"
+            return f"chance acts now: {self.task(state)}"
+        if phase == DRAW:
+            if not isinstance(action, Take):
+                return (
+                    f"{who} must take a tile from a streetcar driver's hand (the stacks are empty)"
+                )
+            if not 0 < action.kind < len(self._pool(state)) or not self._pool(state)[action.kind]:
+                return f"no player on a trip holds a tile of kind {action.kind}"
+            return None
+        if phase == DRIVE:
+            if not isinstance(action, Drive):
+                return f"{who} is on the inaugural trip and must drive the streetcar"
+            drives = self._drives(state)
+            if any(d[0] == action.path for d in drives):
+                return None
+            shown = ", ".join(self._path_text(d[0]) for d in drives[:6])
+            return (
+                f"the streetcar cannot drive {self._path_text(action.path)} now; "
+                f"it may drive {shown}"
+            )
+        # LAY
+        if isinstance(action, Start):
+            return self._why_start(state, action)
+        if isinstance(action, Pass):
+            first = next(self._lays(state), None)
+            if first is not None:
+                return f"{who} can still lay a tile ({self.format_action(first)}), so may not pass"
+            return None
+        if isinstance(action, Lay):
+            return self._why_lay(state, action)
+        return f"{who} is laying track: {self.task(state)}"
+
+    def _why_start(self, state: State, action: Start) -> str | None:
+        p = state.player
+        geo = self.geo
+        if state.laid:
+            return "a trip starts at the beginning of a turn, before any tile is laid"
+        if not 0 <= action.terminal < len(geo.terminals):
+            return f"there is no terminal number {action.terminal}"
+        line = geo.terminals[action.terminal].line
+        card = -1
+        if action.card:
+            if (
+                action.card[0] != self.set_letter
+                or not action.card[1:].isdigit()
+                or not (1 <= int(action.card[1:]) <= len(self.cards))
+            ):
+                return (
+                    f"route card {action.card} is not in play: with {self.players} players the "
+                    f"cards are {self.set_letter}1 to {self.set_letter}{len(self.cards)}"
+                )
+            card = int(action.card[1:]) - 1
+        if state.shown[p] or self.dealt:
+            if line != state.lines[p]:
+                name = geo.terminals[action.terminal].name
+                return f"{name} is not a terminal of your line {state.lines[p] + 1}"
+            if card >= 0 and card != state.routes[p]:
+                return (
+                    f"your route card is {self.set_letter}{state.routes[p] + 1}, not {action.card}"
+                )
+            return None
+        if card < 0:
+            return "show your route card: write start:TERMINAL/CARD, like start:t2a/B3"
+        for q in range(self.players):
+            if q != p and state.shown[q]:
+                if state.lines[q] == line:
+                    return f"line {line + 1} is player {q + 1}'s: they showed that line card"
+                if state.routes[q] == card:
+                    return f"route card {action.card} is player {q + 1}'s: they showed it"
+        return None
+
+    def _why_lay(self, state: State, action: Lay) -> str | None:
+        geo = self.geo
+        p = state.player
+        hand = list(state.hands[p])
+        if state.shown[p] and state.cars[p] >= 0:
+            return "a player on the trip lays no more tiles"
+        if state.laid + len(action.parts) > 2:
+            return "two tiles a turn: this turn's tiles are laid"
+        tiles = state.tiles
+        cache: dict[int, tuple[int, int]] = {}
+        for _, code in action.parts:
+            k = code >> 2
+            if hand[k] <= 0:
+                return f"player {p + 1} holds no tile of kind {k}"
+            hand[k] -= 1
+        if len(action.parts) == 2:
+            (a, ca), (b, cb) = action.parts
+            if b - a not in (geo.offsets[1], geo.offsets[2]) or geo.kind[b] != TRACK:
+                return f"{geo.names[a]} and {geo.names[b]} are not side by side (east or south)"
+            for cell, code in action.parts:
+                why = self._why_exchange(tiles, cell, code)
+                if why:
+                    return why
+            d = 1 if b - a == 1 else 2
+            if (geo.sides[tiles[a]] >> d) & 1 or not (geo.sides[ca] >> d) & 1:
+                return "exchange two tiles together only to join them; else one at a time"
+            return self._why_double(tiles, a, ca, b, cb, cache)
+        cell, code = action.parts[0]
+        if geo.kind[cell] == BUILDING:
+            return f"{geo.names[cell]} holds a building (rule c)"
+        if tiles[cell]:
+            why = self._why_exchange(tiles, cell, code)
+            if why:
+                return why
+        return self._fits(tiles, cell, geo.sides[code], cache)
+
+    def _why_exchange(self, tiles: bytes, cell: int, code: int) -> str | None:
+        geo = self.geo
+        old = tiles[cell]
+        name = geo.names[cell]
+        if not old:
+            return f"{name} is empty: there is no tile to exchange"
+        if geo.trees[old]:
+            return f"the tile on {name} has trees and can never be exchanged"
+        if code not in geo.upgrades[old]:
+            return (
+                f"{geo.code_name(code)} does not keep every connection of "
+                f"{geo.code_name(old)} on {name} and add one"
+            )
+        return None
+
+    # -- applying --------------------------------------------------------
+    def apply_unchecked(self, state: State, action: Action) -> State:
+        t = type(action)
+        if t is Lay:
+            return self._lay(state, action)  # type: ignore[arg-type]
+        if t is Draw or t is Take:
+            return self._draw(state, action)  # type: ignore[arg-type]
+        if t is Pass:
+            return self._end_laying(state, state.laid == 0)
+        if t is Roll:
+            face = action.face  # type: ignore[union-attr]
+            return _replace(state, phase=DRIVE, roll=H if face == "H" else int(face))
+        if t is Drive:
+            return self._drive(state, action)  # type: ignore[arg-type]
+        if t is Start:
+            return self._start(state, action)  # type: ignore[arg-type]
+        return self._deal(state, action)  # type: ignore[arg-type]
+
+    def _lay(self, state: State, action: Lay) -> State:
+        geo = self.geo
+        p = state.player
+        tiles = bytearray(state.tiles)
+        hand = list(state.hands[p])
+        stops = state.stops
+        for cell, code in action.parts:
+            hand[code >> 2] -= 1
+            old = tiles[cell]
+            if old:
+                hand[old >> 2] += 1
+            else:
+                beside = geo.beside[cell]
+                if beside:
+                    st = list(stops)
+                    for b in range(len(st)):
+                        if (beside >> b) & 1 and st[b] < 0:
+                            st[b] = cell
+                    stops = tuple(st)
+            tiles[cell] = code
+        hands = list(state.hands)
+        hands[p] = tuple(hand)
+        laid = state.laid + len(action.parts)
+        after = _replace(
+            state, tiles=bytes(tiles), hands=tuple(hands), stops=stops, laid=laid, idle=0
+        )
+        if laid >= 2:
+            return self._end_laying(after, False)
+        return after
+
+    def _end_laying(self, state: State, idle: bool) -> State:
+        owed = HAND - sum(state.hands[state.player])
+        state = _replace(state, owed=max(owed, 0), idle=state.idle + 1 if idle else 0)
+        return self._next_draw(state)
+
+    def _next_draw(self, state: State) -> State:
+        if state.owed > 0 and (any(state.stacks) or any(self._pool(state))):
+            return _replace(state, phase=DRAW)
+        if state.idle and state.owed > 0:
+            pass
+        return self._next_turn(state)
+
+    def _next_turn(self, state: State) -> State:
+        n = self.players
+        if state.idle >= n:
+            return _replace(state, phase=OVER, end="stuck", owed=0)
+        q = (state.player + 1) % n
+        phase = (DRIVE if self.speed else ROLL) if state.cars[q] >= 0 else LAY
+        return _replace(state, player=q, phase=phase, laid=0, owed=0, roll=0)
+
+    def _draw(self, state: State, action: Draw | Take) -> State:
+        p = state.player
+        k = action.kind
+        hands = list(state.hands)
+        hand = list(hands[p])
+        hand[k] += 1
+        hands[p] = tuple(hand)
+        stacks = state.stacks
+        if type(action) is Draw:
+            s = list(stacks)
+            s[k] -= 1
+            stacks = tuple(s)
+        else:
+            n = self.players
+            for i in range(1, n):
+                q = (p + i) % n
+                if state.cars[q] >= 0 and hands[q][k]:
+                    h = list(hands[q])
+                    h[k] -= 1
+                    hands[q] = tuple(h)
+                    break
+        after = _replace(state, hands=tuple(hands), stacks=stacks, owed=state.owed - 1, idle=0)
+        return self._next_draw(after)
+
+    def _start(self, state: State, action: Start) -> State:
+        p = state.player
+        geo = self.geo
+        line = geo.terminals[action.terminal].line
+        card = state.routes[p]
+        if action.card:
+            card = int(action.card[1:]) - 1
+        lines = _set(state.lines, p, line)
+        routes = _set(state.routes, p, card)
+        shown = _set(state.shown, p, True)
+        after = _replace(state, lines=lines, routes=routes, shown=shown)
+        if self.route_of(after, p) is None:
+            return after  # caught: back to laying track this turn
+        return _replace(
+            after,
+            cars=_set(state.cars, p, START_AT + action.terminal),
+            origin=_set(state.origin, p, action.terminal),
+            visited=_set(state.visited, p, 0),
+            last=_set(state.last, p, 0),
+            phase=DRIVE if self.speed else ROLL,
+            idle=0,
+        )
+
+    def _drive(self, state: State, action: Drive) -> State:
+        p = state.player
+        found = [d for d in self._drives(state) if d[0] == action.path]
+        if not found:  # pragma: no cover - apply() checks first
+            raise ValueError("not a drive of this state")
+        sites, pos, mask, won = found[0]
+        if won:
+            return _replace(
+                state,
+                cars=_set(state.cars, p, pos),
+                visited=_set(state.visited, p, mask),
+                phase=OVER,
+                winner=p,
+                end="trip",
+                roll=0,
+            )
+        line = state.lines[p]
+        need = self.need[state.routes[p]][line]
+        ok = self.driver.route(
+            state.tiles, pos, self._goal(state, p), need, self._stop_cells(state), mask
+        )
+        if ok is None:  # a wrong turn: the trip starts again
+            pos, mask, moved = START_AT + state.origin[p], 0, 0
+        else:
+            moved = len(sites)
+        after = _replace(
+            state,
+            cars=_set(state.cars, p, pos),
+            visited=_set(state.visited, p, mask),
+            last=_set(state.last, p, moved),
+            idle=0,
+        )
+        return self._next_turn(after)
+
+    def _deal(self, state: State, action: Deal) -> State:
+        n = self.players
+        i = state.dealt
+        value = int(action.card[1:]) - 1
+        if i < n:
+            after = _replace(state, lines=_set(state.lines, i, value), dealt=i + 1)
+        else:
+            after = _replace(state, routes=_set(state.routes, i - n, value), dealt=i + 1)
+        if after.dealt == 2 * n:
+            return _replace(after, phase=LAY)
+        return after
+
+    # -- words -----------------------------------------------------------
+    def expects(self, state: State) -> str:
+        return PHASE_NAMES[state.phase] if state.phase != OVER else "nothing"
+
+    def task(self, state: State) -> str:
+        phase = state.phase
+        if phase == OVER:
+            return "nothing"
+        if phase == DEAL:
+            what = "a line card" if state.dealt < self.players else "a route card"
+            who = state.dealt % self.players + 1
+            return f"deal {what} to player {who}"
+        if phase == LAY:
+            if state.laid:
+                return "lay a second tile"
+            return "lay two tiles or start the trip"
+        if phase == DRAW:
+            if any(state.stacks):
+                return f"draw a tile from the stacks ({state.owed} to draw)"
+            return f"take a tile from a streetcar driver's hand ({state.owed} to take)"
+        if phase == ROLL:
+            return "roll the die"
+        if self.speed:
+            return f"drive the streetcar 1 to {state.last[state.player] + 1} cells"
+        if state.roll == H:
+            return "drive the streetcar to the next stop sign or terminal"
+        return f"drive the streetcar {state.roll} cell{'s' if state.roll > 1 else ''}"
+
+    def choosing(self, state: State) -> bool:
+        """While driving: the player picks one of several ways forward."""
+        return state.phase == DRIVE and len(self._drives(state)) > 1
+
+    def outcome(self, state: State) -> Outcome:
+        if state.phase != OVER:
+            return PLAYING
+        if state.end == "trip":
+            w = state.winner
+            terminal = self.geo.terminals[self._goal(state, w)].name
+            return Outcome(
+                Status.WON, w, f"player {w + 1} drove line {state.lines[w] + 1} into {terminal}"
+            )
+        return Outcome(Status.DRAW, None, "no player could lay a tile, draw or drive")
+
+    # -- notation --------------------------------------------------------
+    def _site_name(self, site: int) -> str:
+        if site >= TERMINAL_AT:
+            return self.geo.terminals[site - TERMINAL_AT].name
+        return self.geo.names[site]
+
+    def _path_text(self, path: tuple[int, ...]) -> str:
+        return ">" + "-".join(self._site_name(s) for s in path)
+
+    def format_action(self, action: Action) -> str:
+        geo = self.geo
+        if isinstance(action, Lay):
+            return "+".join(f"{geo.names[c]}:{geo.code_name(code)}" for c, code in action.parts)
+        if isinstance(action, Pass):
+            return "pass"
+        if isinstance(action, Draw):
+            return f"draw:{action.kind}"
+        if isinstance(action, Take):
+            return f"take:{action.kind}"
+        if isinstance(action, Deal):
+            return f"deal:{action.card}"
+        if isinstance(action, Start):
+            name = geo.terminals[action.terminal].name
+            return f"start:{name}/{action.card}" if action.card else f"start:{name}"
+        if isinstance(action, Roll):
+            return f"roll:{action.face}"
+        return self._path_text(action.path)
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise BadNotation(f"{text!r} is not a Linie 1 action: {_NOTATION_HELP}")
+        s = text.strip()
+        geo = self.geo
+        if s == "pass":
+            return Pass()
+        head, _, rest = s.partition(":")
+        if head in ("draw", "take") and rest:
+            if not rest.isdigit() or not 1 <= int(rest) <= geo.kinds:
+                raise BadNotation(f"{text!r}: a tile kind is a number 1 to {geo.kinds}")
+            return Draw(int(rest)) if head == "draw" else Take(int(rest))
+        if head == "deal" and rest:
+            lines = len(geo.data.lines)
+            letters = "L" + "".join(k for k, _ in geo.data.route_cards)
+            if rest[0] not in letters or not rest[1:].isdigit():
+                raise BadNotation(
+                    f"{text!r}: deal a line card L1..L{lines} or a route card like B2 or R5"
+                )
+            return Deal(rest)
+        if head == "roll" and rest:
+            if rest != "H" and not (rest.isdigit() and len(rest) == 1 and rest != "0"):
+                raise BadNotation(f"{text!r}: a die face is a digit 1 to 9 or H")
+            return Roll(rest)
+        if head == "start" and rest:
+            name, _, card = rest.partition("/")
+            if name not in geo.terminal_index:
+                raise BadNotation(
+                    f"{text!r}: {name!r} is not a terminal; they are t1a, t1b ... "
+                    f"t{len(geo.data.lines)}b"
+                )
+            if "/" in rest and not card:
+                raise BadNotation(f"{text!r}: name the route card after '/', like start:t2a/B3")
+            return Start(geo.terminal_index[name], card)
+        if s.startswith(">"):
+            sites = []
+            for part in s[1:].split("-"):
+                if part in geo.cell_of:
+                    sites.append(geo.cell_of[part])
+                elif part in geo.terminal_index:
+                    sites.append(TERMINAL_AT + geo.terminal_index[part])
+                else:
+                    raise BadNotation(f"{text!r}: {part!r} is neither a cell nor a terminal")
+            return Drive(tuple(sites))
+        m = _LAY.fullmatch(s)
+        if m is None:
+            raise BadNotation(f"{text!r} is not a Linie 1 action: {_NOTATION_HELP}")
+        parts = []
+        for cell_name, code_name in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
+            if cell_name is None:
+                continue
+            if cell_name not in geo.cell_of:
+                raise BadNotation(f"{text!r}: {cell_name} is not a cell of the board")
+            k, turn = int(code_name[:-1]), "NESW".index(code_name[-1])
+            if not 1 <= k <= geo.kinds:
+                raise BadNotation(f"{text!r}: a tile kind is a number 1 to {geo.kinds}")
+            parts.append((geo.cell_of[cell_name], geo.canon[k * 4 + turn]))
+        if len(parts) == 2 and parts[0][0] > parts[1][0]:
+            parts.reverse()
+        if len(parts) == 2 and parts[0][0] == parts[1][0]:
+            raise BadNotation(f"{text!r}: two tiles exchanged together need two cells")
+        return Lay(tuple(parts))
+
+    # -- secrets ---------------------------------------------------------
+    def public_action(self, state: State, action: Action) -> str:
+        if isinstance(action, Deal):
+            return f"deal:{action.card[0]}?"
+        return self.format_action(action)
+
+    def private_view(self, state: State, player: int) -> dict[str, Any]:
+        line, card = state.lines[player], state.routes[player]
+        if line < 0 and card < 0:
+            return {}
+        out: dict[str, Any] = {}
+        if line >= 0:
+            out["line"] = line + 1
+            out["terminals"] = [t.name for t in self.geo.terminals if t.line == line]
+        if card >= 0:
+            out["route_card"] = f"{self.set_letter}{card + 1}"
+            if line >= 0:
+                out["stops"] = self.cards[card][line]
+        return out
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        return self._json(state, public=True)
+
+    def public_render(self, state: State) -> str:
+        return self._render(state, public=True)
+
+    # -- serialisation ---------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return self._json(state, public=False)
+
+    def _json(self, state: State, public: bool) -> dict[str, Any]:
+        geo = self.geo
+        n = self.players
+
+        def known(q: int, value: int) -> int | None:
+            if value < 0 or (public and not state.shown[q]):
+                return None
+            return value + 1
+
+        def car(q: int) -> str | None:
+            pos = state.cars[q]
+            if pos < 0:
+                return None
+            if pos >= START_AT:
+                return f"start {geo.terminals[pos - START_AT].name}"
+            if pos >= TERMINAL_AT:
+                t, end = divmod(pos - TERMINAL_AT, 2)
+                return f"{geo.terminals[t].name} end {end}"
+            return f"{geo.names[pos >> 2]} from {'NESW'[pos & 3]}"
+
+        return {
+            "cells": {
+                geo.names[c]: geo.code_name(state.tiles[c])
+                for c in geo.track_cells
+                if state.tiles[c]
+            },
+            "stops": {
+                letter: geo.names[cell]
+                for letter, cell in zip(self.letters, state.stops, strict=True)
+                if cell >= 0
+            },
+            "hands": [_counts(h) for h in state.hands],
+            "stacks": _counts(state.stacks),
+            "player": state.player,
+            "phase": PHASE_NAMES[state.phase],
+            "laid": state.laid,
+            "owed": state.owed,
+            "roll": None if not state.roll else ("H" if state.roll == H else state.roll),
+            "dealt": state.dealt,
+            "lines": [known(q, state.lines[q]) for q in range(n)],
+            "route_cards": [
+                None
+                if known(q, state.routes[q]) is None
+                else f"{self.set_letter}{state.routes[q] + 1}"
+                for q in range(n)
+            ],
+            "shown": list(state.shown),
+            "cars": [car(q) for q in range(n)],
+            "origins": [
+                None if state.origin[q] < 0 else geo.terminals[state.origin[q]].name
+                for q in range(n)
+            ],
+            "visited": [
+                "".join(ch for b, ch in enumerate(self.letters) if (state.visited[q] >> b) & 1)
+                for q in range(n)
+            ],
+            "last_move": list(state.last),
+            "idle_turns": state.idle,
+            "winner": None if state.winner < 0 else state.winner,
+            "end": state.end,
+        }
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        try:
+            return self._from_json(data)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise RecordError(f"not a linie1 state: {exc}") from None
+
+    def _from_json(self, data: Mapping[str, Any]) -> State:
+        geo = self.geo
+        n = self.players
+        tiles = bytearray(self._empty)
+        for name, code_name in dict(data["cells"]).items():
+            if name not in geo.cell_of or geo.kind[geo.cell_of[name]] != TRACK:
+                raise ValueError(f"{name!r} is not a track cell")
+            if code_name not in geo.code_of_name:
+                raise ValueError(f"{name}: {code_name!r} is not a tile code like 3E")
+            tiles[geo.cell_of[name]] = geo.code_of_name[code_name]
+        stops = [-1] * len(self.letters)
+        for letter, name in dict(data["stops"]).items():
+            stops[self.letters.index(letter)] = geo.cell_of[name]
+        hands = tuple(_uncount(h, geo.kinds) for h in data["hands"])
+        if len(hands) != n:
+            raise ValueError(f"'hands' needs {n} entries")
+        stacks = _uncount(data["stacks"], geo.kinds)
+        phase = PHASE_NAMES.index(data["phase"])
+        roll = data.get("roll")
+        lines = tuple(-1 if v is None else int(v) - 1 for v in data["lines"])
+        routes = tuple(-1 if v is None else int(str(v)[1:]) - 1 for v in data["route_cards"])
+
+        def car(text: str | None) -> int:
+            if text is None:
+                return -1
+            words = text.split()
+            if words[0] == "start":
+                return START_AT + geo.terminal_index[words[1]]
+            if words[0] in geo.terminal_index:
+                return TERMINAL_AT + geo.terminal_index[words[0]] * 2 + int(words[2])
+            return geo.cell_of[words[0]] * 4 + "NESW".index(words[2])
+
+        winner = data.get("winner")
+        return State(
+            tiles=bytes(tiles),
+            stops=tuple(stops),
+            hands=hands,
+            stacks=stacks,
+            player=int(data["player"]),
+            phase=phase,
+            laid=int(data.get("laid", 0)),
+            owed=int(data.get("owed", 0)),
+            roll=0 if roll is None else (H if roll == "H" else int(roll)),
+            dealt=int(data.get("dealt", 0)),
+            lines=lines,
+            routes=routes,
+            shown=tuple(bool(v) for v in data["shown"]),
+            cars=tuple(car(v) for v in data["cars"]),
+            origin=tuple(-1 if v is None else geo.terminal_index[v] for v in data["origins"]),
+            visited=tuple(sum(1 << self.letters.index(ch) for ch in v) for v in data["visited"]),
+            last=tuple(int(v) for v in data["last_move"]),
+            idle=int(data.get("idle_turns", 0)),
+            winner=-1 if winner is None else int(winner),
+            end=str(data.get("end", "")),
+        )
+
+    # -- the physical board ----------------------------------------------
+    def board(self) -> BoardSpec:
+        return self._board
+
+    def _build_board(self) -> BoardSpec:
+        geo = self.geo
+        w = geo.width
+        top = geo.size + 1
+        sites = []
+        for r in range(1, geo.size + 1):
+            for c in range(1, geo.size + 1):
+                i = r * w + c
+                neighbours = tuple(
+                    geo.names[i + off]
+                    for off in geo.offsets
+                    if geo.kind[i + off] in (TRACK, BUILDING)
+                )
+                sites.append(
+                    SiteSpec(
+                        geo.names[i],
+                        "cell",
+                        x=float(c),
+                        y=float(top - r),
+                        sensed=geo.kind[i] == TRACK,
+                        neighbours=neighbours,
+                    )
+                )
+        for t in geo.terminals:
+            (r0, c0), (r1, c1) = (divmod(e, w) for e in t.edges)
+            sites.append(
+                SiteSpec(
+                    t.name,
+                    "terminal",
+                    x=(c0 + c1) / 2,
+                    y=top - (r0 + r1) / 2,
+                    ends=tuple(geo.names[m] for m, _ in t.mouths),
+                )
+            )
+        lines = len(geo.data.lines)
+        cars = [f"car{i + 1}" for i in range(lines)]
+        subsets: list[tuple[str, ...]] = [()]
+        for car in cars:
+            subsets += [(*s, car) for s in subsets if len(s) < self.players]
+        pieces = [PieceSpec("stop", "stop sign")]
+        for i, car in enumerate(cars):
+            colour = geo.data.lines[i][0]
+            pieces.append(PieceSpec(car, f"streetcar of line {i + 1} ({colour})"))
+        for s in subsets:
+            if len(s) > 1:
+                pieces.append(PieceSpec("+".join(s), " and ".join(s), parts=s))
+        for code, name in geo.code_names.items():
+            kind = geo.data.tiles[(code >> 2) - 1]
+            for stop in ((), ("stop",)):
+                for s in subsets:
+                    parts = (name, *stop, *s)
+                    text = "+".join(parts)
+                    pieces.append(
+                        PieceSpec(
+                            text,
+                            f"{kind.name} tile {name}"
+                            + (" with " + ", ".join(parts[1:]) if parts[1:] else ""),
+                            parts=parts if len(parts) > 1 else (),
+                            orientation=code & 3,
+                        )
+                    )
+        return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players])
+
+    def layout(self, state: State) -> Mapping[str, str]:
+        geo = self.geo
+        out: dict[str, str] = {}
+        tiles = state.tiles
+        stop_cells = set(state.stops)
+        cars: dict[int, list[str]] = {}
+        for q, pos in enumerate(state.cars):
+            if pos >= 0:
+                cars.setdefault(site_of(pos), []).append(f"car{state.lines[q] + 1}")
+        for c in geo.track_cells:
+            code = tiles[c]
+            if code:
+                parts = [geo.code_name(code)]
+                if c in stop_cells:
+                    parts.append("stop")
+                parts += sorted(cars.get(c, ()))
+                out[geo.names[c]] = "+".join(parts)
+        for t in geo.terminals:
+            here = cars.get(TERMINAL_AT + t.index)
+            if here:
+                out[t.name] = "+".join(sorted(here))
+        return out
+
+    def touches(self, state: State, action: Action) -> frozenset[str]:
+        geo = self.geo
+        if isinstance(action, Lay):
+            return frozenset(geo.names[c] for c, _ in action.parts)
+        if isinstance(action, Drive):
+            p = state.player
+            here = self._site_name(site_of(state.cars[p]))
+            return frozenset({here, *(self._site_name(s) for s in action.path)})
+        if isinstance(action, Start):
+            return frozenset({geo.terminals[action.terminal].name})
+        return frozenset()
+
+    def winning_sites(self, state: State) -> frozenset[str]:
+        """The winner's route from terminal to terminal through all their stops."""
+        if state.winner < 0:
+            return frozenset()
+        route = self.route_of(state, state.winner)
+        if route is None:
+            return frozenset()
+        return frozenset(self._site_name(site_of(pos)) for pos in route)
+
+    def render(self, state: State) -> str:
+        return self._render(state, public=False)
+
+    def _render(self, state: State, public: bool) -> str:
+        geo = self.geo
+        w = geo.width
+        stop_cells = {cell: letter for letter, cell in zip(self.letters, state.stops, strict=True)}
+        cars: dict[int, str] = {}
+        for q, pos in enumerate(state.cars):
+            if pos >= 0:
+                cars[site_of(pos)] = str(q + 1)
+        header = "     " + "".join(f"{ch:<5}" for ch in "abcdefghijklmnopqrstuvwxyz"[: geo.size])
+        lines = [header]
+        for r in range(1, geo.size + 1):
+            row = []
+            for c in range(1, geo.size + 1):
+                i = r * w + c
+                if geo.kind[i] == BUILDING:
+                    cell = f"[{geo.building_letters[geo.building_cell[i]]}]"
+                elif state.tiles[i]:
+                    cell = geo.code_name(state.tiles[i])
+                    if i in stop_cells:
+                        cell += "*"
+                    if i in cars:
+                        cell += cars[i]
+                else:
+                    cell = "."
+                row.append(f"{cell:<5}")
+            lines.append(f"{r:>3}  " + "".join(row).rstrip())
+        for t in geo.terminals:
+            if TERMINAL_AT + t.index in cars:
+                lines.append(f"streetcar of player {cars[TERMINAL_AT + t.index]} in {t.name}")
+        for q in range(self.players):
+            hand = " ".join(f"{k}x{c}" for k, c in enumerate(state.hands[q]) if c) or "-"
+            extra = ""
+            if state.lines[q] >= 0 and (state.shown[q] or not public):
+                extra = f" · line {state.lines[q] + 1}"
+                if state.routes[q] >= 0:
+                    card = self.cards[state.routes[q]][state.lines[q]]
+                    extra += f" route {self.set_letter}{state.routes[q] + 1} ({card})"
+            lines.append(f"player {q + 1}: hand {hand}{extra}")
+        lines.append(f"stacks: {sum(state.stacks)} tiles · * stop sign, [X] building")
+        if state.phase == OVER:
+            lines.append(f"game over: {self.outcome(state).reason}")
+        else:
+            lines.append(f"player {state.player + 1} to {self.task(state)}")
+        return "\n".join(lines)
+
+
+def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:i], value, *values[i + 1 :])
+
+
+def _counts(counts: tuple[int, ...]) -> dict[str, int]:
+    return {str(k): c for k, c in enumerate(counts) if c and k}
+
+
+def _uncount(raw: Mapping[str, Any], kinds: int) -> tuple[int, ...]:
+    out = [0] * (kinds + 1)
+    for k, c in dict(raw).items():
+        if not 1 <= int(k) <= kinds or int(c) < 0:
+            raise ValueError(f"bad tile count {k}: {c}")
+        out[int(k)] = int(c)
+    return tuple(out)
+
+
+def _replace(state: State, **changes: Any) -> State:
+    values = {f: getattr(state, f) for f in State.__slots__}
+    values.update(changes)
+    return State(**values)
