@@ -180,7 +180,7 @@ class Linie1(Engine[State, Action]):
         return self._lay_phase(state)
 
     def _lay_phase(self, state: State) -> Iterator[Action]:
-        if state.laid == 0:
+        if state.laid == 0 and not state.caught:
             yield from self._starts(state)
         found = False
         for action in self._lays(state):
@@ -466,6 +466,8 @@ class Linie1(Engine[State, Action]):
         geo = self.geo
         if state.laid:
             return "a trip starts at the beginning of a turn, before any tile is laid"
+        if state.caught:
+            return "this turn's trip was caught on an incomplete route: lay track now"
         if not 0 <= action.terminal < len(geo.terminals):
             return f"there is no terminal number {action.terminal}"
         line = geo.terminals[action.terminal].line
@@ -607,8 +609,6 @@ class Linie1(Engine[State, Action]):
     def _next_draw(self, state: State) -> State:
         if state.owed > 0 and (any(state.stacks) or any(self._pool(state))):
             return _replace(state, phase=DRAW)
-        if state.idle and state.owed > 0:
-            pass
         return self._next_turn(state)
 
     def _next_turn(self, state: State) -> State:
@@ -617,7 +617,7 @@ class Linie1(Engine[State, Action]):
             return _replace(state, phase=OVER, end="stuck", owed=0)
         q = (state.player + 1) % n
         phase = (DRIVE if self.speed else ROLL) if state.cars[q] >= 0 else LAY
-        return _replace(state, player=q, phase=phase, laid=0, owed=0, roll=0)
+        return _replace(state, player=q, phase=phase, laid=0, owed=0, roll=0, caught=False)
 
     def _draw(self, state: State, action: Draw | Take) -> State:
         p = state.player
@@ -655,7 +655,7 @@ class Linie1(Engine[State, Action]):
         shown = _set(state.shown, p, True)
         after = _replace(state, lines=lines, routes=routes, shown=shown)
         if self.route_of(after, p) is None:
-            return after  # caught: back to laying track this turn
+            return _replace(after, caught=True)  # back to laying track
         return _replace(
             after,
             cars=_set(state.cars, p, START_AT + action.terminal),
@@ -727,6 +727,8 @@ class Linie1(Engine[State, Action]):
         if phase == LAY:
             if state.laid:
                 return "lay a second tile"
+            if state.caught:
+                return "lay two tiles (the trip was caught: the route is not complete)"
             return "lay two tiles or start the trip"
         if phase == DRAW:
             if any(state.stacks):
@@ -735,7 +737,12 @@ class Linie1(Engine[State, Action]):
         if phase == ROLL:
             return "roll the die"
         if self.speed:
-            return f"drive the streetcar 1 to {state.last[state.player] + 1} cells"
+            most = state.last[state.player] + 1
+            return (
+                "drive the streetcar 1 cell"
+                if most == 1
+                else f"drive the streetcar 1 to {most} cells"
+            )
         if state.roll == H:
             return "drive the streetcar to the next stop sign or terminal"
         return f"drive the streetcar {state.roll} cell{'s' if state.roll > 1 else ''}"
@@ -933,6 +940,7 @@ class Linie1(Engine[State, Action]):
                 for q in range(n)
             ],
             "last_move": list(state.last),
+            "caught": state.caught,
             "idle_turns": state.idle,
             "winner": None if state.winner < 0 else state.winner,
             "end": state.end,
@@ -995,6 +1003,7 @@ class Linie1(Engine[State, Action]):
             origin=tuple(-1 if v is None else geo.terminal_index[v] for v in data["origins"]),
             visited=tuple(sum(1 << self.letters.index(ch) for ch in v) for v in data["visited"]),
             last=tuple(int(v) for v in data["last_move"]),
+            caught=bool(data.get("caught", False)),
             idle=int(data.get("idle_turns", 0)),
             winner=-1 if winner is None else int(winner),
             end=str(data.get("end", "")),

@@ -135,6 +135,9 @@ class State:
     origin: tuple[int, ...] = ()
     visited: tuple[int, ...] = ()
     last: tuple[int, ...] = ()
+    #: whether the player to act was caught starting a trip on an
+    #: incomplete route this turn (they lay track instead)
+    caught: bool = False
     #: turns in a row in which nothing could be laid, drawn or driven
     idle: int = 0
     winner: int = -1
