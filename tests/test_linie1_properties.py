@@ -1,0 +1,174 @@
+"""Invariants of Linie 1 over random games (hypothesis picks the seeds and options)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.engines import CHANCE, Match, create
+from boardctl.engines.linie1 import Lay, Linie1, State
+from boardctl.engines.linie1.geometry import BUILDING, EDGE, TRACK, opposite
+
+RECORDS = Path(__file__).parent / "records" / "linie1"
+#: the 4 x 4 test board of the trip records
+SMALL = json.loads((RECORDS / "trip_die_number_drives_that_many_cells.json").read_text())[
+    "options"
+]["board_data"]
+
+
+def _playout(engine: Linie1, seed: int, limit: int) -> Match[State, Any]:
+    """A random game: chance by its weights, players uniformly."""
+    rng = random.Random(seed)
+    match: Match[State, Any] = Match(engine)
+    for _ in range(limit):
+        state = match.state
+        if engine.outcome(state).over:
+            break
+        if engine.actor(state) is CHANCE:
+            outcomes = engine.chance_outcomes(state)
+            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+        else:
+            action = rng.choice(list(engine.legal_actions(state)))
+        match.play(action)  # checked: every offered action is legal
+    return match
+
+
+seeds = st.integers(min_value=0, max_value=2**32)
+options = st.fixed_dictionaries(
+    {
+        "players": st.integers(min_value=2, max_value=5),
+        "secrets": st.sampled_from(["cards", "dealt"]),
+        "movement": st.sampled_from(["die", "speed"]),
+    }
+)
+
+
+def _totals(engine: Linie1) -> list[int]:
+    data = engine.geo.data
+    return [0] + [
+        t.stack + engine.start_hand[k] * engine.players for k, t in enumerate(data.tiles, 1)
+    ]
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds, options)
+def test_tiles_are_conserved_and_every_rail_is_allowed(seed: int, opts: dict[str, Any]) -> None:
+    engine = create("linie1", opts)
+    assert isinstance(engine, Linie1)
+    geo = engine.geo
+    match = _playout(engine, seed, 120)
+    totals = _totals(engine)
+    for state in match.states:
+        counts = [0] * len(totals)
+        for cell in geo.track_cells:
+            if state.tiles[cell]:
+                counts[state.tiles[cell] >> 2] += 1
+        for hand in state.hands:
+            for k, c in enumerate(hand):
+                counts[k] += c
+        for k, c in enumerate(state.stacks):
+            counts[k] += c
+        assert counts == totals
+        for cell in geo.track_cells:
+            code = state.tiles[cell]
+            if not code:
+                continue
+            for d in range(4):
+                j = cell + geo.offsets[d]
+                mine = (geo.sides[code] >> d) & 1
+                if geo.kind[j] in (EDGE, BUILDING):
+                    assert not mine, (geo.names[cell], d)
+                elif geo.kind[j] == TRACK and state.tiles[j]:
+                    theirs = (geo.sides[state.tiles[j]] >> opposite(d)) & 1
+                    assert mine == theirs, (geo.names[cell], geo.names[j])
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds, options)
+def test_exchanges_only_add_connections_and_stop_signs_stay_beside_their_building(
+    seed: int, opts: dict[str, Any]
+) -> None:
+    engine = create("linie1", opts)
+    assert isinstance(engine, Linie1)
+    geo = engine.geo
+    match = _playout(engine, seed, 120)
+    for before, after in zip(match.states, match.states[1:], strict=False):
+        for cell in geo.track_cells:
+            if before.tiles[cell]:
+                assert geo.conns[before.tiles[cell]] <= geo.conns[after.tiles[cell]]
+                assert not geo.trees[before.tiles[cell]] or before.tiles[cell] == after.tiles[cell]
+        for b, cell in enumerate(after.stops):
+            if before.stops[b] >= 0:
+                assert cell == before.stops[b]
+            if cell >= 0:
+                assert after.tiles[cell] and (geo.beside[cell] >> b) & 1
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds, options)
+def test_notation_and_json_round_trip_and_offered_actions_are_legal(
+    seed: int, opts: dict[str, Any]
+) -> None:
+    engine = create("linie1", opts)
+    match = _playout(engine, seed, 80)
+    for state, action in zip(match.states, match.actions, strict=False):
+        text = engine.format_action(action)
+        assert engine.parse_action(text) == action
+        assert engine.state_from_json(json.loads(json.dumps(engine.state_to_json(state)))) == state
+    state = match.state
+    for action in list(engine.legal_actions(state))[:200]:
+        assert engine.why_illegal(state, action) is None
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds)
+def test_trips_on_the_small_board_end_and_the_winner_made_every_stop(seed: int) -> None:
+    engine = create("linie1", {"board_data": SMALL})
+    assert isinstance(engine, Linie1)
+    match = _playout(engine, seed, 400)
+    state = match.state
+    for p, car in enumerate(state.cars):
+        if car >= 0:
+            assert state.shown[p]
+            assert engine.route_of(state, p) is not None  # a started trip has a route
+    outcome = engine.outcome(state)
+    if outcome.winner is not None:
+        w = outcome.winner
+        need = engine.need[state.routes[w]][state.lines[w]]
+        assert state.visited[w] & need == need
+        assert engine.winning_sites(state)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=5))
+def test_secrets_never_show_before_their_owner_starts(seed: int, players: int) -> None:
+    engine = create("linie1", {"secrets": "dealt", "players": players})
+    assert isinstance(engine, Linie1)
+    match = _playout(engine, seed, 2 * players + 30)
+    rng = random.Random(seed)
+    for state in match.states:
+        hidden = [p for p in range(players) if not state.shown[p]]
+        lines = list(state.lines)
+        routes = list(state.routes)
+        for p in hidden:  # give the unshown players other cards
+            lines[p] = rng.randrange(6)
+            routes[p] = rng.randrange(6)
+        other = State(
+            **{
+                **{f: getattr(state, f) for f in State.__slots__},
+                "lines": tuple(lines),
+                "routes": tuple(routes),
+            }
+        )
+        assert engine.public_view(other) == engine.public_view(state)
+        assert engine.public_render(other) == engine.public_render(state)
+        assert engine.layout(other) == engine.layout(state)
+    for state, action in zip(match.states, match.actions, strict=False):
+        if not isinstance(action, Lay):
+            text = engine.public_action(state, action)
+            assert "?" in text or not text.startswith("deal:")

@@ -1,0 +1,230 @@
+"""Linie 1: notation, options, board declaration, chance, secrets and JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boardctl.engines import CHANCE, Match, create
+from boardctl.engines.linie1 import Draw, Linie1, Roll, State
+from boardctl.engines.linie1.data import DEFAULT
+from boardctl.errors import BadNotation, BadOptions, RecordError
+
+RECORDS = Path(__file__).parent / "records" / "linie1"
+
+
+def _record(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((RECORDS / f"{name}.json").read_text())
+    return data
+
+
+def _engine(**options: Any) -> Linie1:
+    engine = create("linie1", options)
+    assert isinstance(engine, Linie1)
+    return engine
+
+
+def _small() -> str:
+    """The 4 x 4 test board of the trip records."""
+    return str(_record("trip_die_number_drives_that_many_cells")["options"]["board_data"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "e5:3E",
+        "c5:4N+d5:3N",
+        "pass",
+        "draw:12",
+        "take:3",
+        "deal:L3",
+        "deal:B2",
+        "start:t2a/B3",
+        "start:t6b",
+        "roll:4",
+        "roll:H",
+        ">d5-d6-e6",
+        ">l2-t1b",
+    ],
+)
+def test_canonical_notation_round_trips(text: str) -> None:
+    engine = _engine()
+    assert engine.format_action(engine.parse_action(text)) == text
+
+
+def test_tile_turns_with_the_same_rails_are_written_one_way() -> None:
+    engine = _engine()
+    assert engine.format_action(engine.parse_action("e5:1S")) == "e5:1N"
+    assert engine.format_action(engine.parse_action("e5:10W")) == "e5:10N"
+    assert engine.format_action(engine.parse_action("d5:3N+c5:4N")) == "c5:4N+d5:3N"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("z5:1N", "z5 is not a cell"),
+        ("e5-1N", "not a Linie 1 action"),
+        ("m5:1N", "m5 is not a cell"),
+        ("e13:1N", "e13 is not a cell"),
+        ("e5:13N", "tile kind is a number 1 to 12"),
+        ("e5:1X", "not a Linie 1 action"),
+        ("e5:1N+e5:2N", "need two cells"),
+        ("draw:0", "tile kind is a number 1 to 12"),
+        ("deal:Q1", "deal a line card"),
+        ("roll:0", "die face"),
+        ("start:t9a", "'t9a' is not a terminal"),
+        ("start:t1a/", "name the route card"),
+        (">e5-zz", "'zz' is neither a cell nor a terminal"),
+    ],
+)
+def test_bad_notation_says_what_is_wrong(text: str, words: str) -> None:
+    with pytest.raises(BadNotation, match=words):
+        _engine().parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"players": 6}, "'players' must be 2 to 5"),
+        ({"secrets": "open"}, "'secrets' must be 'cards' or 'dealt'"),
+        ({"movement": "walk"}, "'movement' must be 'die' or 'speed'"),
+        ({"die": "12X"}, "'die' lists the faces"),
+        ({"board_data": "{"}, "board_data : is not JSON"),
+        ({"board_data": "{}"}, "misses the key 'size'"),
+        ({"colour": "red"}, "unknown option 'colour'"),
+    ],
+)
+def test_bad_options_are_refused_with_the_fix(options: dict[str, Any], words: str) -> None:
+    with pytest.raises(BadOptions, match=words):
+        create("linie1", options)
+
+
+def test_board_data_is_checked_where_it_is_wrong() -> None:
+    bad = json.loads(json.dumps(DEFAULT))
+    bad["buildings"]["A"] = [0, 5]
+    with pytest.raises(BadOptions, match=r"buildings.A: a building stands on a track cell"):
+        create("linie1", {"board_data": json.dumps(bad)})
+    bad = json.loads(json.dumps(DEFAULT))
+    bad["lines"][0]["terminals"][0] = [[6, 0], [8, 0]]
+    with pytest.raises(BadOptions, match=r"must be neighbours"):
+        create("linie1", {"board_data": json.dumps(bad)})
+
+
+def test_the_default_board_as_data_gives_the_same_engine() -> None:
+    engine = _engine(board_data=json.dumps(DEFAULT))
+    assert engine.board() == _engine().board()
+
+
+def test_board_declares_cells_terminals_and_composite_pieces() -> None:
+    spec = _engine(players=3).board()
+    kinds = spec.site_kinds
+    assert sum(1 for k in kinds.values() if k == "cell") == 144
+    assert sum(1 for k in kinds.values() if k == "terminal") == 12
+    assert not spec.site("l8").sensed  # building A
+    assert spec.site("t1a").ends == ("a6", "a7")
+    piece = spec.piece("3E+stop+car2")
+    assert piece is not None and piece.parts == ("3E", "stop", "car2")
+    assert spec.piece("1N") is not None and spec.piece("1S") is None  # one code per look
+    assert spec.piece("car1+car2+car3") is not None
+    assert spec.piece("car1+car2+car3+car4") is None  # three players, three streetcars
+    assert len(spec.players) == 3
+
+
+def test_draws_are_weighted_by_the_tiles_left_in_the_stacks() -> None:
+    engine = _engine()
+    match: Match[State, Any] = Match.from_moves(engine, ["c3:1N", "e3:1N"])
+    assert engine.actor(match.state) is CHANCE
+    weights = dict(engine.chance_outcomes(match.state))
+    assert weights[Draw(1)] == 21 and weights[Draw(2)] == 20 and weights[Draw(11)] == 2
+    assert sum(weights.values()) == 101
+    after = engine.apply(match.state, Draw(11))
+    assert dict(engine.chance_outcomes(after))[Draw(11)] == 1
+
+
+def test_die_faces_are_weighted_by_how_often_they_are_printed() -> None:
+    engine = _engine(board_data=_small())
+    match: Match[State, Any] = Match.from_moves(
+        engine,
+        _record("trip_die_number_drives_that_many_cells")["moves"][:17],
+    )
+    assert dict(engine.chance_outcomes(match.state)) == {
+        Roll("1"): 1,
+        Roll("2"): 1,
+        Roll("3"): 1,
+        Roll("4"): 1,
+        Roll("H"): 2,
+    }
+
+
+def _dealt(lines: tuple[str, str], cards: tuple[str, str]) -> tuple[Linie1, State]:
+    engine = _engine(secrets="dealt", board_data=_small())
+    moves = [f"deal:{lines[0]}", f"deal:{lines[1]}", f"deal:{cards[0]}", f"deal:{cards[1]}"]
+    match: Match[State, Any] = Match.from_moves(engine, [*moves, "a1:1E", "b1:1E"])
+    return engine, match.state
+
+
+def test_states_differing_only_in_secrets_look_the_same_to_everyone() -> None:
+    engine, one = _dealt(("L1", "L2"), ("X1", "X2"))
+    _, other = _dealt(("L2", "L1"), ("X2", "X1"))
+    assert one != other
+    assert engine.public_view(one) == engine.public_view(other)
+    assert engine.public_render(one) == engine.public_render(other)
+    assert engine.layout(one) == engine.layout(other)
+    assert engine.task(one) == engine.task(other)
+    for action, _ in engine.chance_outcomes(one):
+        assert engine.public_action(one, action) == engine.public_action(other, action)
+    assert engine.private_view(one, 0)["line"] == 1
+    assert engine.private_view(other, 0)["line"] == 2
+    assert engine.private_view(one, 1) == {
+        "line": 2,
+        "terminals": ["t2a", "t2b"],
+        "route_card": "X2",
+        "stops": "A",
+    }
+
+
+def test_a_deal_is_public_without_its_card() -> None:
+    engine = _engine(secrets="dealt")
+    state = engine.initial()
+    texts = {engine.public_action(state, a) for a, _ in engine.chance_outcomes(state)}
+    assert texts == {"deal:L?"}
+    assert "L1" not in engine.public_render(state)
+
+
+def test_state_json_round_trips_and_bad_json_is_refused() -> None:
+    record = _record("trip_wrong_turn_starts_the_trip_again")
+    engine = create("linie1", record["options"])
+    match = Match.from_moves(engine, record["moves"])
+    for state in match.states:
+        data = json.loads(json.dumps(engine.state_to_json(state)))
+        assert engine.state_from_json(data) == state
+    with pytest.raises(RecordError, match="not a linie1 state"):
+        engine.state_from_json({"cells": {"zz": "1N"}})
+
+
+def test_the_winner_s_route_is_lit() -> None:
+    record = _record("trip_die_number_drives_that_many_cells")
+    engine = create("linie1", record["options"])
+    match = Match.from_moves(engine, record["moves"])
+    assert engine.winning_sites(match.state) == {"t1a", "a1", "b1", "c1", "d1", "t1b"}
+
+
+def test_a_drive_touches_the_cells_it_passes() -> None:
+    record = _record("trip_die_number_drives_that_many_cells")
+    engine = create("linie1", record["options"])
+    match = Match.from_moves(engine, record["moves"][:18])
+    drive = engine.parse_action(">a1-b1-c1-d1")
+    assert engine.touches(match.state, drive) == {"t1a", "a1", "b1", "c1", "d1"}
+    board = _engine()
+    lay = board.parse_action("c5:4N+d5:3N")
+    assert board.touches(board.initial(), lay) == {"c5", "d5"}
+
+
+def test_options_are_recorded() -> None:
+    engine = _engine(players=4, movement="speed")
+    assert engine.options_json()["players"] == 4
+    assert dataclasses.asdict(engine.options)["movement"] == "speed"
