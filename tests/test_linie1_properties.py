@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from boardctl.engines import CHANCE, Match, create
 from boardctl.engines.linie1 import Lay, Linie1, State
 from boardctl.engines.linie1.geometry import BUILDING, EDGE, TRACK, opposite
+from boardctl.engines.linie1.values import LAY
 
 RECORDS = Path(__file__).parent / "records" / "linie1"
 #: the 4 x 4 test board of the trip records
@@ -172,3 +173,28 @@ def test_secrets_never_show_before_their_owner_starts(seed: int, players: int) -
         if not isinstance(action, Lay):
             text = engine.public_action(state, action)
             assert "?" in text or not text.startswith("deal:")
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds)
+def test_every_tile_the_rules_allow_is_offered_and_no_other(seed: int) -> None:
+    engine = create("linie1", {"players": 3})
+    assert isinstance(engine, Linie1)
+    geo = engine.geo
+    match = _playout(engine, seed, 60 + seed % 60)
+    rng = random.Random(seed)
+    state = match.state
+    while state.phase != LAY and not engine.outcome(state).over:
+        state = engine.apply(state, rng.choice(list(engine.legal_actions(state))))
+    if state.phase != LAY:
+        return
+    offered = {a for a in engine.legal_actions(state) if isinstance(a, Lay) and len(a.parts) == 1}
+    hand = state.hands[state.player]
+    for cell in geo.track_cells:
+        for k in range(1, geo.kinds + 1):
+            if not hand[k]:
+                continue
+            for code in geo.codes_of[k]:
+                action = Lay(((cell, code),))
+                allowed = engine.why_illegal(state, action) is None
+                assert allowed == (action in offered), engine.format_action(action)

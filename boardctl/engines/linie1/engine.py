@@ -115,6 +115,31 @@ class Linie1(Engine[State, Action]):
         self.stack_counts = tuple([0] + [t.stack for t in data.tiles])
         self._board = self._build_board()
         self._empty = bytes(geo.width * geo.width)
+        # each track cell's neighbours: (side bit, cell, what it is, the bit of
+        # the side facing back), and what the frame alone allows there
+        w2 = geo.width * geo.width
+        self._around: list[tuple[tuple[int, int, int, int], ...]] = [()] * w2
+        self._static_forb = [0] * w2
+        self._static_rail = [0] * w2
+        self._static_bare = [0] * w2
+        for c in geo.track_cells:
+            self._around[c] = tuple(
+                (1 << d, c + geo.offsets[d], geo.kind[c + geo.offsets[d]], 1 << opposite(d))
+                for d in range(4)
+            )
+            for bit, _, k, _ in self._around[c]:
+                if k == TERMINAL:
+                    self._static_rail[c] |= bit
+                    self._static_bare[c] |= bit
+                elif k != TRACK:
+                    self._static_forb[c] |= bit
+                    self._static_bare[c] |= bit
+        #: every single-tile Lay, built once: _single[cell][code]
+        size_codes = (geo.kinds + 1) * 4
+        self._single: list[list[Lay]] = [
+            [Lay(((cell, code),)) for code in range(size_codes)] if cell in geo.names else []
+            for cell in range(geo.width * geo.width)
+        ]
 
     # -- the game --------------------------------------------------------
     def initial(self) -> State:
@@ -290,6 +315,53 @@ class Linie1(Engine[State, Action]):
                         )
         return None
 
+    def _side_masks(self, tiles: bytes) -> tuple[list[int], list[int]]:
+        """Per track cell, the sides where a rail may lead and the sides where
+        no rail may be, by rules a, b, d and e (the fast form of :meth:`_fits`)."""
+        sides = self.geo.sides
+        around = self._around
+        n = len(tiles)
+        req = [0] * n
+        forb = self._static_forb[:]
+        for x in self.geo.track_cells:
+            if tiles[x]:
+                continue
+            r = f = 0
+            for bit, y, k, back in around[x]:
+                if k == TRACK:
+                    code = tiles[y]
+                    if code:
+                        if sides[code] & back:
+                            r |= bit
+                        else:
+                            f |= bit
+            req[x] = r
+            forb[x] |= f
+        rail_ok = self._static_rail[:]
+        bare_ok = self._static_bare[:]
+        pop = _POP
+        for c in self.geo.track_cells:
+            rail = bare = 0
+            for bit, j, k, back in around[c]:
+                if k == TRACK:
+                    code = tiles[j]
+                    if code:
+                        if sides[code] & back:
+                            rail |= bit
+                        else:
+                            bare |= bit
+                    else:
+                        r, f = req[j], forb[j]
+                        f1 = f & ~back
+                        if pop[15 & ~f1] >= 2:
+                            rail |= bit
+                        r0 = r & ~back
+                        if not r0 or (not (r0 & (f | back)) and pop[15 & ~(f | back)] >= 2):
+                            bare |= bit
+            rail_ok[c] |= rail
+            bare_ok[c] |= bare
+        return rail_ok, bare_ok
+
     def _lays(self, state: State) -> Iterator[Lay]:
         geo = self.geo
         p = state.player
@@ -297,26 +369,29 @@ class Linie1(Engine[State, Action]):
         if not any(hand):
             return
         tiles = state.tiles
-        cache: dict[int, tuple[int, int]] = {}
+        rail_ok, bare_ok = self._side_masks(tiles)
         codes = [c for k in range(1, geo.kinds + 1) if hand[k] for c in geo.codes_of[k]]
-        by_sides: dict[int, list[int]] = {}
+        groups: dict[int, list[int]] = {}
         for c in codes:
-            by_sides.setdefault(geo.sides[c], []).append(c)
-        groups = list(by_sides.items())
-        fits = self._fits
+            groups.setdefault(geo.sides[c], []).append(c)
+        lays = self._single
         for cell in geo.track_cells:
             old = tiles[cell]
+            rail = rail_ok[cell]
+            bare = bare_ok[cell]
+            row = lays[cell]
             if not old:
-                for sides, group in groups:
-                    if fits(tiles, cell, sides, cache) is None:
+                for sides_, group in groups.items():
+                    if not (sides_ & ~rail) and not (~sides_ & 15 & ~bare):
                         for c in group:
-                            yield Lay(((cell, c),))
+                            yield row[c]
             elif not geo.trees[old]:
                 for c in geo.upgrades[old]:
-                    if hand[c >> 2] and fits(tiles, cell, geo.sides[c], cache) is None:
-                        yield Lay(((cell, c),))
+                    sides_ = geo.sides[c]
+                    if hand[c >> 2] and not (sides_ & ~rail) and not (~sides_ & 15 & ~bare):
+                        yield row[c]
         if state.laid == 0:
-            yield from self._double_exchanges(state, cache)
+            yield from self._double_exchanges(state, {})
 
     def _double_exchanges(self, state: State, cache: dict[int, tuple[int, int]]) -> Iterator[Lay]:
         geo = self.geo
