@@ -201,7 +201,7 @@ class Linie1(Engine[State, Action]):
         if phase == DRAW:
             return iter([Take(k) for k, c in enumerate(self._pool(state)) if c])
         if phase == DRIVE:
-            return iter([Drive(d[0]) for d in self._drives(state)])
+            return iter([Drive(d[0]) for d in self._offered_drives(state)])
         return self._lay_phase(state)
 
     def _lay_phase(self, state: State) -> Iterator[Action]:
@@ -472,6 +472,30 @@ class Linie1(Engine[State, Action]):
             )
         )
 
+    def _offered_drives(self, state: State) -> list[tuple[tuple[int, ...], int, int, bool]]:
+        """The drives ``legal_actions`` lists: all of them with option
+        ``list_wrong_turns``, else those after which the goal can still be
+        reached (a wrong turn stays legal: it sends the car back)."""
+        drives = self._drives(state)
+        if self.options.list_wrong_turns:
+            return drives
+        p = state.player
+        need = self.need[state.routes[p]][state.lines[p]]
+        goal = self._goal(state, p)
+        stops = self._stop_cells(state)
+        good: dict[tuple[int, int], bool] = {}
+        out = []
+        for drive in drives:
+            _, pos, mask, won = drive
+            key = (pos, mask)
+            if key not in good:
+                good[key] = won or (
+                    self.driver.route(state.tiles, pos, goal, need, stops, mask) is not None
+                )
+            if good[key]:
+                out.append(drive)
+        return out
+
     def route_of(self, state: State, p: int) -> list[int] | None:
         """A shortest route of player ``p`` (positions) from terminal to
         terminal through all their stops, if the engine knows their cards and
@@ -519,7 +543,7 @@ class Linie1(Engine[State, Action]):
             drives = self._drives(state)
             if any(d[0] == action.path for d in drives):
                 return None
-            shown = ", ".join(self._path_text(d[0]) for d in drives[:6])
+            shown = ", ".join(self._path_text(d[0]) for d in self._offered_drives(state)[:6])
             return (
                 f"the streetcar cannot drive {self._path_text(action.path)} now; "
                 f"it may drive {shown}"
@@ -824,7 +848,7 @@ class Linie1(Engine[State, Action]):
 
     def choosing(self, state: State) -> bool:
         """While driving: the player picks one of several ways forward."""
-        return state.phase == DRIVE and len(self._drives(state)) > 1
+        return state.phase == DRIVE and len(self._offered_drives(state)) > 1
 
     def outcome(self, state: State) -> Outcome:
         if state.phase != OVER:
@@ -1181,7 +1205,10 @@ class Linie1(Engine[State, Action]):
         if isinstance(action, Drive):
             p = state.player
             here = self._site_name(site_of(state.cars[p]))
-            return frozenset({here, *(self._site_name(s) for s in action.path)})
+            # after a wrong turn the streetcar goes back to its terminal
+            back = self.apply_unchecked(state, action).cars[p]
+            ends = {here, self._site_name(site_of(back))} if back >= 0 else {here}
+            return frozenset({*ends, *(self._site_name(s) for s in action.path)})
         if isinstance(action, Start):
             return frozenset({geo.terminals[action.terminal].name})
         return frozenset()

@@ -19,6 +19,9 @@ class Options:
     movement: str = "die"
     #: the die's faces: digits and "H" (drive to the next stop sign or terminal)
     die: str = "1234HH"
+    #: whether legal_actions lists drives after which the goal cannot be
+    #: reached (wrong turns); they are legal either way and send the car back
+    list_wrong_turns: bool = False
     #: a replacement board as JSON text (docs/engine-linie1.md, "Data"); empty
     #: for the Goldsieber board
     board_data: str = ""
