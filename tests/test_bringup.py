@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from mini_game import mini_game  # noqa: F401  (the fixture)
 
 from boardctl.board import BoardProfile
 from boardctl.cli.main import main
@@ -29,11 +30,14 @@ from hardware.leds import SimStrip, simulated
 from hardware.profiles import load_profile, parse_profile
 from hardware.sim_sensing import ScriptedSource
 
+pytestmark = pytest.mark.usefixtures("mini_game")
+
 PINS = [17, 27, 22, 23]
 GPIO_BOARD = """\
 [board]
 name = "four-cells"
-game = "linie1"
+game = "mini"
+options = { cells = "a1 a2 b1 b2" }
 
 [sensing]
 kind = "gpio"

@@ -132,17 +132,3 @@ def test_a_key_outside_any_section_is_called_a_key_with_its_line(tmp_path: Path)
     assert str(e.value).startswith(f"{path}:2: players: a key outside any section;")
     assert "[game]" in str(e.value)
     assert "unknown section" not in str(e.value)
-
-
-def test_a_profile_of_a_game_without_an_engine_is_refused_naming_the_profile(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from hardware.profiles import find_profile
-
-    board = tmp_path / "bee.toml"
-    text = find_profile("shiftago-colour").read_text()
-    board.write_text(text.replace('game = "shiftago"', 'game = "linie1"', 1))
-    path = _write(tmp_path, f'[board]\nprofile = "{board}"\n')
-    assert main(["config", "show", "--config", str(path)]) == 2
-    err = capsys.readouterr().err
-    assert f"{board}: [board] game: boardctl has no engine for 'linie1' yet" in err

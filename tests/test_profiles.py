@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from mini_game import mini_game  # noqa: F401  (the fixture)
 
 from boardctl.board import Reports
 from boardctl.cli.main import main
@@ -21,10 +22,12 @@ from hardware.profiles import (
 )
 from hardware.profiles.games import known_games
 
+pytestmark = pytest.mark.usefixtures("mini_game")
+
 GOOD_HEAD = """\
 [board]
 name = "mini"
-game = "linie1"
+game = "mini"
 
 [sensing]
 kind = "gpio"
@@ -70,7 +73,7 @@ def test_a_path_and_a_name_find_the_same_profile() -> None:
 
 
 def test_every_problem_is_listed_with_file_line_key_and_fix() -> None:
-    text = GOOD_HEAD.replace('game = "linie1"', 'game = "linie1"\ncolour = "red"') + (
+    text = GOOD_HEAD.replace('game = "mini"', 'game = "mini"\ncolour = "red"') + (
         "[sites]\n"
         'a1 = { kind = "cell", channel = 0, leds = [0] }\n'
         'a2 = { kind = "cell", channel = 0, leds = [3] }\n'
@@ -232,7 +235,7 @@ def test_shift_registers_on_the_leds_spi_bus_are_refused_with_where_and_a_fix() 
 
 
 SITE_TABLES = (
-    GOOD_HEAD
+    GOOD_HEAD.replace('game = "mini"', 'game = "mini"\noptions = { cells = "a0 a1 a2" }')
     + """
 [sites]
 a0 = { kind = "cell", channel = 0, reports = "presence", leds = [0] }
@@ -246,6 +249,7 @@ leds = [1]
 [sites."a2"]
 kind = "cell"
 channel = "two"
+reports = "presence"
 leds = [7]
 """
 )

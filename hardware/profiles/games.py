@@ -3,9 +3,8 @@
 A profile for a game with an engine must describe exactly the sites of
 ``create(game, options).board()``, each with its kind, give every site of a
 sensed kind a sensor, and its ``codes`` table may only name the game's pieces.
-Nothing here names a game: the engines say it all. Profiles for the games still
-to come (:data:`PLANNED`, until an engine package of that name appears) are
-checked for consistency only; any other game name is refused.
+Nothing here names a game: the engines say it all; a game without an engine is
+refused.
 """
 
 from __future__ import annotations
@@ -19,11 +18,6 @@ from boardctl.board import Reports, Site
 from boardctl.engines import GAMES, create, engine_class
 from boardctl.errors import BoardctlError
 from hardware.profiles.report import Report
-
-#: the games whose boards the profile format describes before they have an engine
-#: (docs/boards.md, "The games still to come"); a name here that gets an engine
-#: package is checked against that engine from then on
-PLANNED: tuple[str, ...] = ("beeline", "linie1", "bidiline")
 
 #: the player counts tried when collecting the pieces of every seat
 _SEATS = range(1, 9)
@@ -42,22 +36,19 @@ class GameLayout:
 
 
 def known_games() -> list[str]:
-    """Every game a profile may name: those with an engine, then the planned ones."""
-    return sorted(GAMES) + [g for g in PLANNED if g not in GAMES]
+    """Every game a profile may name: those with an engine."""
+    return sorted(GAMES)
 
 
-def game_layout(game: str, options: Mapping[str, Any] | None = None) -> GameLayout | None:
-    """What ``game`` with ``options`` asks of a board, read from its engine;
-    None for a planned game without an engine yet.
+def game_layout(game: str, options: Mapping[str, Any] | None = None) -> GameLayout:
+    """What ``game`` with ``options`` asks of a board, read from its engine.
 
     The pieces are those of every seat the game allows, not only of the
     options' number of players: one board serves games of any size.
     Raises :class:`~boardctl.errors.BadOptions` for options the engine refuses
-    and :class:`~boardctl.errors.UnknownGame` for a game that is neither.
+    and :class:`~boardctl.errors.UnknownGame` for a game without an engine.
     """
     opts = dict(options or {})
-    if game not in GAMES and game in PLANNED:
-        return None
     spec = create(game, opts).board()
     pieces = set(spec.codes)
     fields = {f.name for f in dataclasses.fields(engine_class(game).Options)}
@@ -89,8 +80,6 @@ def check_game(
             "board.options", keys[0] if keys else "", str(exc),
             "fix or remove the option (docs/engines.md lists each game's options)",
         )  # fmt: skip
-        return
-    if layout is None:
         return
     for value, code in codes.items():
         if code not in layout.pieces:

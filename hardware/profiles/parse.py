@@ -355,7 +355,13 @@ class Parser:
             x = self.r.get(where, entry, "x", (int, float), 0.0, expect="a number")
             y = self.r.get(where, entry, "y", (int, float), 0.0, expect="a number")
             report = Reports(reports)
-            if channel is None and report is not Reports.NONE and self.require_channels:
+            given = "channel" in entry  # a bad value is reported once, where it stands
+            if (
+                channel is None
+                and not given
+                and report is not Reports.NONE
+                and self.require_channels
+            ):
                 self.r.problem(
                     "sites", name, f'reports "{reports}" but has no channel',
                     "add channel = N (the sensor that reads it), or run boardctl calibrate",
