@@ -54,11 +54,23 @@ class _Request:
 _STOP = object()
 
 
-def _whole(body: Mapping[str, Any], key: str, default: int | None) -> Any:
-    """A request's whole-number field (or its default)."""
+#: the largest game number or list length a request may name (SQLite's
+#: integers are 64-bit; nothing on a board comes near this)
+MAX_NUMBER = 2**31 - 1
+#: requests that only read: their errors never touch the board
+_READS = frozenset({"status", "games", "export"})
+
+
+def _whole(body: Mapping[str, Any], key: str, default: int | None, what: str) -> Any:
+    """A request's whole-number field (or its default), ``what`` it must be."""
     value = body.get(key, default)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ControllerError(f"{key!r} must be a whole number, not {value!r}")
+    if value is None:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ControllerError(f"{key!r} must be a whole number, not {shown}")
+    if not -MAX_NUMBER <= value <= MAX_NUMBER or (key == "limit" and value < 1):
+        raise ControllerError(f"{key!r} must be {what}")
     return value
 
 
@@ -174,8 +186,11 @@ class Loop:
                 item.reply = {"ok": True, **self.command(item.body, now)}
             except StoreError as exc:
                 item.reply = {"ok": False, "error": str(exc)}
-                self.controller.fail(str(exc), now)
-            except (BoardctlError, KeyError, TypeError, ValueError) as exc:
+                if item.body.get("cmd") not in _READS:
+                    # a new game or an undo that cannot be saved: the board
+                    # must not go on as if it had been
+                    self.controller.fail(str(exc), now)
+            except (BoardctlError, LookupError, TypeError, ValueError) as exc:
                 item.reply = {"ok": False, "error": str(exc)}
             except Exception as exc:  # a request must never stop the loop
                 log.exception("control request %r failed", dict(item.body))
@@ -220,8 +235,10 @@ class Loop:
             if self.store is None:
                 raise ControllerError("this controller keeps no games")
             if cmd == "games":
-                return {"games": self.store.games(_whole(body, "limit", 50))}
-            return {"record": self.store.record_of(_whole(body, "id", None))}
+                limit = _whole(body, "limit", 50, f"a count from 1 to {MAX_NUMBER}")
+                return {"games": self.store.games(limit)}
+            game_id = _whole(body, "id", None, "a game number from `boardctl games`")
+            return {"record": self.store.record_of(game_id)}
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, choose, chance, "
             "games, export"

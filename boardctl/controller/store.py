@@ -49,6 +49,11 @@ class StoreError(BoardctlError, OSError):
     """The game database cannot be opened or written."""
 
 
+class NoSuchGame(BoardctlError, LookupError):
+    """A game asked for by number (or the latest finished one) is not in the
+    database: the asker's mistake, not the board's."""
+
+
 def iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -224,14 +229,14 @@ class Store:
                 "SELECT id FROM games WHERE status = 'finished' ORDER BY id DESC LIMIT 1"
             ).fetchone()
             if row is None:
-                raise StoreError("no game has finished yet")
+                raise NoSuchGame("no game has finished yet; `boardctl games` lists the games")
             game_id = int(row[0])
         row = self._db.execute(
             "SELECT game, options, started, ended, result, status FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
-            raise StoreError(f"no game number {game_id}; `boardctl games` lists them")
+            raise NoSuchGame(f"no game number {game_id}; `boardctl games` lists them")
         record: dict[str, Any] = {
             "game": row[0],
             "options": json.loads(row[1]),
