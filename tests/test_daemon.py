@@ -192,3 +192,16 @@ def test_a_control_socket_below_a_file_is_a_one_line_error(
     assert f"{blocker} is not a directory" in err
     assert "--set: [control] socket" in err
     assert "set control.socket to a path" in err
+
+
+def test_run_with_a_missing_config_file_refuses_to_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli.main import main
+
+    missing = tmp_path / "nowhere.toml"
+    state = tmp_path / "state"
+    assert main(["run", "--config", str(missing), "--set", f'storage.state_dir="{state}"']) == 2
+    err = capsys.readouterr().err
+    assert f"{missing}: cannot read the configuration" in err
+    assert not state.exists(), "nothing was started"

@@ -28,7 +28,8 @@ def test_unit_is_a_watched_notify_service_that_restarts() -> None:
         "WatchdogSec=10",
         "Restart=on-failure",
         "StartLimitBurst=5",
-        "ExecStart=/x/bin/boardctl run --config /etc/boardctl/boardctl.toml",
+        # /etc/boardctl/boardctl.toml if it is there: `run --config FILE` needs FILE
+        "ExecStart=/x/bin/boardctl run",
         "SupplementaryGroups=gpio spi dialout",
         "StateDirectory=boardctl",
         "RuntimeDirectory=boardctl",

@@ -128,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
     overrides = list(args.set)
     if args.profile:
         overrides.append(f"board.profile={_toml_text(args.profile)}")
-    cfg = config.load(args.config, overrides)
+    cfg = config.load(args.config, overrides, required=args.config is not None)
     configure_logging(cfg.logging.level)
     profile = board_profile(cfg)
     daemon = Daemon(cfg, profile)

@@ -41,7 +41,7 @@ StartLimitBurst=5
 [Service]
 Type=notify
 NotifyAccess=main
-ExecStart={boardctl} run --config /etc/boardctl/boardctl.toml
+ExecStart={boardctl} run
 Restart=on-failure
 RestartSec=2
 WatchdogSec=10
