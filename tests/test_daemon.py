@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from boardctl.board import BoardProfile
 from boardctl.controller.control import request
 from boardctl.daemon.runner import Daemon, Hardware
 from boardctl.daemon.systemd_notify import Notifier
+from boardctl.sensing import LinkDown, LinkUp, SensorSnapshot
 from hardware.leds.sim import SimStrip
 from hardware.profiles import load_profile
 from hardware.sim_sensing import ScriptedSource
@@ -67,9 +69,11 @@ def _daemon(
         assert not thread.is_alive()
 
 
-def _messages(listener: socket.socket, until: bytes) -> list[bytes]:
-    got = []
+def _messages(listener: socket.socket, until: bytes, timeout: float = 5.0) -> list[bytes]:
+    got: list[bytes] = []
+    end = time.monotonic() + timeout
     while True:
+        assert time.monotonic() < end, f"no {until!r} in {timeout} s, only {got[-5:]}"
         message = listener.recv(256)
         got.append(message)
         if message.startswith(until):
@@ -205,3 +209,35 @@ def test_run_with_a_missing_config_file_refuses_to_start(
     err = capsys.readouterr().err
     assert f"{missing}: cannot read the configuration" in err
     assert not state.exists(), "nothing was started"
+
+
+class _Unplugged(ScriptedSource):
+    """The microcontroller is not there: the source says so, then nothing,
+    until :meth:`plug_in`."""
+
+    def start(self, emit: Any) -> None:
+        self._emit = emit
+        emit(LinkDown("serial port /dev/boardctl-mcu does not exist: is the board plugged in?"))
+
+    def plug_in(self) -> None:
+        assert self._emit is not None
+        self._emit(LinkUp("plugged in"))
+        self._emit(SensorSnapshot(tuple(self.values)))
+
+
+def test_ready_while_the_microcontroller_is_unplugged_showing_the_fault(tmp_path: Path) -> None:
+    # systemd must not wait 30 s and fail the start: the daemon is up, and the
+    # board shows the fault until the sensors answer, then plays
+    strip = SimStrip(PROFILE.leds)
+    source = _Unplugged(PROFILE.channel_count)
+    with _daemon(tmp_path, source, strip) as (daemon, listener):
+        got = _messages(listener, b"READY=1")
+        ready = got[-1].decode()
+        assert "STATUS=" in ready and "plugged in" in ready, got
+        assert daemon.loop is not None and daemon.loop.controller.state.value == "fault"
+        source.plug_in()
+        assert _wait(lambda: daemon.loop is not None and daemon.loop.controller.have_snapshot)
+        sock = tmp_path / "control.sock"
+        assert _wait(lambda: request(sock, {"cmd": "status"}).get("phase") == "awaiting_move"), (
+            request(sock, {"cmd": "status"})
+        )

@@ -101,3 +101,17 @@ def test_devices_are_allowed_by_their_kernel_driver_names() -> None:
         "char-ttyACM rw",
         "char-ttyUSB rw",
     ]
+
+
+def test_the_unit_waits_for_nothing_it_does_not_pull_in() -> None:
+    # After= a unit nobody Wants= orders nothing; the daemon starts without the
+    # microcontroller (ready, showing the fault) instead
+    lines = units.service_unit().splitlines()
+    after = {u for line in lines if line.startswith("After=") for u in line[6:].split()}
+    wants = {
+        u
+        for line in lines
+        if line.startswith(("Wants=", "Requires="))
+        for u in line.split("=")[1].split()
+    }
+    assert after <= wants, f"ordered after {sorted(after - wants)} without pulling it in"

@@ -4,7 +4,10 @@ control socket and systemd, wired together and run until stopped.
 The controller's loop runs on the thread that calls :meth:`Daemon.run` (the
 main thread under ``boardctl run``). Sensor sources and the control socket only
 queue events for it. systemd hears ``READY=1`` once the sensors answered and
-the board was read, and a watchdog ping on every turn of the loop. SIGTERM and
+the board was read, or once the board shows that they do not (the
+microcontroller unplugged: the daemon is up, shows the fault and plays as soon
+as they answer), its ``STATUS=`` whenever that changes, and a watchdog ping on
+every turn of the loop. SIGTERM and
 SIGINT stop the loop: the LEDs go dark and the store, which holds every action
 already, is closed.
 """
@@ -30,6 +33,7 @@ from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Palette
 from boardctl.controller.store import Store
+from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.errors import ConfigError
@@ -169,6 +173,9 @@ class Daemon:
         self.ready = threading.Event()
         self._stop_requested = threading.Event()
         self._last_ping = 0.0
+        #: why the sensors last stopped answering (their source's words)
+        self._link_down: str | None = None
+        self._shown_status = ""
 
     # -- public ---------------------------------------------------------------
     def run(self) -> int:
@@ -255,7 +262,7 @@ class Daemon:
                 ) from None
             stack.callback(control.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
-            hardware.sensors.start(loop.emit)
+            hardware.sensors.start(self._sensor_event(loop.emit))
             stack.callback(hardware.sensors.close)
             log.info(
                 "board %s (%s) playing %s; control socket %s",
@@ -266,15 +273,48 @@ class Daemon:
             )
             yield loop
 
+    def _sensor_event(self, emit: Callable[[Any], None]) -> Callable[[Any], None]:
+        """The sensors' ``emit``: remembers why they stopped answering (for
+        systemd's status), then queues the event for the loop."""
+        from boardctl.sensing import LinkDown, SensorSnapshot
+
+        def remember(event: Any) -> None:
+            if isinstance(event, LinkDown):
+                self._link_down = event.reason
+            elif isinstance(event, SensorSnapshot):
+                self._link_down = None
+            emit(event)
+
+        return remember
+
+    def _status_text(self, loop: Loop) -> str:
+        controller = loop.controller
+        if controller.state is Phase.FAULT:
+            reason = controller.fault or self._link_down or "the sensors do not answer"
+            return f"fault: {reason}"
+        if not controller.have_snapshot:
+            return f"waiting for the sensors of {self.profile.name}"
+        return f"playing {controller.engine.name}"
+
     def _turned(self) -> None:
-        """Called by the loop on every turn: readiness, then watchdog pings."""
+        """Called by the loop on every turn: readiness and status, then watchdog pings."""
         loop = self.loop
         if loop is None:
             return
-        if not self.ready.is_set() and loop.controller.have_snapshot:
+        status = self._status_text(loop)
+        if not self.ready.is_set() and (
+            loop.controller.have_snapshot or loop.controller.state is Phase.FAULT
+        ):
             self.ready.set()
-            self.notifier.ready(f"playing {loop.controller.engine.name}")
-            log.info("ready: the sensors answered and the board was read")
+            self._shown_status = status
+            self.notifier.ready(status)
+            if loop.controller.have_snapshot:
+                log.info("ready: the sensors answered and the board was read")
+            else:
+                log.info("ready, showing the fault until the sensors answer")
+        elif self.ready.is_set() and status != self._shown_status:
+            self._shown_status = status
+            self.notifier.status(status)
         now = time.monotonic()
         interval = self.notifier.watchdog_interval
         if interval and now - self._last_ping >= interval / 4:

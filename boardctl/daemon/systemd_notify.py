@@ -46,7 +46,11 @@ class Notifier:
                 self._socket = socket.socket(
                     socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
                 )
-            self._socket.sendto(message, self._address)
+            # never wait for systemd: a full queue loses one message, a
+            # blocked send would stop the controller's loop
+            self._socket.sendto(message, socket.MSG_DONTWAIT, self._address)
+        except BlockingIOError:
+            log.debug("systemd's notification queue is full: %s not sent", message[:40])
         except OSError as exc:
             log.warning("cannot notify systemd at %s: %s", self._address, exc)
 

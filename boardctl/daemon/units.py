@@ -34,7 +34,9 @@ def service_unit(boardctl: str = DEFAULT_BOARDCTL) -> str:
 [Unit]
 Description=boardctl electronic board game controller
 Documentation=man:systemd.service(5)
-After=systemd-udev-settle.service
+# No wait for the microcontroller: the daemon starts without it, shows the
+# fault and plays once it answers. The default dependencies already order the
+# start after udev's coldplug (sysinit.target) and the boardctl user.
 StartLimitIntervalSec=120
 StartLimitBurst=5
 
