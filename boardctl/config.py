@@ -17,9 +17,12 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, get_type_hints
+from typing import TYPE_CHECKING, Any, get_type_hints
 
 from boardctl.errors import ConfigError
+
+if TYPE_CHECKING:
+    from boardctl.board import BoardProfile
 
 DEFAULT_PATH = Path("/etc/boardctl/boardctl.toml")
 
@@ -97,6 +100,18 @@ class Config:
     where: Mapping[tuple[str, str], str] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
+
+    def check_board(self, board: BoardProfile) -> None:
+        """Refuse what :meth:`check_game` refuses, and a ``[board] game`` that
+        ``board`` does not play."""
+        self.check_game(self.board.game or board.game, board.source)
+        if self.board.game and self.board.game != board.game:
+            place = self.where.get(("board", "game"), "[board] game")
+            raise ConfigError(
+                f"{place}: this board ({board.name}) plays {board.game}, not "
+                f"{self.board.game}; leave [board] game empty for the board's own game, "
+                f"or choose a profile of a {self.board.game} board in [board] profile"
+            )
 
     def check_game(self, game: str, profile: str = "") -> None:
         """Refuse a game without an engine and ``[game]`` options that ``game``'s

@@ -45,7 +45,7 @@ def _show(args: argparse.Namespace) -> int:
 
     cfg = config.load(args.config, args.set, required=args.config is not None)
     profile = board_profile(cfg)
-    cfg.check_game(cfg.board.game or profile.game, profile.source)
+    cfg.check_board(profile)
     print(cfg.to_toml())
     return 0
 

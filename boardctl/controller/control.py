@@ -30,6 +30,23 @@ class ControlError(BoardctlError, OSError):
     """The control socket cannot be reached or answered badly."""
 
 
+class SocketInUse(ControlError):
+    """Another controller answers on the control socket's path."""
+
+
+def _answers(path: Path) -> bool:
+    """Whether something listens on the Unix socket at ``path``."""
+    if not path.is_socket():
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
 class ControlServer:
     """Serves ``submit`` on a Unix socket at ``path`` with file ``mode``."""
 
@@ -41,6 +58,11 @@ class ControlServer:
     ) -> None:
         self.path = Path(path)
         self._submit = submit
+        if _answers(self.path):
+            raise SocketInUse(
+                f"another boardctl answers on the control socket {self.path}: stop it first, "
+                "or give this one its own socket (--set control.socket=PATH)"
+            )
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

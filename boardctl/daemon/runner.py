@@ -15,12 +15,13 @@ already, is closed.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
@@ -28,7 +29,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.config import Config
-from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer
+from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer, SocketInUse
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Palette
@@ -36,7 +37,7 @@ from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
 from boardctl.daemon.systemd_notify import Notifier
-from boardctl.errors import ConfigError
+from boardctl.errors import BoardctlError, ConfigError
 from boardctl.sensing import SensorSource
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,48 @@ def configure_logging(level: str, environ: dict[str, str] | None = None) -> None
     # (on an SD card) needs only its warnings, unless debugging was asked for
     quiet = logging.DEBUG if root.level <= logging.DEBUG else logging.WARNING
     logging.getLogger("transitions").setLevel(quiet)
+
+
+#: the lock file in the state directory: held while a daemon uses the folder
+LOCK = "boardctl.lock"
+
+
+class StateInUse(BoardctlError, RuntimeError):
+    """Another daemon or simulator already uses this state folder."""
+
+
+@contextlib.contextmanager
+def lock_state_dir(state_dir: Path, config: Config | None = None) -> Iterator[None]:
+    """Hold an exclusive lock on ``state_dir`` (made if missing) while in the
+    block; :class:`StateInUse` naming the folder and the holder's pid if
+    another process or daemon holds it. The lock goes with the process."""
+    where = "[storage] state_dir"
+    if config is not None:
+        where = config.where.get(("storage", "state_dir"), where)
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(state_dir / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise ConfigError(
+            f"{where}: cannot use the state folder {state_dir}: {exc.strerror or exc}; "
+            "give a folder boardctl may create and write"
+        ) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            raise StateInUse(
+                f"the state folder {state_dir} is in use by another boardctl (pid {holder}): "
+                "stop that one first (`sudo systemctl stop boardctl` for the service), or "
+                "give this one a folder of its own (--set storage.state_dir=DIR, "
+                "`boardctl sim --state DIR`)"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)
 
 
 def plays(config: Config, profile: BoardProfile) -> str:
@@ -164,7 +207,7 @@ class Daemon:
         on_frame: Callable[[Any], None] | None = None,
     ) -> None:
         self.config = config
-        config.check_game(config.board.game or profile.game, profile.source)
+        config.check_board(profile)
         self.profile = board_for(profile, config)
         self.hardware = hardware
         self.notifier = notifier or Notifier()
@@ -176,12 +219,12 @@ class Daemon:
         #: why the sensors last stopped answering (their source's words)
         self._link_down: str | None = None
         self._shown_status = ""
+        self._loop_ready = threading.Event()
 
     # -- public ---------------------------------------------------------------
     def run(self) -> int:
         """Run until :meth:`stop` or a signal; returns the exit status."""
         with self._running() as loop:
-            self.loop = loop
             if self._stop_requested.is_set():
                 loop.stop()
             loop.run()
@@ -206,10 +249,27 @@ class Daemon:
     # -- wiring ------------------------------------------------------------------
     @contextlib.contextmanager
     def _running(self) -> Iterator[Loop]:
+        """Check and take everything before changing anything: the state
+        folder's lock, the control socket, the hardware, the game database;
+        only then may the stored game be abandoned or a new one begun."""
         cfg = self.config
         state_dir = Path(cfg.storage.state_dir)
-        hardware = self.hardware or open_hardware(self.profile, cfg)
         with contextlib.ExitStack() as stack:
+            stack.enter_context(lock_state_dir(state_dir, cfg))
+            try:
+                control = ControlServer(
+                    cfg.control.socket, self._submit, mode=int(cfg.control.mode, 8)
+                )
+            except SocketInUse:
+                raise
+            except ControlError as exc:
+                where = cfg.where.get(("control", "socket"), "[control] socket")
+                raise ConfigError(
+                    f"{where}: {exc}; set control.socket to a path in a directory boardctl "
+                    f"may create or write, e.g. {DEFAULT_SOCKET}"
+                ) from None
+            stack.callback(control.close)
+            hardware = self.hardware or open_hardware(self.profile, cfg)
             store = stack.enter_context(
                 Store(state_dir / DATABASE, records_dir=state_dir / RECORDS)
             )
@@ -250,17 +310,6 @@ class Daemon:
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
             )
-            try:
-                control = ControlServer(
-                    cfg.control.socket, loop.submit, mode=int(cfg.control.mode, 8)
-                )
-            except ControlError as exc:
-                where = cfg.where.get(("control", "socket"), "[control] socket")
-                raise ConfigError(
-                    f"{where}: {exc}; set control.socket to a path in a directory boardctl "
-                    f"may create or write, e.g. {DEFAULT_SOCKET}"
-                ) from None
-            stack.callback(control.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
             hardware.sensors.start(self._sensor_event(loop.emit))
             stack.callback(hardware.sensors.close)
@@ -271,7 +320,16 @@ class Daemon:
                 controller.engine.name,
                 cfg.control.socket,
             )
+            self.loop = loop
+            self._loop_ready.set()
             yield loop
+
+    def _submit(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The control socket's requests, for the loop once it runs."""
+        loop = self.loop
+        if loop is None or not self._loop_ready.is_set():
+            return {"ok": False, "error": "the controller is starting; ask again in a moment"}
+        return loop.submit(body)
 
     def _sensor_event(self, emit: Callable[[Any], None]) -> Callable[[Any], None]:
         """The sensors' ``emit``: remembers why they stopped answering (for

@@ -407,7 +407,9 @@ def _configure(
         *overrides,
     ]
     settings += [f"game.{k}={_toml_value(v)}" for k, v in (options or {}).items()]
-    return loaded, _load_config(config_path, state_dir, settings)
+    cfg = _load_config(config_path, state_dir, settings)
+    cfg.check_board(loaded)  # the game is the board's, as for boardctl run and new
+    return loaded, cfg
 
 
 def choose_board(
