@@ -13,7 +13,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +39,9 @@ def _raw(path: Path, data: bytes, timeout: float = 5.0) -> bytes:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(str(path))
-        try:
+        # the server closes on a request too long: its answer may still be there
+        with suppress(BrokenPipeError, ConnectionResetError):
             s.sendall(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the server closed on a request too long: its answer may still be there
         chunks = []
         try:
             while chunk := s.recv(65536):
@@ -133,10 +132,8 @@ def test_the_server_outlives_running_out_of_file_descriptors(tmp_path: Path) -> 
             for _ in range(120):  # far more than the server may hold open
                 s = held.enter_context(socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
                 s.setblocking(False)
-                try:
+                with suppress(BlockingIOError, OSError):
                     s.connect(str(path))
-                except (BlockingIOError, OSError):
-                    pass
             threading.Event().wait(0.3)
         deadline = time.monotonic() + 8
         while True:
