@@ -89,8 +89,10 @@ ProtectKernelLogs=yes
 ProtectControlGroups=yes
 ProtectClock=yes
 ProtectHostname=yes
+# Other processes stay invisible; /proc's other files stay: gpiozero reads
+# /proc/device-tree and /proc/cpuinfo to know the Pi whenever it makes a pin,
+# and rpi_ws281x does the same (so no ProcSubset=pid)
 ProtectProc=invisible
-ProcSubset=pid
 RestrictNamespaces=yes
 RestrictRealtime=yes
 RestrictSUIDSGID=yes
