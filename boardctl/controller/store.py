@@ -14,6 +14,7 @@ one: the record of an unfinished game shows only what every player may see.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
@@ -54,6 +55,44 @@ class NoSuchGame(BoardctlError, LookupError):
     database: the asker's mistake, not the board's."""
 
 
+#: what SQLite says of a file whose pages are damaged
+_DAMAGE = re.compile(r"malformed|not a database|corrupt", re.IGNORECASE)
+#: the first bytes of every SQLite database file
+_HEADER = b"SQLite format 3\x00"
+
+
+def _damaged(path: Path, detail: str) -> str:
+    return (
+        f"the game database {path} is damaged ({detail}); boardctl leaves it as it is. "
+        f"Stop boardctl, keep a copy, and recover what it holds with "
+        f"`sqlite3 {path} .recover | sqlite3 {path}.recovered` then put the recovered file "
+        f"in its place; or move it away (`mv {path} {path}.damaged`) to begin an empty one"
+    )
+
+
+def _refuse_unusable(path: Path) -> None:
+    """Refuse a file at ``path`` that is empty or no SQLite database: it may be
+    what is left of the games after a crash, or something else altogether."""
+    try:
+        with path.open("rb") as f:
+            header = f.read(len(_HEADER))
+    except FileNotFoundError:
+        return  # a new database
+    if not header:
+        raise StoreError(
+            f"the game database {path} is empty (0 bytes): a crash or a full card may have "
+            f"lost the games it held; boardctl leaves it as it is. Look for {path.name}-wal "
+            f"beside it, keep both, and move the empty file away (`mv {path} {path}.empty`) "
+            "to begin an empty database"
+        )
+    if header != _HEADER:
+        raise StoreError(
+            f"{path} is not a game database (it does not begin as an SQLite file does); "
+            f"boardctl leaves it as it is: move it away (`mv {path} {path}.old`) or set "
+            "storage.state_dir to another folder"
+        )
+
+
 def iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -74,14 +113,26 @@ class Store:
         self.records_dir = Path(records_dir) if records_dir is not None else None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            _refuse_unusable(self.path)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the game database {self.path}: {exc}") from exc
+        try:
+            # check before writing anything: a damaged file is kept as it is
+            problems = [str(r[0]) for r in self._db.execute("PRAGMA quick_check(3)")]
+            if problems != ["ok"]:
+                raise sqlite3.DatabaseError("malformed: " + "; ".join(problems)[:300])
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
             self._add_columns()
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot open the game database {self.path}: {exc}") from exc
-        self._game_id: int | None = self._playing_id()
+            self._game_id: int | None = self._playing_id()
+        except sqlite3.Error as exc:
+            self._db.close()
+            text = str(exc)
+            if isinstance(exc, sqlite3.DatabaseError) and _DAMAGE.search(text):
+                raise StoreError(_damaged(self.path, text)) from None
+            raise StoreError(f"cannot open the game database {self.path}: {text}") from None
 
     def _add_columns(self) -> None:
         """Bring a database written before games kept seeds and public texts up to date."""
