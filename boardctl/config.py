@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, get_type_hints
 
 from boardctl.errors import ConfigError
+from boardctl.textfiles import MAX_DEPTH, UnreadableFile, depth, read_toml
 
 if TYPE_CHECKING:
     from boardctl.board import BoardProfile
@@ -222,13 +223,9 @@ class _Source:
 
 def _read_toml(path: Path) -> _Source:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror or exc}") from exc
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}; fix the file there") from exc
+        text, data = read_toml(path, what="the configuration")
+    except UnreadableFile as exc:
+        raise ConfigError(f"{exc.of(path)}; fix the configuration there") from None
     return _Source(str(path), data, text)
 
 
@@ -245,6 +242,8 @@ def parse_set(assignment: str) -> tuple[str, str, Any]:
         raise ConfigError(
             f"--set {assignment!r}: write section.key=value, e.g. --set controller.settle_ms=200"
         )
+    if depth(raw) > MAX_DEPTH:
+        raise ConfigError(f"--set {name.strip()}: the value is nested more than {MAX_DEPTH} deep")
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:

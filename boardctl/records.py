@@ -24,8 +24,11 @@ from typing import Any
 
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import RecordError
+from boardctl.textfiles import MAX_RECORD, UnreadableFile, parse_json, read_bytes
 
 _KEYS = {"game", "options", "moves", "started", "ended", "result"}
+#: more moves than any game of the engines has (a record beyond is refused)
+MAX_MOVES = 10_000
 #: keys of golden test records: a comment and the expected replay, kept but not played
 _ANNOTATIONS = {"note", "expect", "expect_error", "checkpoints"}
 
@@ -70,9 +73,10 @@ class GameRecord:
     def from_json(cls, data: object, where: str = "record") -> GameRecord:
         """Check and convert parsed JSON; errors start with ``where``."""
         if not isinstance(data, dict):
+            kind = "null" if data is None else type(data).__name__
             raise RecordError(
                 f'{where}: a game record is a JSON object like {{"game": "shiftago", '
-                f'"options": {{}}, "moves": []}}, not {type(data).__name__}'
+                f'"options": {{}}, "moves": []}}, not {kind}'
             )
         unknown = sorted(set(data) - _KEYS - _ANNOTATIONS)
         if unknown:
@@ -88,6 +92,10 @@ class GameRecord:
         moves = data.get("moves", [])
         if not isinstance(moves, list):
             raise RecordError(f'{where}: "moves" must be a list of moves in notation')
+        if len(moves) > MAX_MOVES:
+            raise RecordError(
+                f"{where}: {len(moves)} moves, more than any game has ({MAX_MOVES} at most)"
+            )
         for number, move in enumerate(moves, start=1):
             if not isinstance(move, str):
                 raise RecordError(f"{where}: move {number} must be text in notation, not {move!r}")
@@ -109,25 +117,13 @@ class GameRecord:
 
 
 def load(path: str | os.PathLike[str]) -> GameRecord:
-    """Read a record file; :class:`RecordError` naming the file and line if it is bad."""
+    """Read a record file (at most :data:`~boardctl.textfiles.MAX_RECORD`
+    bytes); :class:`RecordError` naming the file and line if it is bad."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read the record: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{p}: not UTF-8 text (byte {exc.start}); is it a record?") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"{p}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); fix the file there"
-        ) from exc
-    except RecursionError:
-        raise RecordError(
-            f"{p}: nested too deeply to read (arrays or objects inside each other thousands "
-            "of levels deep); a record is a flat object with a list of moves: is it a record?"
-        ) from None
+        data = parse_json(read_bytes(p, MAX_RECORD, "the record"))
+    except UnreadableFile as exc:
+        raise RecordError(f"{exc.of(p)}; is it a game record?") from None
     return GameRecord.from_json(data, where=str(p))
 
 

@@ -406,10 +406,12 @@ def write_channels(
     target = Path(output) if output is not None else path
     if _is_shipped(target):
         raise HardwareError(f"{target} is a profile shipped with boardctl: write to a copy")
+    from boardctl.textfiles import MAX_TOML, UnreadableFile, read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise HardwareError(f"cannot read {path}: {e.strerror or e}") from None
+        text = read_text(path, MAX_TOML, "the profile")
+    except UnreadableFile as e:
+        raise HardwareError(e.of(path)) from None
     new = set_channels(text, mapping)
     parse_profile(new, str(target))  # never write a profile that does not load
     backup: Path | None = None

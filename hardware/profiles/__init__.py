@@ -67,8 +67,13 @@ def load_profile(name_or_path: str | Path, *, require_channels: bool = True) -> 
 
     ``require_channels=False`` accepts sensed sites whose channel is not known yet
     (a new board before ``boardctl calibrate``)."""
+    from boardctl.textfiles import MAX_TOML, UnreadableFile, read_text
+
     path = find_profile(name_or_path)
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = read_text(path, MAX_TOML, "the profile")
+    except UnreadableFile as e:
+        raise ProfileError(str(path), [e.of(path)]) from None
     return parse_profile(text, str(path), require_channels=require_channels)
 
 
@@ -85,10 +90,12 @@ def parse_profile(
     text: str, source: str = "<profile>", *, require_channels: bool = True
 ) -> BoardProfile:
     """Build a profile from TOML text; ``source`` names it in messages."""
+    from boardctl.textfiles import UnreadableFile, parse_toml
+
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ProfileError(source, [f"{source}: not valid TOML: {e}"]) from None
+        data = parse_toml(text)
+    except UnreadableFile as e:
+        raise ProfileError(source, [e.of(source)]) from None
     report = Report(source, text)
     profile = Parser(report, require_channels).build(data)
     if report.problems or profile is None:

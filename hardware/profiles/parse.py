@@ -46,6 +46,8 @@ class Parser:
         board = self.r.table(data, "board", required=True)
         self.r.unknown_keys("board", board, ("name", "game", "description", "options", "palette"))
         name = self.r.get("board", board, "name", str, "", required=True, expect='"my-board"')
+        if "name" in board and isinstance(name, str) and not name.strip():
+            self.r.problem("board", "name", "is empty", 'name the board, e.g. name = "my-board"')
         game = self.r.get("board", board, "game", str, "", required=True, expect='"shiftago"')
         options = self.r.get("board", board, "options", dict, {}, expect="a table of options")
         palette = self.r.get(
