@@ -44,6 +44,7 @@ bench: $(STAMP)
 
 fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz_frames.py 1000000
+	BOARDCTL_FUZZ=1 $(BIN)/pytest -q tests/test_readers_fuzz.py
 
 soak: $(STAMP)
 	$(BIN)/pytest -m slow
