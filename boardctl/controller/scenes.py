@@ -19,7 +19,8 @@ profile's site -> LED mapping:
 7. celebration: the winner's colour sweeping across the board, the winning
    line bright;
 8. attract and fault: an idle wave of the player colours; a slow vermilion
-   pulse when the sensors are not answering.
+   pulse of every LED when the sensors are not answering; yellow, the LEDs in
+   two halves blinking in turn, when the games cannot be saved.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from boardctl.board import BoardProfile, Reports
-from boardctl.controller.view import Phase, View
+from boardctl.controller.view import Fault, Phase, View
 from boardctl.errors import ConfigError
 
 RGB = tuple[int, int, int]
@@ -144,7 +145,10 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         canvas.paint(everything, scale(palette.highlight, 0.05 + 0.15 * _breathe(now, 2.0)))
         return canvas.frame()
     if phase is Phase.FAULT:
-        canvas.paint(everything, scale(palette.error, 0.1 + 0.4 * _breathe(now, 2.0)))
+        if view.fault is Fault.STORAGE:
+            _cannot_save(canvas, palette, blink)
+        else:
+            canvas.paint(everything, scale(palette.error, 0.1 + 0.4 * _breathe(now, 2.0)))
         return canvas.frame()
     if phase is Phase.ATTRACT:
         _attract(canvas, profile, palette, now)
@@ -216,6 +220,13 @@ def _celebrate(
         canvas.paint({site.name}, scale(colour, 0.15 + 0.35 * wave))
     if view.winner is not None:
         canvas.paint(view.winning, palette.player(view.winner))
+
+
+def _cannot_save(canvas: Canvas, palette: Palette, blink: bool) -> None:
+    """The games cannot be saved: the restore colour on every other LED, the
+    halves in turn (a sign of its own, unlike the lost sensors' pulse)."""
+    for i in range(len(canvas.leds)):
+        canvas.leds[i] = palette.restore if (i % 2 == 0) == blink else BLACK
 
 
 def _attract(canvas: Canvas, profile: BoardProfile, palette: Palette, now: float) -> None:

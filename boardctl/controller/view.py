@@ -31,6 +31,33 @@ class Phase(enum.Enum):
         return self in PLAYING
 
 
+class Fault(enum.Enum):
+    """Why the controller is in :attr:`Phase.FAULT`: each kind has its own
+    words and its own LED sign, and ends by itself when its cause does."""
+
+    #: the sensors stopped answering (the cable, the microcontroller)
+    SENSORS = "sensors"
+    #: a game or an action cannot be saved (the card full or read-only)
+    STORAGE = "storage"
+
+
+_FAULT_WORDS = {
+    Fault.SENSORS: (
+        "the sensors stopped answering: check the cable to the microcontroller; "
+        "play resumes by itself once they answer"
+    ),
+    Fault.STORAGE: (
+        "the games cannot be saved (the card is full or read-only): free space on it; "
+        "play resumes by itself once the move can be saved"
+    ),
+}
+
+
+def fault_words(fault: Fault) -> str:
+    """What a fault means and what to do, for a person at the board."""
+    return _FAULT_WORDS[fault]
+
+
 #: the phases of a game under way (the "playing" group)
 PLAYING = frozenset(
     {
@@ -87,6 +114,8 @@ class View:
     cursor: int | None = None
     #: what ``boardctl status`` answers (JSON-ready, built with the view)
     status: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: in :attr:`Phase.FAULT`: which kind (the sensors' when not known)
+    fault: Fault | None = None
 
 
 def status_of(view: View) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.controller import scenes
-from boardctl.controller.view import take_off
+from boardctl.controller.view import Fault, fault_words, take_off
 from boardctl.engines import BoardSpec
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import example_piece, piece_word, spec_of
@@ -272,7 +272,12 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
     if phase in ("starting", "linking"):
         lines.append("waiting for the board's sensors to answer")
     elif phase == "fault":
-        lines.append("the sensors stopped answering: check the cable")
+        kind = Fault.STORAGE if status.get("fault_kind") == "storage" else Fault.SENSORS
+        if kind is Fault.STORAGE:
+            lines.append(f"the games cannot be saved: {status.get('fault', 'the card is full')}")
+            lines.append("free space on the card; play resumes by itself once a move is saved")
+        else:
+            lines.append(fault_words(kind))
     elif phase == "setup":
         if undone:
             lines.append(undone_line(undone))
