@@ -49,7 +49,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int, what: str = "the file")
     except OSError as exc:
         raise UnreadableFile(f"cannot read {what}: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise UnreadableFile(f"larger than {_size(limit)}; is it the right file?")
+        raise UnreadableFile(f"larger than {_size(limit)}")
     return data
 
 
