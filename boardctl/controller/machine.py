@@ -23,7 +23,7 @@ from boardctl.controller.phases import Conditions, Step, Timing, build_machine, 
 from boardctl.controller.present import Scene, build_view
 from boardctl.controller.reconcile import Ambiguous, Played, Reconciler, Takeback, Verdict
 from boardctl.controller.tracking import BoardTracker
-from boardctl.controller.view import PLAYING, Phase, View, status_of
+from boardctl.controller.view import PLAYING, Fault, Phase, View, status_of
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import BoardctlError
 from boardctl.sensing import (
@@ -117,8 +117,11 @@ class Controller(Conditions):
         self.since = 0.0
         self.now = 0.0
         self.last_move: frozenset[str] = frozenset()
-        #: why the controller is in FAULT when the sensors are fine
+        #: why the controller is in FAULT (the source's or the store's words),
+        #: which kind of fault that is, and since when
         self.fault: str | None = None
+        self.fault_kind: Fault | None = None
+        self.fault_at = 0.0
         #: the option the buttons picked while choosing, and when
         self.cursor: int | None = None
         self.cursor_at = 0.0
@@ -197,13 +200,13 @@ class Controller(Conditions):
             self.board.snapshot(event.values, now)
             self._judge(deep=False)
             if self.state in (Phase.LINKING, Phase.FAULT):
-                self.fault = None
-                self._fire("link_up")
+                self._clear_fault()
         elif isinstance(event, LinkUp):
             log.info("sensors answer: %s", event.description)
         elif isinstance(event, LinkDown):
             log.warning("sensors stopped answering: %s", event.reason)
             self.board.lost()
+            self.fault, self.fault_kind, self.fault_at = event.reason, Fault.SENSORS, now
             self._try("link_down")
             return
         elif isinstance(event, ButtonPress):
@@ -213,9 +216,22 @@ class Controller(Conditions):
         self._update(now)
 
     def tick(self, now: float) -> None:
-        """Time passed: settle, grace, attract, a choice confirmed."""
+        """Time passed: settle, grace, attract, a choice confirmed; a game that
+        could not be saved is tried again."""
         self.now = now
+        if (
+            self.state is Phase.FAULT
+            and self.fault_kind is Fault.STORAGE
+            and self.board.have_snapshot
+            and now - self.fault_at >= self.timing.retry_save
+        ):
+            log.debug("trying again to save the game")
+            self._clear_fault()  # what failed is done again: it fails again, or plays
         self._update(now)
+
+    def _clear_fault(self) -> None:
+        self.fault, self.fault_kind = None, None
+        self._fire("link_up")
 
     def button(self, name: str, now: float) -> None:
         """A button: ``new``, ``undo``, ``mode``; while choosing, ``mode`` (or
@@ -244,12 +260,14 @@ class Controller(Conditions):
         self._update(now)
 
     def fail(self, reason: str, now: float) -> None:
-        """Something outside the board went wrong (the game cannot be saved):
-        show a fault and accept no move; the next snapshot of the sensors tries
-        again."""
+        """The game cannot be saved (the card full or read-only): show that
+        fault and accept no move; every :attr:`Timing.retry_save` seconds, and at
+        the next snapshot of the sensors, the controller tries again."""
         self.now = now
-        self.fault = reason
-        log.error("fault: %s", reason)
+        again = self.fault_kind is Fault.STORAGE and self.fault == reason
+        self.fault, self.fault_kind, self.fault_at = reason, Fault.STORAGE, now
+        # said once: the tries every few seconds while the card stays full are not news
+        log.log(logging.DEBUG if again else logging.ERROR, "fault: %s", reason)
         self._try("cannot_save")
 
     def new(self, game: str | None, options: Mapping[str, Any] | None, now: float) -> None:
@@ -498,7 +516,8 @@ class Controller(Conditions):
             legal=self._legal_sites() if playing else frozenset(),
             offers=open_offers,
             cursor=self.cursor,
-            fault=self.fault,
+            fault=self.fault if phase is Phase.FAULT else None,
+            fault_kind=(self.fault_kind or Fault.SENSORS) if phase is Phase.FAULT else None,
             chance="random" if self.chance is not None else "operator",
             public_moves=tuple(self.public_moves),
         )
@@ -521,5 +540,7 @@ class Controller(Conditions):
         times.extend(t + self.timing.pulse_memory for t in self.board.pulses.values())
         if self.cursor is not None:
             times.append(self.cursor_at + self.timing.choose_hold)
+        if self.state is Phase.FAULT and self.fault_kind is Fault.STORAGE:
+            times.append(self.fault_at + self.timing.retry_save)
         future = [t for t in times if t > self.now]
         return min(future) if future else None

@@ -49,6 +49,8 @@ class Timing:
     attract_after: float = 600.0
     #: an option picked with the buttons is taken when no button is pressed for this long
     choose_hold: float = 3.0
+    #: a game that could not be saved is tried again this often (space may be freed)
+    retry_save: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)

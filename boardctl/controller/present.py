@@ -26,7 +26,7 @@ from boardctl.controller.reconcile import (
     Wrong,
 )
 from boardctl.controller.tracking import BoardTracker
-from boardctl.controller.view import PLAYING, Phase, View
+from boardctl.controller.view import PLAYING, Fault, Phase, View
 from boardctl.engines import CHANCE, Engine, Match
 
 
@@ -46,6 +46,7 @@ class Scene:
     offers: tuple[Offer, ...] = ()
     cursor: int | None = None
     fault: str | None = None
+    fault_kind: Fault | None = None
     #: how chance acts: "random" (drawn by the controller) or "operator"
     chance: str = "random"
     #: the moves so far in public notation
@@ -113,6 +114,7 @@ def build_view(
         offers=tuple(o.sites for o in scene.offers) if phase is Phase.CHOOSING else (),
         cursor=scene.cursor if phase is Phase.CHOOSING else None,
         status=_status(scene, engine, match, board, winning),
+        fault=scene.fault_kind,
     )
 
 
@@ -149,6 +151,8 @@ def _status(
         )
     if scene.fault is not None:
         summary["fault"] = scene.fault
+    if scene.fault_kind is not None:
+        summary["fault_kind"] = scene.fault_kind.value
     if isinstance(verdict, Ambiguous):
         summary["candidates"] = [list(o.texts) for o in scene.offers]
     if scene.phase is Phase.CHOOSING:
