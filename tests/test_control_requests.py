@@ -68,3 +68,11 @@ def test_a_bad_export_is_the_clients_error_and_the_board_plays_on(
         assert "fault" not in loop.controller.status()
         assert "Traceback" not in caplog.text and not any(r.exc_info for r in caplog.records)
         assert _ask(loop, {"cmd": "new"})["ok"], "a new game can still start"
+
+
+def test_a_null_limit_is_the_default_limit(tmp_path: Path) -> None:
+    # found by tests/test_readers_fuzz.py: "limit": null reached SQLite as LIMIT NULL
+    with Store(tmp_path / "g.db") as store:
+        loop = _running(store)
+        reply = _ask(loop, {"cmd": "games", "limit": None})
+        assert reply["ok"] and len(reply["games"]) == 1, reply

@@ -63,9 +63,9 @@ _READS = frozenset({"status", "games", "export"})
 
 def _whole(body: Mapping[str, Any], key: str, default: int | None, what: str) -> Any:
     """A request's whole-number field (or its default), ``what`` it must be."""
-    value = body.get(key, default)
-    if value is None:
-        return value
+    value = body.get(key)
+    if value is None:  # left out, or null: the default
+        return default
     if isinstance(value, bool) or not isinstance(value, int):
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         raise ControllerError(f"{key!r} must be a whole number, not {shown}")
