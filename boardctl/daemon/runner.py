@@ -216,8 +216,6 @@ class Daemon:
         self.ready = threading.Event()
         self._stop_requested = threading.Event()
         self._last_ping = 0.0
-        #: why the sensors last stopped answering (their source's words)
-        self._link_down: str | None = None
         self._shown_status = ""
         self._loop_ready = threading.Event()
 
@@ -311,7 +309,7 @@ class Daemon:
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
             )
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
-            hardware.sensors.start(self._sensor_event(loop.emit))
+            hardware.sensors.start(loop.emit)
             stack.callback(hardware.sensors.close)
             log.info(
                 "board %s (%s) playing %s; control socket %s",
@@ -331,24 +329,10 @@ class Daemon:
             return {"ok": False, "error": "the controller is starting; ask again in a moment"}
         return loop.submit(body)
 
-    def _sensor_event(self, emit: Callable[[Any], None]) -> Callable[[Any], None]:
-        """The sensors' ``emit``: remembers why they stopped answering (for
-        systemd's status), then queues the event for the loop."""
-        from boardctl.sensing import LinkDown, SensorSnapshot
-
-        def remember(event: Any) -> None:
-            if isinstance(event, LinkDown):
-                self._link_down = event.reason
-            elif isinstance(event, SensorSnapshot):
-                self._link_down = None
-            emit(event)
-
-        return remember
-
     def _status_text(self, loop: Loop) -> str:
         controller = loop.controller
         if controller.state is Phase.FAULT:
-            reason = controller.fault or self._link_down or "the sensors do not answer"
+            reason = controller.fault or "the sensors do not answer"
             return f"fault: {reason}"
         if not controller.have_snapshot:
             return f"waiting for the sensors of {self.profile.name}"
