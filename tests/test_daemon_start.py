@@ -124,3 +124,18 @@ def test_the_simulator_refuses_a_game_its_board_does_not_play(tmp_path: Path) ->
 
     with pytest.raises(BoardctlError, match="plays shiftago, not duploline"):
         Simulation(state_dir=tmp_path / "s", overrides=["board.game=duploline"])
+
+
+def test_a_second_simulator_on_a_kept_folder_is_refused_at_once(tmp_path: Path) -> None:
+    import time
+
+    from boardctl.sim.session import Simulation
+
+    state = tmp_path / "kept"
+    with Simulation(state_dir=state) as first:
+        began = time.monotonic()
+        with pytest.raises(BoardctlError) as refused, Simulation(state_dir=state):
+            pass
+        assert time.monotonic() - began < 5, "refused without waiting for readiness"
+        assert str(state) in str(refused.value) and f"pid {os.getpid()}" in str(refused.value)
+        assert first.status()["ok"]

@@ -224,11 +224,13 @@ class Simulation:
         )
         self._thread = threading.Thread(target=self._run, name="boardctl-daemon", daemon=True)
         self._thread.start()
-        if not self.daemon.ready.wait(timeout) or self._failure is not None:
-            raise SimError(
-                f"the daemon did not become ready within {timeout} s"
-                + (f": {self._failure}" if self._failure else "")
-            )
+        ready = self.daemon.ready.wait(timeout)  # also set when the daemon fails
+        if self._failure is not None:
+            if isinstance(self._failure, BoardctlError):
+                raise self._failure  # its own words: a folder in use, a damaged database
+            raise SimError(f"the daemon did not start: {self._failure}")
+        if not ready:
+            raise SimError(f"the daemon did not become ready within {timeout} s")
 
     def close(self) -> None:
         """Stop the daemon and remove what it made; closing again does nothing more."""
@@ -250,8 +252,12 @@ class Simulation:
         try:
             self.daemon.run()
         except BaseException as exc:  # shown to the person, not lost in a thread
-            log.exception("the daemon stopped")
+            if isinstance(exc, BoardctlError):
+                log.error("the daemon stopped: %s", exc)
+            else:
+                log.exception("the daemon stopped")
             self._failure = exc
+            self.daemon.ready.set()  # wakes start(), which reports the failure
             with self._news:
                 self.news += 1
                 self._news.notify_all()
