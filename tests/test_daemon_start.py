@@ -139,3 +139,38 @@ def test_a_second_simulator_on_a_kept_folder_is_refused_at_once(tmp_path: Path) 
         assert time.monotonic() - began < 5, "refused without waiting for readiness"
         assert str(state) in str(refused.value) and f"pid {os.getpid()}" in str(refused.value)
         assert first.status()["ok"]
+
+
+class _BrokenStrip(SimStrip):
+    def open(self) -> None:
+        from hardware.errors import HardwareUnavailable
+
+        raise HardwareUnavailable("the LED strip cannot start here")
+
+
+class _BrokenButtons(ScriptedSource):
+    def start(self, emit: object) -> None:
+        from hardware.errors import HardwareUnavailable
+
+        raise HardwareUnavailable("GPIO 5 is busy")
+
+
+@pytest.mark.parametrize("broken", ["leds", "sensors"])
+def test_hardware_that_cannot_start_leaves_the_stored_game_as_it_was(
+    tmp_path: Path, broken: str
+) -> None:
+    from hardware.errors import HardwareUnavailable
+
+    state = tmp_path / "state"
+    with Store(state / "games.db") as store:
+        store.begin("duploline", {})
+        store.record("a1")  # another game than the board's: a start would abandon it
+    cfg = _config(state, tmp_path / "c.sock")
+    source = (_BrokenButtons if broken == "sensors" else ScriptedSource)(PROFILE.channel_count)
+    strip = (_BrokenStrip if broken == "leds" else SimStrip)(PROFILE.leds)
+    daemon = Daemon(cfg, PROFILE, hardware=Hardware(source, strip), notifier=Notifier({}))
+    with pytest.raises(HardwareUnavailable):
+        daemon.run()
+    with Store(state / "games.db") as store:
+        assert [(g["game"], g["status"]) for g in store.games()] == [("duploline", "playing")]
+    assert not (tmp_path / "c.sock").exists()

@@ -248,8 +248,8 @@ class Daemon:
     @contextlib.contextmanager
     def _running(self) -> Iterator[Loop]:
         """Check and take everything before changing anything: the state
-        folder's lock, the control socket, the hardware, the game database;
-        only then may the stored game be abandoned or a new one begun."""
+        folder's lock, the control socket, the LEDs and the sensors, the game
+        database; only then may the stored game be abandoned or a new one begun."""
         cfg = self.config
         state_dir = Path(cfg.storage.state_dir)
         with contextlib.ExitStack() as stack:
@@ -268,6 +268,11 @@ class Daemon:
                 ) from None
             stack.callback(control.close)
             hardware = self.hardware or open_hardware(self.profile, cfg)
+            hardware.leds.open()
+            stack.callback(hardware.leds.close)
+            relay = _Relay()  # the sensors start now; the loop takes their events later
+            hardware.sensors.start(relay)
+            stack.callback(hardware.sensors.close)
             store = stack.enter_context(
                 Store(state_dir / DATABASE, records_dir=state_dir / RECORDS)
             )
@@ -292,8 +297,6 @@ class Daemon:
                 chance=RandomChance() if cfg.controller.chance == "random" else None,
                 seed=store.seed() if resume is not None else None,
             )
-            hardware.leds.open()
-            stack.callback(hardware.leds.close)
             output: LedOutput = hardware.leds
             if self.on_frame is not None:
                 output = _Tee(hardware.leds, self.on_frame)
@@ -309,8 +312,7 @@ class Daemon:
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
             )
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
-            hardware.sensors.start(loop.emit)
-            stack.callback(hardware.sensors.close)
+            relay.attach(loop.emit)
             log.info(
                 "board %s (%s) playing %s; control socket %s",
                 self.profile.name,
@@ -362,6 +364,33 @@ class Daemon:
         if interval and now - self._last_ping >= interval / 4:
             self._last_ping = now
             self.notifier.watchdog()
+
+
+class _Relay:
+    """The sensors' ``emit`` before the loop exists: events are held, in
+    order, until :meth:`attach` hands them (and every later one) to the loop.
+    So the sensors start before anything is changed, and a failure to start
+    them changes nothing."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: list[Any] = []
+        self._emit: Callable[[Any], None] | None = None
+
+    def __call__(self, event: Any) -> None:
+        with self._lock:
+            if self._emit is None:
+                self._held.append(event)
+                return
+            emit = self._emit
+        emit(event)
+
+    def attach(self, emit: Callable[[Any], None]) -> None:
+        with self._lock:
+            for event in self._held:
+                emit(event)
+            self._held.clear()
+            self._emit = emit
 
 
 class _Tee:
