@@ -120,6 +120,7 @@ class ControlServer:
             self.path.unlink()
 
     def _serve(self) -> None:
+        failing = False
         while not self._closed.is_set():
             try:
                 conn, _ = self._sock.accept()
@@ -127,10 +128,14 @@ class ControlServer:
                 if self._closed.is_set():
                     return
                 # out of file descriptors (or memory): the pending connection
-                # waits in the backlog; try again shortly, never give up
-                log.warning("control socket: cannot accept a connection: %s", exc.strerror)
+                # waits in the backlog; try again shortly, never give up (and
+                # say so once, not five times a second)
+                if not failing:
+                    log.warning("control socket: cannot accept a connection: %s", exc.strerror)
+                failing = True
                 self._closed.wait(0.2)
                 continue
+            failing = False
             if not self._slots.acquire(blocking=False):
                 self._turn_away(conn)
                 continue
