@@ -76,3 +76,14 @@ def test_a_null_limit_is_the_default_limit(tmp_path: Path) -> None:
         loop = _running(store)
         reply = _ask(loop, {"cmd": "games", "limit": None})
         assert reply["ok"] and len(reply["games"]) == 1, reply
+
+
+def test_a_deeply_nested_option_on_the_command_line_is_no_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli.main import main
+
+    deep = "players=" + "[" * 5000
+    status = main(["new", "shiftago", deep, "--socket", str(tmp_path / "none.sock")])
+    err = capsys.readouterr().err
+    assert status == 2 and "cannot reach the controller" in err, err

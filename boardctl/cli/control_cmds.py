@@ -88,8 +88,10 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _option_value(text: str) -> Any:
+    from boardctl.textfiles import parse_json
+
     try:
-        return json.loads(text)
+        return parse_json(text)  # bounded: thousands of [ are text, not a crash
     except ValueError:
         return text
 

@@ -43,8 +43,10 @@ def plain(text: str) -> str:
 
 
 def _option_value(text: str) -> Any:
+    from boardctl.textfiles import parse_json
+
     try:
-        return json.loads(text)
+        return parse_json(text)  # bounded: thousands of [ are text, not a crash
     except ValueError:
         return text
 
