@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from controller_support import profile_for
+from collections.abc import Mapping
+from typing import Any
 
+from controller_support import Table, profile_for
+from tiny_games import CELLS, DiceState, TinyDice, dice_profile
+
+from boardctl.controller.machine import Controller
 from boardctl.controller.scenes import (
     BLACK,
     ORANGE,
@@ -15,7 +20,8 @@ from boardctl.controller.scenes import (
     render,
 )
 from boardctl.controller.view import Phase, View
-from boardctl.engines import create
+from boardctl.engines import Engine, create
+from boardctl.engines.describe import PlayerSites
 
 PROFILE = profile_for(create("shiftago"))
 PALETTE = Palette()
@@ -73,3 +79,45 @@ def test_player_colours_are_configurable() -> None:
     assert parse_colour("#e69f00") == ORANGE
     view = View(Phase.AWAITING_MOVE, to_move=1, legal=frozenset({"W1"}))
     assert render(view, PROFILE, palette, 0.0)[_led("W1")] == (0, 153, 0)
+
+
+def test_each_players_sites_show_in_their_colour_ahead_bright_and_built_dim() -> None:
+    sites = (
+        PlayerSites(ahead=frozenset({"a1"}), built=frozenset({"b1", "c1"})),
+        PlayerSites(ahead=frozenset({"a7"}), built=frozenset({"b7"})),
+    )
+    view = View(Phase.AWAITING_MOVE, to_move=0, player_sites=sites)
+    frame = render(view, PROFILE, PALETTE, 0.0)
+    assert frame[_led("a1")] == ORANGE
+    assert frame[_led("b1")] == frame[_led("c1")] == tuple(round(c * 0.25) for c in ORANGE)
+    assert frame[_led("a7")] == SKY_BLUE
+    assert frame[_led("b7")] == tuple(round(c * 0.25) for c in SKY_BLUE)
+    # a move under way still shows where the piece may go over them
+    busy = View(
+        Phase.MOVE_IN_PROGRESS, to_move=0, player_sites=sites, destinations=frozenset({"a1"})
+    )
+    assert render(busy, PROFILE, PALETTE, 0.3)[_led("a1")] == tuple(round(c * 0.25) for c in ORANGE)
+
+
+def test_the_controller_view_carries_what_the_engine_says_each_player_owns() -> None:
+    class Owned(TinyDice):
+        def player_sites(self, state: DiceState) -> tuple[PlayerSites, ...]:
+            return tuple(
+                PlayerSites(
+                    built=frozenset(c for c, o in zip(CELLS, state.cells, strict=True) if o == p)
+                )
+                for p in (0, 1)
+            )
+
+    def owned(game: str, options: Mapping[str, Any]) -> Engine[Any, Any]:
+        return Owned.from_options(options)
+
+    controller = Controller(dice_profile(), engines=owned)
+    table = Table(controller)
+    table.settle()
+    controller.roll("d1", table.now)
+    table.hands("place c2 s0")
+    assert controller.view().player_sites == (
+        PlayerSites(built=frozenset({"c2"})),
+        PlayerSites(),
+    )

@@ -100,6 +100,7 @@ def build_view(
         phase=phase,
         players=engine.players,
         to_move=match.to_move(),
+        player_sites=engine.player_sites(state) if phase in PLAYING else (),
         legal=legal,
         last_move=scene.last_move,
         destinations=destinations,

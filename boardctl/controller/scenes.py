@@ -7,7 +7,9 @@ profile's site -> LED mapping:
 
 1. base: every site a dim glow, so the board reads as alive;
 2. turn: track and edge sites (and any ``turn`` status LEDs) tinted with the
-   colour of the player to act;
+   colour of the player to act; each player's own sites (the engine's
+   ``player_sites``) in that player's colour, what they built dim, where
+   they go on bright;
 3. legal: where that player may act, in their colour; while choosing, every
    option blinks (or, once the buttons picked one, that one blinks and the
    others glow);
@@ -170,6 +172,10 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         }
         canvas.paint(rails, scale(mover, 0.2))
         canvas.paint({s.name for s in profile.sites if s.kind == "turn"}, mover)
+    for seat, owned in enumerate(view.player_sites):
+        canvas.paint(owned.built, scale(palette.player(seat), 0.25))
+    for seat, owned in enumerate(view.player_sites):
+        canvas.paint(owned.ahead, palette.player(seat))
 
     # 3. legal
     if phase in (Phase.AWAITING_MOVE, Phase.MOVE_IN_PROGRESS):

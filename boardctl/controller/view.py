@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from boardctl.engines.describe import PlayerSites
+
 
 class Phase(enum.Enum):
     """The controller's states, as an operator names them."""
@@ -86,6 +88,9 @@ class View:
     players: int = 2
     #: the player to act, or None
     to_move: int | None = None
+    #: per seat, the sites the engine says that player owns for now
+    #: (:meth:`~boardctl.engines.base.Engine.player_sites`: a RUT, a line)
+    player_sites: tuple[PlayerSites, ...] = ()
     #: sites where the player to act may act (tracks, cells); while choosing,
     #: the sites of every option
     legal: frozenset[str] = _EMPTY

@@ -40,7 +40,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from boardctl.engines.describe import BoardSpec
+from boardctl.engines.describe import BoardSpec, PlayerSites
 from boardctl.errors import BadOptions, IllegalMove
 
 
@@ -294,6 +294,12 @@ class Engine(abc.ABC, Generic[S, A]):
         track to push into, a cell to place on, a line to score): by default
         what it touches."""
         return self.touches(state, action)
+
+    def player_sites(self, state: S) -> tuple[PlayerSites, ...]:
+        """Per seat, the sites to show in that player's colour whatever move
+        is awaited (where their line goes on, the line itself); empty by
+        default. Public: it must not tell a secret."""
+        return ()
 
     def winning_sites(self, state: S) -> frozenset[str]:
         """The sites to light for the winner once the game is over (their

@@ -160,6 +160,16 @@ class BoardSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerSites:
+    """Sites one player owns for now, shown in that player's colour while the
+    game is played: ``ahead``, where the player goes on from (Beeline's RUT),
+    brightly; ``built``, what the player has built (a line's path), dimly."""
+
+    ahead: frozenset[str] = frozenset()
+    built: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class DemoStep:
     """One thing the hands do in a scripted game, what the narrator says, and
     what the controller must say afterwards.
