@@ -91,6 +91,17 @@ def test_rut_follows_marks_and_nodes() -> None:
     assert ENGINE.rut(match.state, 1) == {"m10", "m11", "l11", "l9", "k9", "k10"}
 
 
+def test_the_leds_show_each_ruts_empty_cells_and_each_line() -> None:
+    match = Match.from_moves(ENGINE, SAMPLE[:3])  # Hc5w | Hl11sw Hk10e
+    black, red = ENGINE.player_sites(match.state)
+    assert black.ahead == {"c4"} and black.built == {"b4", "c5"}
+    assert red.ahead == {"k11"} and red.built == {"l10", "l11", "k10"}
+    # Red's NODE in play 4 ends his line: every empty cell around it is his RUT
+    match = Match.from_moves(ENGINE, SAMPLE[:15])
+    red = ENGINE.player_sites(match.state)[1]
+    assert "i10" in red.built and red.ahead == {"i9", "j10"}  # h10 h9 i11 j11: his own line
+
+
 def test_a_replacement_touches_the_replaced_cell_and_the_line_end() -> None:
     match = Match.from_moves(ENGINE, SAMPLE[:17])
     action = ENGINE.parse_action("NBxg5/He6nw")

@@ -30,7 +30,7 @@ from boardctl.engines.beeline.values import (
     piece_name,
 )
 from boardctl.engines.beeline.values import Options as _Options
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSites, PlayerSpec, SiteSpec
 from boardctl.errors import BadNotation, BadOptions, RecordError
 
 _CHOICES = (
@@ -823,6 +823,22 @@ class Beeline(Engine[State, Action]):
             return frozenset()
         changed = {i for i, (a, b) in enumerate(zip(state.cells, pos.cells, strict=True)) if a != b}
         return frozenset(self.geo.names[i] for i in changed)
+
+    def player_sites(self, state: State) -> tuple[PlayerSites, ...]:
+        """Each player's RUT (its empty cells, where his next piece may go)
+        and his line, for the LEDs to show in his colour."""
+        names = self.geo.names
+        out = []
+        for p in (0, 1):
+            line = state.lines[p]
+            rut = self._rut_cells(state.cells, line, state.hop[p], p)
+            out.append(
+                PlayerSites(
+                    ahead=frozenset(names[c] for c in rut if state.cells[c] == EMPTY),
+                    built=frozenset(names[c] for c in line),
+                )
+            )
+        return tuple(out)
 
     def winning_sites(self, state: State) -> frozenset[str]:
         """The winner's line and the starting point it reached."""
