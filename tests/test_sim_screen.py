@@ -104,6 +104,14 @@ def test_setting_up_names_the_sites_to_clear() -> None:
     ]
 
 
+def test_setting_up_a_game_that_starts_with_pieces_asks_for_them() -> None:
+    status = {**STATUS, "phase": "setup", "moves": [], "restore": {"c1": "p1"}}
+    assert controller_says(status) == [
+        "set up: put out the pieces a new game starts with",
+        "  put back: red on c1",
+    ]
+
+
 def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
     profile = load_profile("shiftago-colour")
     moves = "W2 E4 W3 E6 W4 Sg W5 E6 Sb E2 Sc E1 Sd E4 Se E5 W7 Sf W7 E2 W7 Sf E7 E4 E7 E2 E7 E4 Sa"

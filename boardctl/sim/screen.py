@@ -281,6 +281,8 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
     elif phase == "setup":
         if undone:
             lines.append(undone_line(undone))
+        elif status.get("restore") and not status.get("offending"):
+            lines.append("set up: put out the pieces a new game starts with")
         else:
             lines.append("set up: clear the board for a new game")
         lines += _fixes(spec, status, "take away")
