@@ -244,8 +244,11 @@ class Conditions:
         return isinstance(self.board.verdict, Waiting)
 
     def board_cleared(self) -> bool:
+        """The board shows the start of a game, or nothing at all (a game
+        that starts with pieces then asks for them), and has for a while."""
         start = self.reconciler.expect(self.engine.initial()).layout
-        return self.board.sensed == start and self.settled_for() >= self.timing.clear_hold
+        sensed = self.board.sensed
+        return (sensed == start or not sensed) and self.settled_for() >= self.timing.clear_hold
 
     def board_wrong(self) -> bool:
         return isinstance(self.board.verdict, Wrong) and self.settled_for() >= self.timing.grace
