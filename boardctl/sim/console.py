@@ -17,7 +17,7 @@ import re
 import shutil
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from boardctl.errors import BoardctlError
@@ -269,6 +269,18 @@ class Console:
         self.note = f"a new game of {reply.get('game')}: the hands cleared the board"
 
 
+def _ready(status: Mapping[str, Any]) -> bool:
+    """The empty board is ready for a demo's first step: a move is awaited,
+    or the game asks only for the pieces it starts with (Beeline's NODES)."""
+    if status.get("phase") == "awaiting_move":
+        return True
+    return (
+        status.get("phase") == "setup"
+        and bool(status.get("restore"))
+        and not status.get("offending")
+    )
+
+
 def run_demo(
     sim: Simulation,
     script: Script,
@@ -291,8 +303,11 @@ def run_demo(
             out.write(note + "\n")
         out.flush()
 
-    status = sim.wait_status(lambda s: s.get("phase") == "awaiting_move", timeout)
-    show(f"a game of {script.game}: the board is empty and ready", status)
+    status = sim.wait_status(_ready, timeout)
+    if status.get("phase") == "setup":
+        show(f"a game of {script.game}: the board is empty; the game starts with pieces", status)
+    else:
+        show(f"a game of {script.game}: the board is empty and ready", status)
     total = len(script.steps)
     for number, step in enumerate(script.steps, start=1):
         if step.command:
