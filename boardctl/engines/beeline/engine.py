@@ -38,6 +38,8 @@ _CHOICES = (
     ("blocked", ("pass", "loses")),
 )
 _PLAYERS = (PlayerSpec("black", "#303030"), PlayerSpec("red", "#d02020"))
+#: the layout code of every piece code (0, empty, has none)
+_PIECE_NAMES = ("", *(piece_name(c) for c in range(1, MARK0 + 36)))
 
 
 @dataclass(slots=True)
@@ -850,7 +852,8 @@ class Beeline(Engine[State, Action]):
 
     def layout(self, state: State) -> Mapping[str, str]:
         names = self.geo.names
-        return {names[i]: piece_name(c) for i, c in enumerate(state.cells) if c}
+        codes = _PIECE_NAMES
+        return {names[i]: codes[c] for i, c in enumerate(state.cells) if c}
 
     def render(self, state: State) -> str:
         return text.render(self, state)
