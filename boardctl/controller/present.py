@@ -101,6 +101,7 @@ def build_view(
         players=engine.players,
         to_move=match.to_move(),
         legal=legal,
+        coloured=tuple(sorted(engine.site_colours(state).items())) if phase in PLAYING else (),
         last_move=scene.last_move,
         destinations=destinations,
         lifted=lifted,

@@ -11,7 +11,8 @@ profile's site -> LED mapping:
 3. legal: where that player may act, in their colour; while choosing, every
    option blinks (or, once the buttons picked one, that one blinks and the
    others glow);
-4. last move: the sites the last action touched, soft white;
+4. last move: the sites the last action touched, soft white; then the sites
+   the engine shows in a player's colour whoever acts (the ends of a line);
 5. move under way: the destinations of a lifted piece or a marble in transit,
    blinking in the player's colour (amber and colour in turn when ambiguous);
 6. errors and restore hints: offending sites blink vermilion, sites to restore
@@ -186,6 +187,11 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         canvas.paint(view.last_move, scale(palette.highlight, 0.5))
     if phase is Phase.CHOOSING:
         canvas.paint(view.last_move - view.legal, scale(palette.highlight, 0.5))
+
+    # the sites in a player's colour whoever acts (the ends of a line), over the hints
+    if phase in (Phase.AWAITING_MOVE, Phase.MOVE_IN_PROGRESS):
+        for site, seat in view.coloured:
+            canvas.paint({site}, palette.player(seat))
 
     # 5. a move under way
     if phase is Phase.MOVE_IN_PROGRESS:

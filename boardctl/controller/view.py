@@ -104,6 +104,9 @@ class View:
     #: sites that differ from the earlier position a takeback would go back to
     takeback: frozenset[str] = _EMPTY
     winner: int | None = None
+    #: sites that show a player's colour whoever acts (the engine's
+    #: ``site_colours``): (site, seat), while the game is under way
+    coloured: tuple[tuple[str, int], ...] = ()
     #: sites of the winning line (or the last move when the engine names none)
     winning: frozenset[str] = _EMPTY
     #: when the current phase began, in the loop's clock

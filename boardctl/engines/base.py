@@ -295,6 +295,13 @@ class Engine(abc.ABC, Generic[S, A]):
         what it touches."""
         return self.touches(state, action)
 
+    def site_colours(self, state: S) -> Mapping[str, int]:
+        """Sites that show a player's colour while the game is under way,
+        whoever acts (the two ends of a line, each in the colour of its
+        player): site -> seat. Built only from what every player may see;
+        empty by default."""
+        return {}
+
     def winning_sites(self, state: S) -> frozenset[str]:
         """The sites to light for the winner once the game is over (their
         line); empty when the game names none (the controller then lights the

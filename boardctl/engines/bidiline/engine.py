@@ -269,6 +269,22 @@ class BidiLine(Engine[State, Extend]):
         line may grow)."""
         return self.touches(state, action) | {action.src}
 
+    def action_sites(self, state: State, action: Extend) -> frozenset[str]:
+        """The sites a move concerns, lit while it is legal: the segment a
+        stick goes on and the end it extends."""
+        return self.highlight(state, action)
+
+    def site_colours(self, state: State) -> Mapping[str, int]:
+        """The two ends in the colours of their players: the A end amber
+        (seat 0), the B end blue (seat 1); where they meet, the colour of the
+        player to move, whose turn it is to take either."""
+        if state.end_a < 0:
+            return {}
+        points = self.grid.points
+        if state.end_a == state.end_b:
+            return {points[state.end_a]: state.moves % 2}
+        return {points[state.end_a]: 0, points[state.end_b]: 1}
+
     def winning_sites(self, state: State) -> frozenset[str]:
         """The winner's segments; none after a draw."""
         winner = self.outcome(state).winner
