@@ -536,6 +536,7 @@ class Controller(Conditions):
             log.info("took back %s", text)
         self.last_move = frozenset()
         self.cursor = None
+        self._open_choice = None
         if block:
             self.board.refuse(self.reconciler.expect(self.match.state).key, tuple(texts))
         else:
@@ -548,6 +549,7 @@ class Controller(Conditions):
         self.public_moves = []
         self.reconciler = Reconciler(engine, self.profile)
         self.last_move = frozenset()
+        self._open_choice = None
         self.board.new_game()
         self.seed = self.chance.new_seed() if self.chance is not None else None
         self.recorder.begin(engine.name, engine.options_json(), self.seed)
