@@ -187,3 +187,73 @@ def test_boardctl_choose_and_status_through_the_control_socket(
         assert capsys.readouterr().out.strip() == "chose Sd"
         assert main(["choose", "Sd", "--socket", str(server.path)]) != 0
     assert "nothing to choose" in capsys.readouterr().err
+
+
+def _sticks(presence: bool) -> Table:
+    """A Bidirectional Line Game board; the first stick laid on d4-d5 (the A end
+    at d5, or at d4: the same stick)."""
+    engine = create("bidiline")
+    profile = profile_for(engine, presence=presence)
+    table = Table(Controller(profile, timing=Timing(attract_after=0)))
+    table.settle()
+    table.hands("place d4-d5 A")
+    table.settle()
+    return table
+
+
+@pytest.mark.parametrize("presence", [False, True])
+@pytest.mark.parametrize(
+    ("stick", "moves"),
+    [("d3-d4", ["A:d4-d5", "B:d4-d3"]), ("d5-d6", ["A:d5-d4", "B:d5-d6"])],
+)
+def test_a_further_stick_only_one_option_explains_makes_the_choice(
+    presence: bool, stick: str, moves: list[str]
+) -> None:
+    table = _sticks(presence)
+    c = table.controller
+    assert c.state is Phase.CHOOSING
+    assert c.status()["choices"] == ["A:d4-d5", "A:d5-d4"]
+    # blue lays the second stick from where the first started: that shows where it started
+    table.hands(f"place {stick} B")
+    table.settle()
+    assert c.match.moves_text() == moves
+    assert c.state is Phase.AWAITING_MOVE
+    assert "choices" not in c.status()
+
+
+def test_a_further_stick_no_option_explains_is_wrong_and_the_choice_stays_open() -> None:
+    table = _sticks(presence=False)
+    c = table.controller
+    table.hands("place a1-b1 B")  # next to neither end
+    table.wait(c.timing.grace + 0.1)
+    assert c.state is Phase.WRONG_BOARD and c.status()["offending"] == ["a1-b1"]
+    assert c.match.moves_text() == []
+    table.hands("lift a1-b1")
+    table.settle()
+    assert c.state is Phase.CHOOSING
+    table.hands("place c4-d4 B")  # from d4: the first stick went from d4 to d5
+    table.settle()
+    assert c.match.moves_text() == ["A:d4-d5", "B:d4-c4"]
+
+
+def test_where_the_ends_meet_a_presence_board_asks_for_the_colour() -> None:
+    table = _sticks(presence=True)
+    c = table.controller
+    for stick in ("d3-d4", "d5-e5", "d3-e3", "e4-e5"):
+        table.hands(f"place {stick} B")
+        table.settle()
+    assert c.match.moves_text() == ["A:d4-d5", "B:d4-d3", "A:d5-e5", "B:d3-e3", "A:e5-e4"]
+    # A at e4, B at e3: e3-e4 is A:e4-e3 (both ends then at e3) or B:e3-e4 (both at e4)
+    table.hands("place e3-e4 B")
+    assert c.state is Phase.CHOOSING
+    table.hands("place e4-f4 B")  # only from e4: the ends met there
+    assert c.match.moves_text()[5:] == ["B:e3-e4"]
+    # both ends at e4: e4-f4 is either colour, and no stick laid later can tell
+    assert c.state is Phase.CHOOSING
+    assert c.status()["choices"] == ["A:e4-f4", "B:e4-f4"]
+    table.hands("place f4-g4 B")  # the game goes on while the choice waits
+    assert c.state is Phase.CHOOSING and "offending" not in c.status()
+    assert c.choose("B:e4-f4", table.now) == "B:e4-f4"
+    table.settle()
+    assert c.match.moves_text()[5:] == ["B:e3-e4", "B:e4-f4", "B:f4-g4"]
+    assert c.state is Phase.AWAITING_MOVE

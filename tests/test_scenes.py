@@ -121,3 +121,33 @@ def test_the_controller_view_carries_what_the_engine_says_each_player_owns() -> 
         PlayerSites(built=frozenset({"c2"})),
         PlayerSites(),
     )
+
+
+def test_the_ends_of_a_line_show_in_their_own_colours_whoever_is_to_move() -> None:
+    """A Bidirectional Line Game board through the controller: the A end glows
+    amber (player 0's colour) and the B end blue, also on the other player's
+    turn; the sticks that may extend either end glow in the mover's colour."""
+    from controller_support import Table
+
+    from boardctl.controller.machine import Controller
+    from boardctl.controller.phases import Timing
+
+    engine = create("bidiline")
+    profile = profile_for(engine)
+    table = Table(Controller(profile, timing=Timing(attract_after=0)))
+    table.settle()
+    for stick, colour in (("d4-d5", "A"), ("d3-d4", "B"), ("d5-e5", "A")):
+        table.hands(f"place {stick} {colour}")
+        table.settle()
+    c = table.controller
+    assert c.match.moves_text() == ["A:d4-d5", "B:d4-d3", "A:d5-e5"]
+    assert c.match.to_move() == 1
+    frame = render(c.view(), profile, PALETTE, 0.0)
+
+    def at(site: str) -> tuple[int, int, int]:
+        return frame[profile.site(site).leds[0]]
+
+    assert at("e5") == ORANGE and at("d3") == SKY_BLUE  # the A end, the B end
+    blue = tuple(round(x * 0.6) for x in SKY_BLUE)
+    assert at("e5-f5") == blue and at("c3-d3") == blue  # sticks either end may take
+    assert at("d5-e5") == tuple(round(x * 0.5) for x in PALETTE.highlight)  # the last stick

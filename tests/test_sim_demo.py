@@ -7,13 +7,13 @@ import pytest
 
 from boardctl.engines import Match, create
 from boardctl.sim.console import run_demo
-from boardctl.sim.demo import script
+from boardctl.sim.demo import demo_games, script
 from boardctl.sim.session import Simulation
 
 FAST = ["controller.grace_ms=300", "controller.settle_ms=80"]
 
 
-@pytest.mark.parametrize("game", ["shiftago", "duploline", "beeline"])
+@pytest.mark.parametrize("game", demo_games())
 def test_the_scripts_are_legal_games_that_end_with_a_win(game: str) -> None:
     s = script(game)
     match = Match.from_moves(create(s.game, s.options), s.moves)
@@ -27,7 +27,7 @@ def test_the_scripts_are_legal_games_that_end_with_a_win(game: str) -> None:
         assert "may score a1-e1 or a1-a5" in said  # a choice of lines
 
 
-@pytest.mark.parametrize("game", ["shiftago", "duploline", "beeline"])
+@pytest.mark.parametrize("game", demo_games())
 def test_the_demo_plays_to_the_winner_through_the_daemon(game: str) -> None:
     s = script(game)
     out = io.StringIO()

@@ -226,3 +226,19 @@ def test_a_new_game_asked_for_from_another_terminal_shows_without_typing(tmp_pat
         term.shows("players=4", timeout=5)
     finally:
         term.close()
+
+
+def test_a_person_lays_sticks_on_the_presence_board_and_the_second_tells_the_first(
+    tmp_path: Path,
+) -> None:
+    fast = "--set controller.grace_ms=300 --set controller.settle_ms=80"
+    term = Terminal(_sim_command(tmp_path, "bidiline --profile bidiline-presence", fast))
+    try:
+        term.shows("sim>", "amber (player 0, orange lights) to draw the first segment")
+        term.type("place d4-d5 A")
+        # the same stick laid from d4 or from d5: the two are offered, nothing is recorded
+        term.shows("any point: A:d4-d5 or A:d5-d4", "moves (0): none")
+        term.type("place d5-d6 B")  # blue starts where the first stick started: d5
+        term.shows("moves (2): A:d5-d4 B:d5-d6", "the amber (A) end at d4", "(B) end at d6")
+    finally:
+        term.close()

@@ -322,3 +322,150 @@ def test_a_whole_duploline_game_through_the_virtual_microcontroller(tmp_path: Pa
         check_winner(r, Match.from_moves(r.controller.engine, moves))
         assert store.record_of()["moves"] == made == moves
     assert any(m[0] in "DR" and "-" in m for m in moves), "no piece was carried"
+
+
+# -- the Bidirectional Line Game ---------------------------------------------------------
+
+STEADY = ("awaiting_move", "choosing", "game_over")
+
+
+def stick_of(match: Match[Any, Any], text: str) -> tuple[str, str]:
+    """The segment a move lays its stick on, and the stick's colour."""
+    action = match.engine.parse_action(text)
+    (segment,) = match.engine.touches(match.state, action)
+    return segment, action.colour.value
+
+
+def lay_sticks(r: Rig, moves: list[str], incidents: dict[int, list[Incident]]) -> None:
+    """Lay the sticks of ``moves`` one by one. A stick the board cannot tell
+    from another (the first one; on a presence board one that either end could
+    have drawn) leaves a choice open: the next stick decides it where it can,
+    else the choice is made as an operator would, with ``choose``."""
+    match: Match[Any, Any] = Match(r.controller.engine)
+    for n, text in enumerate(moves):
+        for incident in incidents.get(n, []):
+            incident(r, match, text)
+        segment, colour = stick_of(match, text)
+        r.hands.place(segment, colour)
+        match.play_text(text)
+        while True:
+            status = r.wait_status(
+                lambda s, n=n: (
+                    s["phase"] in STEADY and (len(s["moves"]) == n + 1 or s["phase"] == "choosing")
+                ),
+                f"stick {n + 1} ({text}) read",
+            )
+            recorded = len(status["moves"])
+            assert status["moves"] == moves[:recorded]
+            if recorded == n + 1 or (recorded == n and n + 1 < len(moves)):
+                break  # recorded, or the next stick may tell
+            assert moves[recorded] in status["choices"], status
+            assert r.loop.submit({"cmd": "choose", "option": moves[recorded]})["ok"]
+            r.wait_status(lambda s, k=recorded: len(s["moves"]) > k, "the choice taken")
+        if n == 0:
+            check_first_stick_offered(r, segment)
+        if status["phase"] == "awaiting_move" and n % 3 == 2:
+            check_ends_lit(r, match, segment)
+
+
+def check_first_stick_offered(r: Rig, segment: str) -> None:
+    """The first stick lies either way: its segment and both its points blink in
+    amber's colour until blue's stick shows where it started."""
+    status = r.status()
+    if status["phase"] != "choosing":
+        return  # the second stick was read already
+    lit = [segment, *segment.split("-")]
+    full = player_colour(r.palette, 0)
+    r.wait_frame(lambda f: all(r.colour(f, s) == full for s in lit), f"{lit} offered")
+
+
+def check_ends_lit(r: Rig, match: Match[Any, Any], last: str) -> None:
+    """Waiting for a stick: the A end in amber's colour and the B end in
+    blue's, the sticks either end may take in the mover's colour, the last
+    stick soft white."""
+    state = match.state
+    points = match.engine.grid.points
+    mover = match.to_move()
+    assert mover is not None
+    ends = {points[state.end_a]: 0, points[state.end_b]: 1}
+    if state.end_a == state.end_b:
+        ends = {points[state.end_a]: mover}
+    extensions = {stick_of(match, match.engine.format_action(a))[0] for a in match.legal_actions()}
+    glow = player_colour(r.palette, mover, 0.6)
+
+    def lit(f: Frame) -> bool:
+        return (
+            all(r.colour(f, p) == player_colour(r.palette, seat) for p, seat in ends.items())
+            and all(r.colour(f, s) == glow for s in extensions)
+            and r.colour(f, last) == player_colour(r.palette, None, 0.5)
+        )
+
+    wait_for(lambda: lit(r.frames.last), what=f"ends {ends} and sticks {sorted(extensions)} lit")
+
+
+def far_from_the_ends(r: Rig, match: Match[Any, Any]) -> str:
+    """An empty segment that touches neither end."""
+    state = match.state
+    grid = match.engine.grid
+    ends = {grid.points[state.end_a], grid.points[state.end_b]}
+    free = [
+        s.name
+        for s in r.profile.sites
+        if s.kind == "edge" and s.name not in r.hands.layout and not ends & set(s.name.split("-"))
+    ]
+    return free[len(free) // 3]
+
+
+def stray_stick(r: Rig, match: Match[Any, Any], _next: str) -> bool:
+    """A stick laid far from both ends blinks vermilion, is never recorded, and
+    taking it off makes all well."""
+    site = far_from_the_ends(r, match)
+    r.hands.place(site, "A")
+    status = r.wait_phase("wrong_board", moves=len(match.actions))
+    assert status["offending"] == [site]
+    r.wait_frame(lambda f: r.colour(f, site) == r.palette.error, f"{site} blinking red")
+    r.hands.lift(site)
+    r.wait_phase("awaiting_move", moves=len(match.actions))
+    return False
+
+
+def wrong_colour(r: Rig, match: Match[Any, Any], text: str) -> bool:
+    """The right segment, the other colour (a board that reads colours): it
+    blinks and is never recorded until it is swapped."""
+    segment, colour = stick_of(match, text)
+    r.hands.place(segment, "B" if colour == "A" else "A")
+    status = r.wait_phase("wrong_board", moves=len(match.actions))
+    assert status["offending"] == [segment]
+    r.hands.lift(segment)
+    r.wait_phase("awaiting_move", moves=len(match.actions))
+    return False
+
+
+BIDILINE = [
+    pytest.param("bidiline", 2, id="colour"),
+    # both ends meet at d3, and the next two sticks cannot tell their colour: chosen
+    pytest.param("bidiline-presence", 7, id="presence-meeting-ends"),
+    # the last stick could be either colour: the game ends once it is chosen
+    pytest.param("bidiline-presence", 75, id="presence-last-stick-chosen"),
+]
+
+
+@pytest.mark.parametrize(("board", "seed"), BIDILINE)
+def test_a_whole_bidiline_game_through_the_twin(tmp_path: Path, board: str, seed: int) -> None:
+    profile = load_profile(board)
+    moves = plan_game("bidiline", {}, seed)
+    incidents: dict[int, list[Incident]] = {
+        6: [stray_stick],
+        7: [lift_and_put_back],
+        9: [taken_back_and_replayed],
+    }
+    if profile.codes:
+        incidents[8] = [wrong_colour]
+    with Store(tmp_path / "g.db") as store, rig(profile, store, {}) as r:
+        lay_sticks(r, moves, incidents)
+        r.wait_phase("game_over")
+        match = Match.from_moves(r.controller.engine, moves)
+        check_winner(r, match)
+        record = store.record_of()
+        assert record["moves"] == moves
+        assert record["result"]["winner"] == match.outcome().winner

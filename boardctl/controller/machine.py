@@ -21,7 +21,15 @@ from boardctl.controller import chance as chances
 from boardctl.controller.choosing import Offer, offers, pick, steps_of
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
 from boardctl.controller.present import Scene, build_view
-from boardctl.controller.reconcile import Ambiguous, Played, Reconciler, Takeback, Verdict
+from boardctl.controller.reconcile import (
+    Ambiguous,
+    Played,
+    Reconciler,
+    Takeback,
+    Verdict,
+    Waiting,
+    Wrong,
+)
 from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View, status_of
 from boardctl.engines import Engine, Match, create
@@ -126,6 +134,10 @@ class Controller(Conditions):
         self.cursor: int | None = None
         self.cursor_at = 0.0
         self._offers: tuple[Any, Any, tuple[Offer, ...]] | None = None
+        #: the options of a choice the board left open (several actions leave
+        #: the same board), with the state they were offered in: a further
+        #: change on the board that only one of them explains makes the choice
+        self._open_choice: tuple[Any, Ambiguous, tuple[Offer, ...]] | None = None
         configured = engines(
             game or profile.game, profile.game_options if options is None else options
         )
@@ -372,7 +384,7 @@ class Controller(Conditions):
                 return
         if self.settled_for() >= 0 and not self.board.deep_done:
             self._judge(deep=True)
-        verdict = self.board.verdict
+        verdict = self._follow_open_choice()
         if isinstance(verdict, Played):
             if self.settled_for() >= 0 and can("move_made", self.state):
                 self._fire("move_made", steps_of(verdict.path))
@@ -383,6 +395,13 @@ class Controller(Conditions):
         ):
             self._fire("take_back", verdict.steps, False)
         self._fire("observe")
+        verdict = self.board.verdict
+        if (
+            self.state is Phase.CHOOSING
+            and isinstance(verdict, Ambiguous)
+            and not self._open_choice
+        ):
+            self._open_choice = (self.match.state, verdict, self._current_offers())
         self._draw_chance()
         if (
             self.state is Phase.CHOOSING
@@ -422,6 +441,43 @@ class Controller(Conditions):
             self._offers = cached
         return cached[2]
 
+    def _follow_open_choice(self) -> Verdict:
+        """The verdict, once a board that left a choice open has gone on.
+
+        A further change that only one option explains (the next stick laid
+        from the point where the first one started) plays that option; one
+        that several explain leaves the choice open and waits for it; one that
+        none explains is wrong by itself, the options' board being right. The
+        board shown back as it was before the choice closes it."""
+        verdict = self.board.verdict
+        open_choice = self._open_choice
+        if open_choice is None:
+            return verdict
+        state, ambiguous, options = open_choice
+        if isinstance(verdict, Waiting) or state is not self.match.state:
+            self._open_choice = None
+            return verdict
+        if not isinstance(verdict, Wrong) or not can("move_made", self.state):
+            return verdict
+        judged = [
+            self.reconciler.reconcile(
+                [*self.match.states, *(step.after for step in offer.steps)],
+                self.board.sensed,
+                self.board.pulses,
+                deep=self.board.deep_done,
+            )
+            for offer in options
+        ]
+        explains = [n for n, v in enumerate(judged) if not isinstance(v, Wrong | Takeback)]
+        if len(explains) == 1:
+            log.info("the board shows the choice: %s", options[explains[0]].text)
+            self._fire("move_made", options[explains[0]].steps)
+        elif explains:
+            self.board.verdict = Ambiguous(tuple(ambiguous.candidates[n] for n in explains))
+        elif isinstance(judged[0], Wrong):
+            self.board.verdict = Wrong(judged[0].offending, judged[0].restore, verdict.undone)
+        return self.board.verdict
+
     def _step_cursor(self, now: float) -> None:
         options = self._current_offers()
         if not options:
@@ -431,9 +487,15 @@ class Controller(Conditions):
         log.info("option %d of %d: %s", self.cursor + 1, len(options), options[self.cursor].text)
 
     def _take(self, offer: Offer) -> None:
-        """Play the option chosen; a board that does not show it must follow."""
+        """Play the option chosen; a board that does not show it must follow,
+        unless the board left the choice open and has gone on from this option
+        (the next stick already laid)."""
         log.info("chose %s", offer.text)
+        open_choice = self._open_choice
+        on_board = open_choice is not None and open_choice[0] is self.match.state
         self._fire("move_made", offer.steps)
+        if on_board and not isinstance(self.board.verdict, Wrong | Takeback):
+            return
         self.board.refuse(self.reconciler.expect(self.match.state).key, behind=True)
         self._judge(deep=self.settled_for() >= 0)
 
@@ -452,6 +514,7 @@ class Controller(Conditions):
             log.info("played %s", public)
         self.last_move = frozenset(touched)
         self.cursor = None
+        self._open_choice = None
         self.board.played()
         if self.match.outcome().over:
             self.recorder.finish(self.match.summary())
@@ -473,6 +536,7 @@ class Controller(Conditions):
             log.info("took back %s", text)
         self.last_move = frozenset()
         self.cursor = None
+        self._open_choice = None
         if block:
             self.board.refuse(self.reconciler.expect(self.match.state).key, tuple(texts))
         else:
@@ -485,6 +549,7 @@ class Controller(Conditions):
         self.public_moves = []
         self.reconciler = Reconciler(engine, self.profile)
         self.last_move = frozenset()
+        self._open_choice = None
         self.board.new_game()
         self.seed = self.chance.new_seed() if self.chance is not None else None
         self.recorder.begin(engine.name, engine.options_json(), self.seed)

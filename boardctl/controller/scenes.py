@@ -13,7 +13,8 @@ profile's site -> LED mapping:
 3. legal: where that player may act, in their colour; while choosing, every
    option blinks (or, once the buttons picked one, that one blinks and the
    others glow);
-4. last move: the sites the last action touched, soft white;
+4. last move: the sites the last action touched, soft white; then the sites
+   the engine shows in a player's colour whoever acts (the ends of a line);
 5. move under way: the destinations of a lifted piece or a marble in transit,
    blinking in the player's colour (amber and colour in turn when ambiguous);
 6. errors and restore hints: offending sites blink vermilion, sites to restore
@@ -174,8 +175,6 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         canvas.paint({s.name for s in profile.sites if s.kind == "turn"}, mover)
     for seat, owned in enumerate(view.player_sites):
         canvas.paint(owned.built, scale(palette.player(seat), 0.25))
-    for seat, owned in enumerate(view.player_sites):
-        canvas.paint(owned.ahead, palette.player(seat))
 
     # 3. legal
     if phase in (Phase.AWAITING_MOVE, Phase.MOVE_IN_PROGRESS):
@@ -192,6 +191,11 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         canvas.paint(view.last_move, scale(palette.highlight, 0.5))
     if phase is Phase.CHOOSING:
         canvas.paint(view.last_move - view.legal, scale(palette.highlight, 0.5))
+
+    # where each player goes on (a RUT, the end of a line), in their colour whoever
+    # acts, over the hints: a move under way and mistakes still show over it
+    for seat, owned in enumerate(view.player_sites):
+        canvas.paint(owned.ahead, palette.player(seat))
 
     # 5. a move under way
     if phase is Phase.MOVE_IN_PROGRESS:

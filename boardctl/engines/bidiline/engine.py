@@ -16,7 +16,7 @@ from boardctl.engines.bidiline.values import (
     State,
 )
 from boardctl.engines.bidiline.values import Options as _Options
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSites, PlayerSpec, SiteSpec
 from boardctl.errors import BadOptions, RecordError
 
 #: the players: seat 0 scores colour A (amber), seat 1 colour B (blue); the
@@ -268,6 +268,27 @@ class BidiLine(Engine[State, Extend]):
         """The segment and the end it extends (so the lit ends show where the
         line may grow)."""
         return self.touches(state, action) | {action.src}
+
+    def action_sites(self, state: State, action: Extend) -> frozenset[str]:
+        """The sites a move concerns, lit while it is legal: the segment a
+        stick goes on and the end it extends."""
+        return self.highlight(state, action)
+
+    def player_sites(self, state: State) -> tuple[PlayerSites, ...]:
+        """The two ends in the colours of their players: the A end amber
+        (seat 0), the B end blue (seat 1); where they meet, the colour of the
+        player to move, whose turn it is to take either."""
+        if state.end_a < 0:
+            return ()
+        points = self.grid.points
+        if state.end_a == state.end_b:
+            ends = [PlayerSites(), PlayerSites()]
+            ends[state.moves % 2] = PlayerSites(ahead=frozenset({points[state.end_a]}))
+            return tuple(ends)
+        return (
+            PlayerSites(ahead=frozenset({points[state.end_a]})),
+            PlayerSites(ahead=frozenset({points[state.end_b]})),
+        )
 
     def winning_sites(self, state: State) -> frozenset[str]:
         """The winner's segments; none after a draw."""
