@@ -164,7 +164,8 @@ def _reference(
     engine: Engine[Any, Any], profile: BoardProfile, state: Any, sensed: Mapping[str, str]
 ) -> list[tuple[Any, ...]]:
     """Every legal action, then every chain of two by the player to act whose
-    first action changes a differing site, that leaves exactly ``sensed``."""
+    actions each change a site where ``sensed`` differs from ``state``, that
+    leaves exactly ``sensed``."""
 
     def board(s: Any) -> dict[str, str]:
         return profile.projected_layout(engine.layout(s))
@@ -183,7 +184,8 @@ def _reference(
         if not diff_sites(board(s1), before) & diff:
             continue
         for b in engine.legal_actions(s1):
-            if board(engine.apply(s1, b)) == sensed:
+            s2 = engine.apply(s1, b)
+            if board(s2) == sensed and diff_sites(board(s2), board(s1)) & diff:
                 chains.append((a, b))
     return chains
 

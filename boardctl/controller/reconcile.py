@@ -468,21 +468,34 @@ class Reconciler:
         return (diff - option.changed) | {s for s, v in option.after if sensed.get(s) != v}
 
     def _steps(
-        self, exp: Expectation, diff: frozenset[str], mover: int, budget: _Budget
+        self,
+        exp: Expectation,
+        rest: frozenset[str],
+        diff: frozenset[str],
+        mover: int,
+        budget: _Budget,
     ) -> Iterator[tuple[Option, Expectation]]:
         """Steps of a turn that goes on: actions that change a site still
-        differing and leave ``mover`` to act."""
-        acts = exp.touching(diff)
+        differing (``rest``) and one where the board differs from the turn's
+        start (``diff``), and leave ``mover`` to act."""
+        acts = exp.touching(rest)
         budget.spend(len(acts))
         for action in acts:
             option, nxt = exp.step(action)
-            if option.changed & diff and nxt.mover == mover:
+            if option.changed & rest and option.changed & diff and nxt.mover == mover:
                 yield option, nxt
 
     def _chains(
         self, exp: Expectation, sensed: Mapping[str, str], diff: frozenset[str], budget: _Budget
     ) -> list[Path]:
-        """Chains of actions by the player to act that leave exactly ``sensed``."""
+        """Chains of actions by the player to act that leave exactly ``sensed``.
+
+        Every action of a chain must change a site where ``sensed`` differs
+        from the turn's start: one whose changes a later action undoes left
+        no trace on the board, and nobody's hands may be said to have made
+        it (a score's marbles being lifted one by one, the one still standing
+        on a track's entry cell, is the score under way, not the score and an
+        insertion into that cell)."""
         mover = exp.mover
         found: list[Path] = []
         if mover is None or self.chain_length < 2:
@@ -490,15 +503,15 @@ class Reconciler:
 
         def walk(node: Expectation, path: Path, rest: frozenset[str]) -> None:
             for option in self._options(node, node.covering(rest), budget):
-                if option.leaves(sensed, rest):
+                if option.leaves(sensed, rest) and option.changed & diff:
                     found.append((*path, option))
             if len(path) + 1 < self.chain_length:
-                for option, nxt in list(self._steps(node, rest, mover, budget)):
+                for option, nxt in list(self._steps(node, rest, diff, mover, budget)):
                     after = self._rest(option, sensed, rest)
                     if after:
                         walk(nxt, (*path, option), after)
 
-        for option, nxt in list(self._steps(exp, diff, mover, budget)):
+        for option, nxt in list(self._steps(exp, diff, diff, mover, budget)):
             rest = self._rest(option, sensed, diff)
             if rest:
                 walk(nxt, (option,), rest)
@@ -566,7 +579,7 @@ class Reconciler:
         if mover is None:
             return None
         found: list[Option] = []
-        for first, nxt in list(self._steps(exp, diff, mover, budget)):
+        for first, nxt in list(self._steps(exp, diff, diff, mover, budget)):
             rest = self._rest(first, sensed, diff)
             if not rest:
                 continue
