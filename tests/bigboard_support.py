@@ -104,7 +104,9 @@ class BigBoard(Engine[BigState, Place]):
 
     def apply_unchecked(self, state: BigState, action: Place) -> BigState:
         i = INDEX[action.cell]
-        cells = (*state.cells[:i], action.code, *state.cells[i + 1 :])
+        board = list(state.cells)
+        board[i] = action.code
+        cells = tuple(board)
         made = state.made + 1
         if made == PER_TURN:
             return BigState(cells, 1 - state.mover, 0, state.left - 1)

@@ -192,7 +192,6 @@ class Expectation:
         "_next",
         "_parent",
         "_rec",
-        "_sets",
         "mover",
         "state",
     )
@@ -214,7 +213,6 @@ class Expectation:
         self._highlights: frozenset[str] | None = None
         #: actions touching a set of sites, in the engine's order
         self._acts: dict[frozenset[str], tuple[Any, ...]] = {}
-        self._sets: dict[str, frozenset[Any]] = {}
         self._next: dict[Any, tuple[Option, Expectation]] = {}
 
     @property
@@ -247,25 +245,17 @@ class Expectation:
             self._acts[sites] = found
         return found
 
-    def _touching_set(self, site: str) -> frozenset[Any]:
-        found = self._sets.get(site)
-        if found is None:
-            found = frozenset(self.touching(frozenset({site})))
-            self._sets[site] = found
-        return found
-
-    def covering(self, sites: Iterable[str]) -> list[Any]:
+    def covering(self, sites: frozenset[str]) -> list[Any]:
         """The legal actions that touch every one of ``sites``, in the
         engine's order."""
-        lists = []
-        for site in sorted(sites):
-            acts = self.touching(frozenset({site}))
-            if not acts:
-                return []
-            lists.append((site, acts))
-        site, smallest = min(lists, key=lambda item: len(item[1]))
-        others = [self._touching_set(s) for s, _ in lists if s != site]
-        return [a for a in smallest if all(a in other for other in others)]
+        if not sites:
+            return []
+        acts = self.touching(frozenset({min(sites)}))
+        if len(sites) == 1:
+            return list(acts)
+        touches = self._rec.engine.touches
+        state = self.state
+        return [a for a in acts if sites <= touches(state, a)]
 
     def step(self, action: Any) -> tuple[Option, Expectation]:
         """The option of playing ``action`` here, and the expectation after it."""
@@ -277,7 +267,7 @@ class Expectation:
             touched = engine.touches(self.state, action)
             now = engine.layout(state)
             delta: dict[str, str | None] = {}
-            for site in sorted(touched):
+            for site in sorted(touched) if len(touched) > 1 else touched:
                 seen = rec.seen(site, now.get(site))
                 if seen != self.seen(site):
                     delta[site] = seen
