@@ -302,3 +302,23 @@ def test_actions_touching_is_legal_actions_filtered_by_touches(
         sites = frozenset({site, rng.choice(engine.sites())})
         expected = [a for a in legal if engine.touches(state, a) & sites]
         assert list(engine.actions_touching(state, sites)) == expected
+
+
+def test_a_board_changed_many_ways_keeps_a_bounded_cache_and_the_same_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from boardctl.controller import reconcile
+
+    monkeypatch.setattr(reconcile, "KEEP", 100)
+    engine = BigBoard()
+    rec = Reconciler(engine, PROFILE, budget=50)
+    states = _position(engine, 11)
+    start = states[-1]
+    boards = []
+    for i, cell in enumerate(_empty_cells(start, 30, 11)):
+        boards.append(_sensed(engine, engine.apply_unchecked(start, Place(CODES[i % 24], cell))))
+    first = [rec.reconcile(states, b, deep=True) for b in boards]
+    assert all(isinstance(v, Played) for v in first)
+    assert rec.held() <= 100 + rec.budget
+    again = [rec.reconcile(states, b, deep=True) for b in boards]
+    assert again == first

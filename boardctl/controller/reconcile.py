@@ -65,6 +65,8 @@ Key = frozenset[tuple[str, str]]
 BUDGET = 2000
 #: the most actions of one player a chain may hold
 CHAIN_LENGTH = 2
+#: the most options kept in the cache; past it the searched ones are forgotten
+KEEP = 10000
 
 
 def layout_key(layout: Mapping[str, str]) -> Key:
@@ -282,7 +284,17 @@ class Expectation:
             )
             got = (option, Expectation(rec, state, self, delta))
             self._next[action] = got
+            rec.kept += 1
         return got
+
+    def held(self) -> int:
+        """How many options the cache holds from here."""
+        return sum(1 + nxt.held() for _, nxt in self._next.values())
+
+    def forget(self) -> None:
+        """Drop the states the search reached from here."""
+        self._next.clear()
+        self._acts.clear()
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -337,6 +349,8 @@ class Reconciler:
         self._cache_size = cache_size
         self._sensing = frozenset(s.name for s in profile.sites if s.channel is not None)
         self._board = engine.board()
+        #: options built and cached since the cache was last trimmed
+        self.kept = 0
 
     # -- building blocks ---------------------------------------------------
     def expect(self, state: Any) -> Expectation:
@@ -360,6 +374,10 @@ class Reconciler:
         """What a sensor may see while ``code`` is built or taken apart."""
         return self._board.parts(code)
 
+    def held(self) -> int:
+        """How many options the cache holds."""
+        return sum(exp.held() for exp in self._cache.values())
+
     def option(self, exp: Expectation, action: Any) -> Option:
         return exp.step(action)[0]
 
@@ -375,6 +393,12 @@ class Reconciler:
         """What ``sensed`` means for the game whose states so far are ``states``
         (oldest first; the last is the current one). ``pulses`` are the pulse
         sites (light gates) that fired since the last action."""
+        if self.kept > KEEP:
+            # a board changed many ways over one position: forget what was
+            # searched (the answers do not depend on it)
+            for cached in self._cache.values():
+                cached.forget()
+            self.kept = 0
         exp = self.expect(states[-1])
         pulsed = frozenset(pulses)
         diff = frozenset(diff_sites(sensed, exp.layout))
