@@ -24,7 +24,7 @@ from boardctl.controller.reconcile import (
     Wrong,
     diff_sites,
 )
-from boardctl.engines import Match, create
+from boardctl.engines import GAMES, Match, create
 from boardctl.engines.base import Engine
 
 PROFILE = big_profile()
@@ -282,7 +282,7 @@ def test_duploline_reads_what_the_exhaustive_search_reads(
     _same_answer(engine, profile, match, turn if whole else turn[:1])
 
 
-@pytest.mark.parametrize("game", ["shiftago", "duploline"])
+@pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), length=st.integers(0, 40))
 def test_actions_touching_is_legal_actions_filtered_by_touches(
