@@ -12,7 +12,8 @@ the turn must be read (``Played``, or ``Ambiguous`` naming it).
   the interface's default ``actions_touching`` (``listed``);
 * Shiftago 2 players Express on a colour board (one insertion), and Expert
   with an insertion that scores and its score read together;
-* DuploLine: one action, and a whole turn (a disc and a ring action).
+* DuploLine: one action, and a whole turn (a disc and a ring action);
+* every other game: one action, with its default options.
 
     .venv/bin/python bench/reconcile.py [--trials N] [--big-trials N] [--seed S]
 """
@@ -35,7 +36,7 @@ from controller_support import profile_for
 
 from boardctl.board import BoardProfile
 from boardctl.controller.reconcile import Ambiguous, Played, Reconciler
-from boardctl.engines import create
+from boardctl.engines import GAMES, create
 from boardctl.engines.base import Engine
 
 #: a turn: the states before it and the actions it is made of
@@ -181,6 +182,12 @@ def main() -> None:
     duplo = create("duploline")
     report("duploline, one action", time_turns(duplo, profile_for(duplo), one_action, t, 40, s))
     report("duploline, whole turn", time_turns(duplo, profile_for(duplo), two_actions, t, 40, s))
+    for game in GAMES:
+        if game not in ("shiftago", "duploline"):
+            engine = create(game)
+            report(
+                f"{game}, one action", time_turns(engine, profile_for(engine), one_action, t, 60, s)
+            )
 
 
 def _scoring_turn(engine: Engine[Any, Any], rng: random.Random, _longest: int) -> Turn:
