@@ -163,3 +163,30 @@ def test_a_marble_on_a_wrong_cell_is_wrong_and_nothing_changes() -> None:
     verdict = rec.reconcile(match.states, sensed, deep=True)
     assert isinstance(verdict, Wrong) and verdict.restore == {"a1": "p0"}
     assert match.states == states
+
+
+@pytest.mark.parametrize("lifted", [("b1", "c1"), ("c1", "d1"), ("d1", "b1"), ("b1", "d1")])
+@pytest.mark.parametrize("presence", [False, True], ids=["colour", "presence"])
+def test_a_line_on_the_edge_lifted_marble_by_marble_is_a_removal_under_way(
+    lifted: tuple[str, str], presence: bool
+) -> None:
+    # a1-e1 is player 0's line; each inner marble left standing is the entry
+    # cell of a column's track (Sb, Sc, Sd), and a1 and e1 of a row's: the
+    # board with two of three lifted also reads as the score followed by an
+    # insertion into that cell, which no hand made
+    match = _expert_scoring_match(2)
+    engine = match.engine
+    profile = profile_for(engine, presence=presence)
+    rec = Reconciler(engine, profile)
+    sensed = profile.projected_layout(engine.layout(match.state))
+    for cell in lifted:
+        del sensed[cell]
+    verdict = rec.reconcile(match.states, sensed, deep=True)
+    assert isinstance(verdict, InProgress), verdict
+    assert [p[0].text for p in verdict.candidates] == ["x:a1-e1"]
+    (standing,) = {"b1", "c1", "d1"} - set(lifted)
+    assert verdict.destinations == {standing}
+    assert verdict.lifted == set(lifted)
+    del sensed[standing]
+    played = rec.reconcile(match.states, sensed, deep=True)
+    assert isinstance(played, Played) and played.texts == ("x:a1-e1",)

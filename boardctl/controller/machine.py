@@ -560,10 +560,9 @@ class Controller(Conditions):
 
     # -- what to show -------------------------------------------------------
     def _legal_sites(self) -> frozenset[str]:
-        """The sites to light for every legal action in the current state, as
-        reconciliation works them out once per state (the option's ``marks``)."""
-        options = self.reconciler.expect(self.match.state).options
-        return frozenset(s for o in options for s in o.marks)
+        """The sites to light for every legal action in the current state (each
+        one's highlight), as reconciliation works them out once per state."""
+        return self.reconciler.expect(self.match.state).highlights
 
     def view(self) -> View:
         """A snapshot of what the LEDs must show and the status says now."""

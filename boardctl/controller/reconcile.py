@@ -1,9 +1,8 @@
 """Reconciliation: what the sensed board says about the game.
 
 Pure and generic over every game: it knows engines only through their
-interface (``legal_actions``, ``apply_unchecked``, ``layout``, ``to_move``,
-``format_action``) and boards only through the profile's projection. Given the
-states of a game so far and the layout the sensors report, :meth:`Reconciler.reconcile`
+interface and boards only through the profile's projection. Given the states
+of a game so far and the layout the sensors report, :meth:`Reconciler.reconcile`
 answers with one :data:`Verdict`:
 
 * :class:`Waiting`: the board shows the expected position;
@@ -21,14 +20,38 @@ answers with one :data:`Verdict`:
 Settling (a board must stay unchanged for a while before an action is
 accepted) is the caller's business: ``deep=False`` is the quick answer given on
 every change, ``deep=True`` the thorough one given once the board has settled
-(it also looks for two-step turns and for takebacks first).
+(it also looks for chains of actions and for takebacks first).
+
+How candidates are found. The search starts from the board difference, the
+sites where the sensed board and the game's position differ, and never lists
+every legal action:
+
+* one action explains the board only if it changes every differing site, so
+  its candidates are the actions that touch them all
+  (:meth:`~boardctl.engines.base.Engine.actions_touching` of each site, kept
+  in common); a piece half built or half taken apart (what
+  ``board().parts(code)`` says a sensor may see) reads as that action under
+  way;
+* a chain (two DuploLine actions, two tiles a turn, a score read together
+  with the insertion that made it) is searched step by step from the
+  remaining difference: each step is an action that touches a site still
+  differing and changes one of them, by the player who began the turn, until
+  one last action leaves the board exactly as sensed. At most
+  ``chain_length`` steps.
+
+The search is bounded: each reconcile examines at most ``budget`` actions
+(each one applied to its state, or taken from the cache). When the budget
+runs out before the search is complete, the answer is never a guess: it is
+:class:`InProgress` when an action under way fits the board, else
+:class:`Wrong` (the player then makes the turn one action at a time); never
+:class:`Played`, :class:`Ambiguous` or :class:`Takeback`. The answer does not
+depend on what is cached.
 """
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +61,12 @@ from boardctl.engines.base import Engine
 #: a sensed or projected layout as a hashable value
 Key = frozenset[tuple[str, str]]
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
+#: the most actions one reconcile examines (see the module's docstring)
+BUDGET = 2000
+#: the most actions of one player a chain may hold
+CHAIN_LENGTH = 2
+#: the most options kept in the cache; past it the searched ones are forgotten
+KEEP = 10000
 
 
 def layout_key(layout: Mapping[str, str]) -> Key:
@@ -51,16 +79,21 @@ class Option:
 
     action: Any
     text: str
-    #: the sensed layout after the action, as this board would report it
-    after: Key = field(repr=False)
     #: sites whose sensed piece the action changes
     changed: frozenset[str]
-    #: sites that the action's notation names (a track, a cell)
-    named: frozenset[str]
-    #: the sites to light for this option: what it names, plus what it removes
-    marks: frozenset[str]
+    #: what the board senses on each changed site afterwards (None: nothing)
+    after: tuple[tuple[str, str | None], ...] = field(repr=False)
+    #: sites the action changes or is done through (``Engine.touches``)
+    touched: frozenset[str]
+    #: the sites to light for this option (``Engine.highlight``)
+    highlight: frozenset[str]
     #: the state after the action
     state: Any = field(repr=False, compare=False)
+
+    def leaves(self, sensed: Mapping[str, str], diff: frozenset[str]) -> bool:
+        """Whether the action turns a board that differs from ``sensed`` on
+        ``diff`` into ``sensed``."""
+        return self.changed == diff and all(sensed.get(s) == v for s, v in self.after)
 
 
 Path = tuple[Option, ...]
@@ -90,7 +123,9 @@ class Ambiguous:
 
     @property
     def sites(self) -> frozenset[str]:
-        return frozenset(s for path in self.candidates for o in path for s in o.marks | o.changed)
+        return frozenset(
+            s for path in self.candidates for o in path for s in o.highlight | o.changed
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,40 +160,160 @@ class Wrong:
 Verdict = Waiting | Played | Ambiguous | InProgress | Takeback | Wrong
 
 
+class _OutOfBudget(Exception):
+    """The search examined as many actions as one reconcile may."""
+
+
+class _Budget:
+    __slots__ = ("left",)
+
+    def __init__(self, actions: int) -> None:
+        self.left = actions
+
+    def spend(self, actions: int) -> None:
+        self.left -= actions
+        if self.left < 0:
+            raise _OutOfBudget
+
+
 class Expectation:
-    """What the board should show in one state, and after each legal action."""
+    """What the board should show in one state, and after the actions the
+    search has looked at.
 
-    __slots__ = ("_by_key", "_options", "_rec", "key", "layout", "mover", "state")
+    A state reached by the search (after an action from another expectation)
+    knows its board as that one's board plus the action's changes, so the
+    search never builds whole layouts for the states it passes through.
+    """
 
-    def __init__(self, rec: Reconciler, state: Any) -> None:
+    __slots__ = (
+        "_acts",
+        "_delta",
+        "_highlights",
+        "_key",
+        "_layout",
+        "_next",
+        "_parent",
+        "_rec",
+        "mover",
+        "state",
+    )
+
+    def __init__(
+        self,
+        rec: Reconciler,
+        state: Any,
+        parent: Expectation | None = None,
+        delta: Mapping[str, str | None] | None = None,
+    ) -> None:
         self._rec = rec
         self.state = state
-        self.layout: dict[str, str] = rec.profile.projected_layout(rec.engine.layout(state))
-        self.key: Key = layout_key(self.layout)
         self.mover: int | None = rec.engine.to_move(state)
-        self._options: tuple[Option, ...] | None = None
-        self._by_key: dict[Key, list[Option]] | None = None
+        self._parent = parent
+        self._delta = delta
+        self._layout: dict[str, str] | None = None
+        self._key: Key | None = None
+        self._highlights: frozenset[str] | None = None
+        #: actions touching a set of sites, in the engine's order
+        self._acts: dict[frozenset[str], tuple[Any, ...]] = {}
+        self._next: dict[Any, tuple[Option, Expectation]] = {}
+
+    @property
+    def layout(self) -> dict[str, str]:
+        """The whole board as this profile senses it."""
+        if self._layout is None:
+            rec = self._rec
+            self._layout = rec.profile.projected_layout(rec.engine.layout(self.state))
+        return self._layout
+
+    @property
+    def key(self) -> Key:
+        if self._key is None:
+            self._key = layout_key(self.layout)
+        return self._key
+
+    def seen(self, site: str) -> str | None:
+        """What the board senses on ``site`` in this state."""
+        if self._delta is None or self._parent is None:
+            return self.layout.get(site)
+        if site in self._delta:
+            return self._delta[site]
+        return self._parent.seen(site)
+
+    def touching(self, sites: frozenset[str]) -> tuple[Any, ...]:
+        """The legal actions that touch any of ``sites``, in the engine's order."""
+        found = self._acts.get(sites)
+        if found is None:
+            found = tuple(self._rec.engine.actions_touching(self.state, sites))
+            self._acts[sites] = found
+        return found
+
+    def covering(self, sites: frozenset[str]) -> list[Any]:
+        """The legal actions that touch every one of ``sites``, in the
+        engine's order."""
+        if not sites:
+            return []
+        acts = self.touching(frozenset({min(sites)}))
+        if len(sites) == 1:
+            return list(acts)
+        touches = self._rec.engine.touches
+        state = self.state
+        return [a for a in acts if sites <= touches(state, a)]
+
+    def step(self, action: Any) -> tuple[Option, Expectation]:
+        """The option of playing ``action`` here, and the expectation after it."""
+        got = self._next.get(action)
+        if got is None:
+            rec = self._rec
+            engine = rec.engine
+            state = engine.apply_unchecked(self.state, action)
+            touched = engine.touches(self.state, action)
+            now = engine.layout(state)
+            delta: dict[str, str | None] = {}
+            for site in sorted(touched) if len(touched) > 1 else touched:
+                seen = rec.seen(site, now.get(site))
+                if seen != self.seen(site):
+                    delta[site] = seen
+            option = Option(
+                action,
+                engine.format_action(action),
+                frozenset(delta),
+                tuple(delta.items()),
+                touched,
+                engine.highlight(self.state, action),
+                state,
+            )
+            got = (option, Expectation(rec, state, self, delta))
+            self._next[action] = got
+            rec.kept += 1
+        return got
+
+    def held(self) -> int:
+        """How many options the cache holds from here."""
+        return sum(1 + nxt.held() for _, nxt in self._next.values())
+
+    def forget(self) -> None:
+        """Drop the states the search reached from here."""
+        self._next.clear()
+        self._acts.clear()
 
     @property
     def options(self) -> tuple[Option, ...]:
-        if self._options is None:
-            self._options = tuple(self._rec.option(self, a) for a in self._rec.legal(self.state))
-        return self._options
+        """Every legal action as an option: each one applied, so slow for a
+        game with many actions (for tests and tools; the search never asks)."""
+        return tuple(self.step(a)[0] for a in self._rec.engine.legal_actions(self.state))
 
     @property
-    def by_key(self) -> dict[Key, list[Option]]:
-        if self._by_key is None:
-            index: dict[Key, list[Option]] = {}
-            for option in self.options:
-                index.setdefault(option.after, []).append(option)
-            self._by_key = index
-        return self._by_key
-
-
-def _parts(piece: str | None) -> set[str | None]:
-    if piece is None:
-        return {None}
-    return {piece, *piece.split("+")}
+    def highlights(self) -> frozenset[str]:
+        """The sites to light for every legal action (the legal moves shown
+        while a player thinks)."""
+        if self._highlights is None:
+            engine = self._rec.engine
+            state = self.state
+            sites: set[str] = set()
+            for action in engine.legal_actions(state):
+                sites |= engine.highlight(state, action)
+            self._highlights = frozenset(sites)
+        return self._highlights
 
 
 def diff_sites(a: Mapping[str, str], b: Mapping[str, str]) -> set[str]:
@@ -171,7 +326,8 @@ class Reconciler:
 
     Holds a small cache of :class:`Expectation` values by state (states are
     immutable and hashable), so repeated answers for the same position are
-    cheap.
+    cheap. ``budget`` and ``chain_length`` bound the search (see the module's
+    docstring).
     """
 
     def __init__(
@@ -181,15 +337,20 @@ class Reconciler:
         *,
         cache_size: int = 64,
         takeback_depth: int = 8,
+        budget: int = BUDGET,
+        chain_length: int = CHAIN_LENGTH,
     ) -> None:
         self.engine = engine
         self.profile = profile
         self.takeback_depth = takeback_depth
+        self.budget = budget
+        self.chain_length = chain_length
         self._cache: OrderedDict[Any, Expectation] = OrderedDict()
         self._cache_size = cache_size
-        self._site_names = frozenset(engine.sites()) | {s.name for s in profile.sites}
-        action_sites = getattr(engine, "action_sites", None)
-        self._action_sites: Callable[[Any, Any], Iterable[str]] | None = action_sites
+        self._sensing = frozenset(s.name for s in profile.sites if s.channel is not None)
+        self._board = engine.board()
+        #: options built and cached since the cache was last trimmed
+        self.kept = 0
 
     # -- building blocks ---------------------------------------------------
     def expect(self, state: Any) -> Expectation:
@@ -203,27 +364,22 @@ class Reconciler:
             self._cache.popitem(last=False)
         return exp
 
-    def legal(self, state: Any) -> list[Any]:
-        return list(self.engine.legal_actions(state))
+    def seen(self, site: str, piece: str | None) -> str | None:
+        """What this board's sensor on ``site`` reports for the engine's ``piece``."""
+        if site not in self._sensing:
+            return None
+        return self.profile.project(site, piece)
 
-    def named_sites(self, state: Any, action: Any, text: str) -> frozenset[str]:
-        """The sites an action's notation names (``W3`` names track W3,
-        ``Dd4-e4`` names e4); an engine may answer itself with ``action_sites``."""
-        if self._action_sites is not None:
-            return frozenset(self._action_sites(state, action))
-        return frozenset(t for t in _TOKEN.findall(text) if t in self._site_names)
+    def parts(self, code: str | None) -> frozenset[str | None]:
+        """What a sensor may see while ``code`` is built or taken apart."""
+        return self._board.parts(code)
+
+    def held(self) -> int:
+        """How many options the cache holds."""
+        return sum(exp.held() for exp in self._cache.values())
 
     def option(self, exp: Expectation, action: Any) -> Option:
-        after_state = self.engine.apply_unchecked(exp.state, action)
-        after = self.profile.projected_layout(self.engine.layout(after_state))
-        changed = frozenset(diff_sites(exp.layout, after))
-        text = self.engine.format_action(action)
-        named = self.named_sites(exp.state, action, text)
-        removes = bool(changed) and all(
-            after.get(s) is None or after.get(s) in _parts(exp.layout.get(s)) for s in changed
-        )
-        marks = named | changed if removes else named
-        return Option(action, text, layout_key(after), changed, named, marks, after_state)
+        return exp.step(action)[0]
 
     # -- the answer --------------------------------------------------------
     def reconcile(
@@ -237,50 +393,80 @@ class Reconciler:
         """What ``sensed`` means for the game whose states so far are ``states``
         (oldest first; the last is the current one). ``pulses`` are the pulse
         sites (light gates) that fired since the last action."""
+        if self.kept > KEEP:
+            # a board changed many ways over one position: forget what was
+            # searched (the answers do not depend on it)
+            for cached in self._cache.values():
+                cached.forget()
+            self.kept = 0
         exp = self.expect(states[-1])
-        key = layout_key(sensed)
         pulsed = frozenset(pulses)
-
-        if key == exp.key:
-            if pulsed:
-                moving = [(o,) for o in exp.options if o.named & pulsed]
-                if moving:
-                    targets = frozenset(s for (o,) in moving for s in o.changed)
-                    return InProgress(tuple(moving), frozenset(), targets)
-            return Waiting()
-
-        found = exp.by_key.get(key)
+        diff = frozenset(diff_sites(sensed, exp.layout))
+        budget = _Budget(self.budget)
+        if not diff:
+            return self._still(exp, pulsed, budget)
+        try:
+            first = self._options(exp, exp.covering(diff), budget)
+        except _OutOfBudget:
+            return self._wrong(exp, sensed, diff)
+        found: list[Path] = [(o,) for o in first if o.leaves(sensed, diff)]
         if found:
-            return self._decide([(o,) for o in found], pulsed)
+            return self._decide(found, pulsed)
+        progress = self._in_progress(exp, first, sensed, diff, pulsed)
 
-        diff = diff_sites(sensed, exp.layout)
         if deep:
-            chains = self._two_step(exp, key, diff)
+            try:
+                chains = self._chains(exp, sensed, diff, budget)
+            except _OutOfBudget:
+                return progress if progress is not None else self._wrong(exp, sensed, diff)
             if chains:
                 return self._decide(chains, pulsed)
-            back = self._takeback(states, key)
+            back = self._takeback(states, layout_key(sensed))
             if back is not None:
                 return back
 
-        progress = self._in_progress(exp, sensed, diff, pulsed)
         if progress is not None:
             return progress
 
         if deep:
-            first = self._first_step_done(exp, sensed, pulsed)
-            if first is not None:
-                return first
-
-        offending = frozenset(s for s in diff if sensed.get(s) is not None)
-        restore = {s: exp.layout[s] for s in sorted(diff) if s in exp.layout}
-        return Wrong(offending, restore)
+            try:
+                done = self._first_step_done(exp, sensed, diff, pulsed, budget)
+            except _OutOfBudget:
+                done = None
+            if done is not None:
+                return done
+        return self._wrong(exp, sensed, diff)
 
     # -- the pieces of the answer -------------------------------------------
+    def _options(self, exp: Expectation, actions: Sequence[Any], budget: _Budget) -> list[Option]:
+        budget.spend(len(actions))
+        return [exp.step(a)[0] for a in actions]
+
+    def _still(self, exp: Expectation, pulsed: frozenset[str], budget: _Budget) -> Verdict:
+        """The board shows the expected position: a marble in a light gate is
+        on its way."""
+        if pulsed:
+            try:
+                options = self._options(exp, exp.touching(pulsed), budget)
+            except _OutOfBudget:
+                return Waiting()
+            moving = [(o,) for o in options if o.touched & pulsed]
+            if moving:
+                targets = frozenset(s for (o,) in moving for s in o.changed)
+                return InProgress(tuple(moving), frozenset(), targets)
+        return Waiting()
+
+    def _wrong(self, exp: Expectation, sensed: Mapping[str, str], diff: frozenset[str]) -> Wrong:
+        offending = frozenset(s for s in diff if sensed.get(s) is not None)
+        layout = exp.layout
+        restore = {s: layout[s] for s in sorted(diff) if s in layout}
+        return Wrong(offending, restore)
+
     def _decide(self, paths: list[Path], pulsed: frozenset[str]) -> Verdict:
         """Played or Ambiguous. ``paths`` come in the engine's own order, that
         of ``legal_actions`` (for a chain: its first step, then its second)."""
         if len(paths) > 1 and pulsed:
-            narrowed = [p for p in paths if any(o.named & pulsed for o in p)]
+            narrowed = [p for p in paths if any(o.touched & pulsed for o in p)]
             if narrowed:
                 paths = narrowed
         if len({p[-1].state for p in paths}) == 1:
@@ -289,25 +475,61 @@ class Reconciler:
             return Played(paths[0])
         return Ambiguous(tuple(paths))
 
-    def _chains_from(
-        self, exp: Expectation, diff: set[str]
-    ) -> Iterable[tuple[Option, Expectation]]:
-        """First steps of a turn that continues with the same player."""
-        if exp.mover is None:
-            return
-        for option in exp.options:
-            if not option.changed & diff:
-                continue
-            nxt = self.expect(option.state)
-            if nxt.mover == exp.mover:
+    @staticmethod
+    def _rest(option: Option, sensed: Mapping[str, str], diff: frozenset[str]) -> frozenset[str]:
+        """Where the board still differs from ``sensed`` after ``option``, when
+        it differed on ``diff`` before."""
+        return (diff - option.changed) | {s for s, v in option.after if sensed.get(s) != v}
+
+    def _steps(
+        self,
+        exp: Expectation,
+        rest: frozenset[str],
+        diff: frozenset[str],
+        mover: int,
+        budget: _Budget,
+    ) -> Iterator[tuple[Option, Expectation]]:
+        """Steps of a turn that goes on: actions that change a site still
+        differing (``rest``) and one where the board differs from the turn's
+        start (``diff``), and leave ``mover`` to act."""
+        acts = exp.touching(rest)
+        budget.spend(len(acts))
+        for action in acts:
+            option, nxt = exp.step(action)
+            if option.changed & rest and option.changed & diff and nxt.mover == mover:
                 yield option, nxt
 
-    def _two_step(self, exp: Expectation, key: Key, diff: set[str]) -> list[Path]:
-        chains: list[Path] = []
-        for first, nxt in self._chains_from(exp, diff):
-            for second in nxt.by_key.get(key, ()):
-                chains.append((first, second))
-        return chains
+    def _chains(
+        self, exp: Expectation, sensed: Mapping[str, str], diff: frozenset[str], budget: _Budget
+    ) -> list[Path]:
+        """Chains of actions by the player to act that leave exactly ``sensed``.
+
+        Every action of a chain must change a site where ``sensed`` differs
+        from the turn's start: one whose changes a later action undoes left
+        no trace on the board, and nobody's hands may be said to have made
+        it (a score's marbles being lifted one by one, the one still standing
+        on a track's entry cell, is the score under way, not the score and an
+        insertion into that cell)."""
+        mover = exp.mover
+        found: list[Path] = []
+        if mover is None or self.chain_length < 2:
+            return found
+
+        def walk(node: Expectation, path: Path, rest: frozenset[str]) -> None:
+            for option in self._options(node, node.covering(rest), budget):
+                if option.leaves(sensed, rest) and option.changed & diff:
+                    found.append((*path, option))
+            if len(path) + 1 < self.chain_length:
+                for option, nxt in list(self._steps(node, rest, diff, mover, budget)):
+                    after = self._rest(option, sensed, rest)
+                    if after:
+                        walk(nxt, (*path, option), after)
+
+        for option, nxt in list(self._steps(exp, diff, diff, mover, budget)):
+            rest = self._rest(option, sensed, diff)
+            if rest:
+                walk(nxt, (option,), rest)
+        return found
 
     def _takeback(self, states: Sequence[Any], key: Key) -> Takeback | None:
         depth = min(self.takeback_depth, len(states) - 1)
@@ -319,52 +541,64 @@ class Reconciler:
     def _in_progress(
         self,
         exp: Expectation,
+        options: Sequence[Option],
         sensed: Mapping[str, str],
-        diff: set[str],
+        diff: frozenset[str],
         pulsed: frozenset[str],
     ) -> InProgress | None:
+        """The options (all touching every site of ``diff``) that the board is
+        on its way to: every differing site shows nothing, or a piece (or a
+        part of one) the action moves."""
+        parts = self.parts
         candidates: list[Path] = []
         destinations: set[str] = set()
-        for option in exp.options:
+        for option in options:
             if not diff <= option.changed:
                 continue
             after = dict(option.after)
             allowed: set[str | None] = {None}
             for s in option.changed:
-                allowed |= _parts(after.get(s)) | _parts(exp.layout.get(s))
+                allowed |= parts(after[s]) | parts(exp.seen(s))
             if all(sensed.get(s) in allowed for s in diff):
                 candidates.append((option,))
-                destinations.update(s for s in option.changed if sensed.get(s) != after.get(s))
+                destinations.update(s for s in option.changed if sensed.get(s) != after[s])
         if not candidates:
             return None
         if pulsed:
-            narrowed = [p for p in candidates if p[0].named & pulsed]
+            narrowed = [p for p in candidates if p[0].touched & pulsed]
             if narrowed and len(narrowed) < len(candidates):
                 candidates = narrowed
-                destinations = {
-                    s
-                    for (o,) in narrowed
-                    for s in o.changed
-                    if sensed.get(s) != dict(o.after).get(s)
-                }
-        lifted = frozenset(
-            s
-            for s in diff
-            if exp.layout.get(s) is not None
-            and (sensed.get(s) is None or sensed.get(s) in _parts(exp.layout[s]) - {exp.layout[s]})
-        )
-        return InProgress(tuple(candidates), lifted, frozenset(destinations))
+                destinations = {s for (o,) in narrowed for s, v in o.after if sensed.get(s) != v}
+        lifted = set()
+        for s in diff:
+            before = exp.seen(s)
+            if before is None:
+                continue
+            now = sensed.get(s)
+            if now is None or now in parts(before) - {before}:
+                lifted.add(s)
+        return InProgress(tuple(candidates), frozenset(lifted), frozenset(destinations))
 
     def _first_step_done(
-        self, exp: Expectation, sensed: Mapping[str, str], pulsed: frozenset[str]
+        self,
+        exp: Expectation,
+        sensed: Mapping[str, str],
+        diff: frozenset[str],
+        pulsed: frozenset[str],
+        budget: _Budget,
     ) -> Played | None:
         """The first action of a multi-step turn is complete and the second
         under way: play the first."""
+        mover = exp.mover
+        if mover is None:
+            return None
         found: list[Option] = []
-        diff = diff_sites(sensed, exp.layout)
-        for first, nxt in self._chains_from(exp, diff):
-            rest = diff_sites(sensed, nxt.layout)
-            if rest and self._in_progress(nxt, sensed, rest, pulsed) is not None:
+        for first, nxt in list(self._steps(exp, diff, diff, mover, budget)):
+            rest = self._rest(first, sensed, diff)
+            if not rest:
+                continue
+            options = self._options(nxt, nxt.covering(rest), budget)
+            if self._in_progress(nxt, options, sensed, rest, pulsed) is not None:
                 found.append(first)
         if len(found) == 1:
             return Played((found[0],))

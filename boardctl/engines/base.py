@@ -289,6 +289,17 @@ class Engine(abc.ABC, Generic[S, A]):
         after = self.layout(self.apply_unchecked(state, action))
         return frozenset(s for s in before.keys() | after.keys() if before.get(s) != after.get(s))
 
+    def actions_touching(self, state: S, sites: frozenset[str]) -> Iterator[A]:
+        """The legal actions that touch any of ``sites`` (see :meth:`touches`),
+        in the order :meth:`legal_actions` lists them.
+
+        The reconciler asks this for the sites where the board differs from
+        the game, so a game with thousands of legal actions need not list them
+        all. The default filters :meth:`legal_actions` by :meth:`touches`; an
+        engine that can go from a site straight to its actions overrides it,
+        with the same answer."""
+        return (a for a in self.legal_actions(state) if self.touches(state, a) & sites)
+
     def highlight(self, state: S, action: A) -> frozenset[str]:
         """The sites to light when ``action`` is offered to the player (a
         track to push into, a cell to place on, a line to score): by default

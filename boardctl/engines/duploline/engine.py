@@ -404,6 +404,21 @@ class DuploLine(Engine[State, Action]):
     def board(self) -> BoardSpec:
         return self._board
 
+    def touches(self, state: State, action: Action) -> frozenset[str]:
+        """An action touches its cells: the one a piece is added to, or the
+        two a piece moves between."""
+        if isinstance(action, Add):
+            return frozenset({action.cell})
+        return frozenset({action.src, action.dst})
+
+    def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
+        for action in self.legal_actions(state):
+            if isinstance(action, Add):
+                if action.cell in sites:
+                    yield action
+            elif action.src in sites or action.dst in sites:
+                yield action
+
     def winning_sites(self, state: State) -> frozenset[str]:
         """The winner's line of discs or of rings."""
         if state.winner < 0 or state.end not in (End.DISC_LINE, End.RING_LINE, End.BOTH_LINES):

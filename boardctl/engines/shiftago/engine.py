@@ -97,6 +97,10 @@ def _popcount(x: int) -> int:
     return x.bit_count()
 
 
+_CELL_INDEX = {name: i for i, name in enumerate(CELL_NAMES)}
+_TRACK_INDEX = {name: t for t, name in enumerate(TRACK_NAMES)}
+
+
 # -- the engine ------------------------------------------------------------------
 
 
@@ -575,10 +579,51 @@ class Shiftago(Engine[ShiftagoState, Action]):
         )
         return BoardSpec(tuple(sites), pieces, players)
 
+    def _run(self, occ: int, track: int) -> int:
+        """The cells an insertion into ``track`` moves marbles through: from
+        the entry cell to the first empty one, that one included."""
+        cells, prefixes, _step = self._tracks[track]
+        k = 0
+        last = len(cells) - 1
+        while k < last and occ & cells[k]:
+            k += 1
+        return prefixes[k + 1]
+
     def touches(self, state: ShiftagoState, action: Action) -> frozenset[str]:
+        """An insertion touches its track and the cells of its run (every
+        marble pushed moves, whatever its colour); a score, its line."""
         if isinstance(action, Insert):
-            return super().touches(state, action) | {TRACK_NAMES[action.track]}
+            occ = 0
+            for b in state.boards:
+                occ |= b
+            run = self._run(occ, action.track)
+            cells = {CELL_NAMES[i] for i in range(CELLS) if run >> i & 1}
+            return frozenset({TRACK_NAMES[action.track], *cells})
         return self._cells_between(action.first, action.last)
+
+    def actions_touching(self, state: ShiftagoState, sites: frozenset[str]) -> Iterator[Action]:
+        if state.phase != INSERT:
+            yield from super().actions_touching(state, sites)
+            return
+        mask = 0
+        tracks = set()
+        for site in sites:
+            i = _CELL_INDEX.get(site)
+            if i is not None:
+                mask |= 1 << i
+            else:
+                t = _TRACK_INDEX.get(site)
+                if t is not None:
+                    tracks.add(t)
+        occ = 0
+        for b in state.boards:
+            occ |= b
+        for action in self.legal_actions(state):
+            if not isinstance(action, Insert):
+                continue
+            t = action.track
+            if t in tracks or (mask and self._run(occ, t) & mask):
+                yield action
 
     def highlight(self, state: ShiftagoState, action: Action) -> frozenset[str]:
         """A track to push into, or the whole line to score."""
