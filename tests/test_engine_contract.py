@@ -34,7 +34,9 @@ from boardctl.engines import CHANCE, GAMES, Engine, Match, create, engine_class
 from boardctl.errors import BadOptions
 
 #: a playout that has not ended after this many actions is a game that may never end
-MAX_ACTIONS = 3000
+MAX_ACTIONS = 20_000
+#: actions of each playout checked in depth; the rest are played to the end quickly
+DEEP = 400
 #: actions checked in depth at each step (all are checked for legality when few)
 SAMPLE = 6
 
@@ -179,8 +181,14 @@ def test_random_playouts_keep_the_contract(game: str, options: dict[str, Any], s
     engine = create(game, options)
     rng = random.Random(seed)
     match: Match[Any, Any] = Match(engine)
-    for _ in range(MAX_ACTIONS):
+    for step in range(MAX_ACTIONS):
         state = match.state
+        if step >= DEEP:
+            if engine.outcome(state).over:
+                _check_state(engine, state)
+                break
+            match.play(_pick(engine, state, rng))
+            continue
         _check_state(engine, state)
         if engine.outcome(state).over:
             break
