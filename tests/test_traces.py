@@ -1,0 +1,63 @@
+"""The hand traces of tests/traces/: every real action recognised, nothing
+recognised that was not done, and the LEDs flag what is wrong, on every board
+that ships. Each trace runs through the controller's loop on a fake clock, as
+the daemon runs it; the known misreads are expected failures naming their cause."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from trace_support import TRACES, load, misreads, run, trace_files, verdict
+
+from hardware.profiles import builtin_profiles
+
+
+def _param(path: Path) -> object:
+    data = load(path)
+    marks = []
+    if data.get("xfail"):
+        marks.append(pytest.mark.xfail(strict=True, reason=data["xfail"]))
+    return pytest.param(path, id=f"{path.parent.name}/{path.stem}", marks=marks)
+
+
+@pytest.mark.parametrize("path", [_param(p) for p in trace_files()])
+def test_the_board_reads_what_the_hands_did(path: Path) -> None:
+    data = load(path)
+    problems = verdict(data, run(data))
+    assert not problems, f"{data['name']}: {data.get('description', '')}\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("profile", builtin_profiles())
+def test_every_shipped_board_has_traces(profile: str) -> None:
+    mine = [p for p in trace_files() if load(p)["profile"] == profile]
+    if not mine:
+        pytest.skip(f"no hand traces for {profile} yet: add some under {TRACES}")
+    assert any(not load(p).get("xfail") for p in mine)
+
+
+def test_a_missed_or_invented_move_is_told() -> None:
+    data = load(TRACES / "shiftago-colour" / "clean-normal-pace.json")
+    fewer = copy.deepcopy(data)
+    fewer["steps"] = [s for s in fewer["steps"] if s.get("site") != "f1"]  # Sf never made
+    outcome = run(fewer)
+    found = misreads(fewer, outcome)
+    assert found.missed >= 1 and verdict(fewer, outcome)
+    extra = copy.deepcopy(data)
+    extra["steps"].append({"t": extra["end"] - 0.5, "site": "d4", "value": 2})
+    found = misreads(extra, run(extra))
+    assert found.false_flags == 0 and found.invented == 0
+    assert found.checks == 0 and verdict(extra, run(extra)) == []
+    extra["end"] += 3.0
+    assert misreads(extra, run(extra)).false_flags == 1
+
+
+def test_a_wrong_light_is_told() -> None:
+    data = load(TRACES / "shiftago-colour" / "marble-on-a-middle-cell.json")
+    wrong = copy.deepcopy(data)
+    for check in wrong["expect"]["checks"]:
+        if check.get("red"):
+            check["red"] = ["e4"]
+    problems = verdict(wrong, run(wrong))
+    assert any("red is ['d4'], expected ['e4']" in p for p in problems)

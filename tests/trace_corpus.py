@@ -1,0 +1,607 @@
+"""The hand traces of tests/traces/, described as what hands do.
+
+``python tests/trace_corpus.py`` (from the repository, with ``PYTHONPATH`` set
+to it) writes every trace described here as JSON into ``tests/traces/<profile>/``.
+A trace written by hand, or edited after it was written, is kept under a name
+this file does not use (the runner reads every file in the folder).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from itertools import permutations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from trace_support import TRACES, Hands
+
+COLOUR, PRESENCE, DUPLO = "shiftago-colour", "shiftago-presence", "duploline"
+SHIFTAGO = (COLOUR, PRESENCE)
+EXPRESS = {"players": 2, "variant": "express"}
+
+#: the three misreads known today, by cause (the xfail reasons)
+CAUSE_SCORE = (
+    "a scoring removal read as a score plus an insertion nobody made: with two of the "
+    "inner marbles lifted, the board is also the score followed by a push of the same "
+    "player (the marble still standing on a track's entry cell, or just inside a kept "
+    "end on the edge), and the deep search takes it for both"
+)
+CAUSE_ORDER = (
+    "the two actions of a DuploLine turn made before the board settles between them are "
+    "recorded in the engine's order, not in the order the readings showed them made"
+)
+CAUSE_STUCK = (
+    "mistakes that look like a marble in transit are never flagged: a board that stays "
+    "'in progress' is never turned into a wrong board with what to fix lit"
+)
+CAUSE_PULSE = (
+    "a light-gate pulse lost in fast play: Controller.commit clears every pulse, also one "
+    "that arrived after the last reading of the move it commits (a gate breaks before "
+    "the cells behind it change, so that pulse belongs to the next move)"
+)
+
+#: a short Shiftago game (no line)
+GAME = ["Sf", "E2", "Nc", "E5", "Ne", "Nb", "Nf", "Nc", "Sg", "Sc", "W1", "Nf"]
+#: DuploLine turns: an opening, then ring-and-disc turns, a move onto a ring
+DUPLO_GAME = ["D+b4", "D+a4", "R+a3", "D+b5", "R+a2", "R+c5", "Da4-a3", "D+d5", "R+c4"]
+#: Expert, two players: the next insertion (Se) makes player 0's line a1-e1
+EDGE_2P = ["Sa", "Ng", "Sb", "Nf", "Sc", "Ne", "Sd", "Nd", "Se"]
+#: Expert, two players: player 0's line d1-d5 up the middle column
+MIDDLE_2P = ["Sd", "Na", "Sd", "Nb", "Sd", "Nf", "Sd", "Ng", "Sd"]
+
+
+def settled(h: Hands, pause: float, **check: object) -> None:
+    """Wait ``pause`` seconds and check the board shows nothing wrong."""
+    h.wait(pause)
+    h.check(check.pop("phase", ["awaiting_move", "choosing_score"]), red=[], amber=[], **check)
+
+
+def play(h: Hands, moves: list[str], pause: float, roll: float = 0.06, pace: float = 0.25) -> None:
+    for move in moves:
+        h.act(move, roll=roll, pace=pace)
+        settled(h, pause)
+
+
+# -- Shiftago --------------------------------------------------------------------------
+
+
+def clean(profile: str) -> Iterator[Hands]:
+    h = Hands("clean-normal-pace", profile, "twelve pushes a second or so apart", options=EXPRESS)
+    h.wait(1.0)
+    play(h, GAME, 1.0)
+    yield h
+    h = Hands("clean-at-speed", profile, "twelve pushes 0.35 s apart, marbles rolling fast",
+              options=EXPRESS)  # fmt: skip
+    h.wait(0.5)
+    play(h, GAME, 0.35, roll=0.04)
+    yield h
+
+
+def rolling(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "rolling-marbles", profile,
+        "each marble bounces as it lands (its cell reads empty, then full again, twice) "
+        "and the colour sensor sees a stranger colour for a moment as it rolls in",
+        options=EXPRESS,
+    )  # fmt: skip
+    h.wait(1.0)
+    for move in GAME[:8]:
+        h.act(move, roll=0.08)
+        landed = _entry(move)
+        h.wait(0.01)
+        h.glitch(landed, 0, 0.012)
+        h.wait(0.02)
+        h.glitch(landed, 0, 0.015)
+        if profile == COLOUR:
+            h.wait(0.01)
+            h.glitch(landed, 5, 0.02)
+        settled(h, 0.9)
+    yield h
+
+
+def _entry(track: str) -> str:
+    from boardctl.sim.hands import track_cells
+
+    return track_cells(track)[0]
+
+
+def chatter(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "chatter-and-glitches", profile,
+        "a sensor under a marble chatters, an empty cell reads a marble for 30 ms, "
+        "between clean pushes",
+        options=EXPRESS, start=GAME[:6],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.chatter("f1", 8)
+    settled(h, 0.8)
+    h.glitch("d4", h.value("d4", "p0"), 0.03)
+    settled(h, 0.8)
+    h.act("Nf")
+    settled(h, 0.8)
+    h.chatter("f7", 5, 0.02)
+    h.glitch("a3", h.value("a3", "p1"), 0.03)
+    settled(h, 0.8)
+    h.act("Nc")
+    settled(h, 1.0)
+    yield h
+
+
+def lifted(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "lifted-and-put-back", profile,
+        "a marble lifted to look at it and put back 0.6 s later; the board shows the "
+        "move under way at most, and nothing is recorded",
+        options=EXPRESS, start=GAME[:6],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("c7")
+    h.put("c7", "p0", after=0.6)
+    settled(h, 1.0)
+    h.act("Nf")
+    settled(h, 1.0)
+    yield h
+    h = Hands(
+        "lifted-and-held", profile,
+        "the mover lifts one of their own marbles off and holds it 12 s: the board is "
+        "wrong (its cell amber) until it is back",
+        options=EXPRESS, start=["W1", "E1", "W4", "E4"],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("a1")
+    h.wait(2.0)
+    h.check("wrong_board", red=[], amber=["a1"])
+    h.wait(10.0)
+    h.check("wrong_board", red=[], amber=["a1"])
+    h.flagged()
+    h.put("a1", "p0")
+    settled(h, 1.0)
+    yield h
+    h = Hands(
+        "knocked-off-held", profile,
+        "a marble of the other colour is knocked off the board from a track's entry cell "
+        "and not put back for 12 s: the board must say which cell to refill",
+        options=EXPRESS, start=["W1", "E1", "Sd"],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("a1")
+    h.wait(0.5)
+    h.check("move_in_progress")
+    h.wait(11.5)
+    h.check("wrong_board", red=[], amber=["a1"])
+    h.flagged()
+    h.put("a1", "p0")
+    settled(h, 1.0)
+    if profile == COLOUR:  # a presence board does not take it for W1 half done
+        h.expected_failure(CAUSE_STUCK)
+    yield h
+
+
+def wrong_colour(profile: str) -> Iterator[Hands]:
+    if profile != COLOUR:
+        return
+    h = Hands(
+        "wrong-colour", profile,
+        "player 1's marble pushed into W1 on player 0's turn (a1 holds player 0's): "
+        "red at a1 after the grace time; taken out, then the right marble goes in",
+        options=EXPRESS, start=["W1", "E7"],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.insert("W1", "p1")
+    h.wait(2.0)
+    h.check("wrong_board", red=["a1", "b1"], amber=[])
+    h.flagged()
+    # taken back out: a1's marble lifted, b1's rolled back
+    h.lift("a1")
+    h.put("a1", "p0", after=0.1)
+    h.lift("b1", after=0.05)
+    settled(h, 1.0, phase="awaiting_move")
+    h.act("W1")
+    settled(h, 1.0)
+    yield h
+    h = Hands(
+        "wrong-colour-like-a-push", profile,
+        "player 1 to move pushes a marble of player 0's colour into W1, whose entry cell "
+        "already holds player 0's: the board looks like W1 half done; it must turn red",
+        options=EXPRESS, start=["W1"],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.insert("W1", "p0")
+    h.wait(0.5)
+    h.check("move_in_progress")
+    h.wait(5.0)
+    h.check("wrong_board", red=["a1"])
+    h.flagged()
+    h.wait(20.0)
+    h.check("wrong_board", red=["a1"])
+    h.expected_failure(CAUSE_STUCK)
+    yield h
+
+
+def illegal_cell(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "marble-on-a-middle-cell", profile,
+        "a marble put by hand on d4, which no push reaches: red at d4 after the grace "
+        "time, then lifted and the game goes on",
+        options=EXPRESS, start=GAME[:4],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("d4", "p0")
+    h.wait(2.0)
+    h.check("wrong_board", red=["d4"], amber=[])
+    h.flagged()
+    h.lift("d4")
+    settled(h, 1.0)
+    play(h, GAME[4:6], 1.0)
+    yield h
+
+
+def knocked(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "knocked-across", profile,
+        "a marble knocked from c4 into the empty cell above it: red at c5, amber at c4",
+        options=EXPRESS, start=["W4", "W4", "W4", "E7"],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("c4")
+    h.put("c5", "p0", after=0.05)
+    h.wait(2.0)
+    h.check("wrong_board", red=["c5"], amber=["c4"])
+    h.flagged()
+    h.lift("c5")
+    h.put("c4", "p0", after=0.3)
+    settled(h, 1.0)
+    h.act("E4")
+    settled(h, 1.0)
+    yield h
+    h = Hands(
+        "knocked-along-a-track", profile,
+        "player 0's marble on a1 knocked into the empty b1 on player 1's turn: the board "
+        "looks like W1 half done; it must turn red at b1 with a1 amber",
+        options=EXPRESS, start=["W1"],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("a1")
+    h.put("b1", "p0", after=0.05)
+    h.wait(0.5)
+    h.check("move_in_progress")
+    h.wait(5.0)
+    h.check("wrong_board", red=["b1"], amber=["a1"])
+    h.flagged()
+    h.wait(20.0)
+    h.check("wrong_board", red=["b1"], amber=["a1"])
+    if profile == COLOUR:  # a presence board sees b1 filled, a1 emptied: not W1
+        h.expected_failure(CAUSE_STUCK)
+    yield h
+
+
+def bumped(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "bumped-board", profile,
+        "the table is bumped: every marble's cell reads empty and a few empty cells read a "
+        "marble for 40 ms; nothing is recorded or flagged",
+        options=EXPRESS, start=GAME[:8],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.bump([*sorted(h.layout), "d4", "e3", "b6"])
+    settled(h, 1.0)
+    h.act(GAME[8])
+    h.wait(0.3)
+    h.bump(["d4", "c3"], 0.05)
+    settled(h, 1.0)
+    yield h
+
+
+def takebacks(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "takeback-held", profile,
+        "after W1 and E1, E1's marble is taken back off the board and the board held so "
+        "for 3.5 s: E1 is taken back; then Nd is played instead",
+        options=EXPRESS,
+    )  # fmt: skip
+    h.wait(1.0)
+    play(h, ["W1", "E1"], 1.0)
+    h.lift("g1")
+    h.wait(1.0)
+    h.check("takeback_offered", moves=2)
+    h.wait(3.0)
+    h.take_back()
+    h.check("awaiting_move", red=[], amber=[], moves=1)
+    play(h, ["Nd"], 1.0)
+    yield h
+    h = Hands(
+        "takeback-changed-mind", profile,
+        "E1's marble lifted for a second and put back: nothing is taken back",
+        options=EXPRESS,
+    )  # fmt: skip
+    h.wait(1.0)
+    play(h, ["W1", "E1"], 1.0)
+    h.lift("g1")
+    h.put("g1", "p1", after=1.0)
+    settled(h, 4.0, moves=2)
+    play(h, ["Nd"], 1.0)
+    yield h
+
+
+def out_of_turn(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "push-instead-of-scoring", profile,
+        "player 0 has a line to score, but player 1 pushes a marble in: the board is wrong "
+        "(red where it went in) until it is taken out; then the line is scored",
+        options={"players": 2, "variant": "expert"}, start=MIDDLE_2P,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.insert("E7", "p1")
+    h.wait(2.0)
+    h.check("wrong_board", red=["e7"], amber=[])
+    h.flagged()
+    h.lift("e7")  # the run slides back as the new marble is pulled out
+    settled(h, 1.0, phase="choosing_score")
+    h.act("x:d1-d5", order=["d2", "d3", "d4"], pace=0.5)
+    settled(h, 1.0)
+    yield h
+
+
+def scoring(profile: str) -> Iterator[Hands]:
+    expert2 = {"players": 2, "variant": "expert"}
+    inner = ["d2", "d3", "d4"]
+    for order in permutations(inner):
+        h = Hands(
+            f"score-middle-{''.join(s[1] for s in order)}", profile,
+            f"line d1-d5 scored by lifting {', '.join(order)} a second apart",
+            options=expert2, start=MIDDLE_2P,
+        )  # fmt: skip
+        h.wait(1.0)
+        h.check("choosing_score", red=[], amber=[])
+        h.act("x:d1-d5", order=order, pace=1.0)
+        settled(h, 1.0)
+        play(h, ["Sd"], 1.0)
+        if order[-1] == "d2":  # d2 standing: d1 pushed on by Sd
+            h.expected_failure(CAUSE_SCORE)
+        yield h
+    for order in (["b1", "c1", "d1"], ["d1", "b1", "c1"]):
+        h = Hands(
+            f"score-edge-fast-{''.join(s[0] for s in order)}", profile,
+            f"line a1-e1 scored by lifting {', '.join(order)} 0.08 s apart",
+            options=expert2, start=EDGE_2P,
+        )  # fmt: skip
+        h.wait(1.0)
+        h.act("x:a1-e1", order=order, pace=0.08)
+        settled(h, 1.0)
+        play(h, ["W4"], 1.0)
+        yield h
+    h = Hands(
+        "score-edge-by-hand", profile,
+        "line a1-e1 scored by lifting b1, c1, d1 a second apart: with two lifted the "
+        "board must not be read as the score and a push into Sd",
+        options=expert2, start=EDGE_2P,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act("x:a1-e1", order=["b1", "c1", "d1"], pace=1.0)
+    settled(h, 1.0)
+    play(h, ["W4"], 1.0)
+    h.expected_failure(CAUSE_SCORE)
+    yield h
+    # three and four players: a line of four, one end kept
+    for players in (3, 4):
+        opts = {"players": players, "variant": "expert"}
+        start = _line_of_four(players)
+        for keep, order in (("d1", ["d4", "d2", "d3"]), ("d4", ["d1", "d2", "d3"])):
+            h = Hands(
+                f"score-{players}p-keep-{keep}", profile,
+                f"{players} players: line d1-d4 scored keeping {keep}, lifting "
+                f"{', '.join(order)} a second apart",
+                options=opts, start=start,
+            )  # fmt: skip
+            h.wait(1.0)
+            h.check("choosing_score", red=[], amber=[])
+            h.act(f"x:d1-d4/{keep}", order=order, pace=1.0)
+            settled(h, 1.0)
+            play(h, ["W2"], 1.0)
+            yield h
+        h = Hands(
+            f"score-{players}p-edge-by-hand", profile,
+            f"{players} players: line d1-d4 scored keeping d4, lifting d3 and d2 a second "
+            "apart, then d1: with d1 still standing it must not be read as a push into Sd",
+            options=opts, start=start,
+        )  # fmt: skip
+        h.wait(1.0)
+        h.act("x:d1-d4/d4", order=["d3", "d2", "d1"], pace=1.0)
+        settled(h, 1.0)
+        play(h, ["W2"], 1.0)
+        h.expected_failure(CAUSE_SCORE)
+        yield h
+
+
+def _line_of_four(players: int) -> list[str]:
+    """Player 0 pushes Sd four times; the others push at the far edges."""
+    others = iter(["Na", "Nb", "Nf", "Ng", "E6", "W6", "E7", "W7", "Ne"])
+    start: list[str] = []
+    for k in range(4):
+        start.append("Sd")
+        if k < 3:
+            start += [next(others) for _ in range(players - 1)]
+    return start
+
+
+def fast_pulse(profile: str) -> Iterator[Hands]:
+    if profile != PRESENCE:
+        return
+    # row 1 holds a1, b1, c1 and e1, f1, g1 (d1 empty): W1 and E1 then leave the
+    # same cells occupied, and only the light gate tells them apart
+    start = ["W1", "E1", "W1", "E1", "W1", "E1"]
+    h = Hands(
+        "pulse-in-fast-play", profile,
+        "player 1 pushes into Na; player 0's push into W1 breaks its gate 160 ms after "
+        "Na's marble stopped (140 ms after the host read it, the cells being debounced); "
+        "the board then reads like W1 or E1, and only W1's gate broke",
+        options=EXPRESS, start=start[:5],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act("E1")
+    settled(h, 1.0)
+    h.act("Na")
+    h.wait(0.16)
+    h.act("W1")
+    settled(h, 1.5)
+    h.expected_failure(CAUSE_PULSE)
+    yield h
+    h = Hands(
+        "pulse-after-settle", profile,
+        "the same, with W1's gate breaking 400 ms after Na's marble stopped",
+        options=EXPRESS, start=start[:6],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act("Na")
+    h.wait(0.4)
+    h.act("W1")
+    settled(h, 1.5)
+    yield h
+
+
+# -- DuploLine --------------------------------------------------------------------------
+
+
+def duplo(profile: str) -> Iterator[Hands]:
+    if profile != DUPLO:
+        return
+    h = Hands("clean-normal-pace", profile,
+              "nine actions, the two actions of a turn 0.8 s apart", options={})  # fmt: skip
+    h.wait(1.0)
+    play(h, DUPLO_GAME, 0.8, pace=0.3)
+    yield h
+    h = Hands(
+        "two-action-turns-at-speed", profile,
+        "each turn's two actions made 0.1 s apart, before the board settles between them: "
+        "both are recorded, in order",
+        options={},
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act(DUPLO_GAME[0], pace=0.1)
+    settled(h, 0.8)
+    for k in range(1, len(DUPLO_GAME) - 1, 2):
+        h.act(DUPLO_GAME[k], pace=0.05)
+        h.wait(0.1)
+        h.act(DUPLO_GAME[k + 1], pace=0.05)
+        settled(h, 0.8)
+    h.expected_failure(CAUSE_ORDER)
+    yield h
+    mid = DUPLO_GAME[:6]  # black to act: a ring placed, a disc next (Da4-a3)
+    h = Hands(
+        "out-of-turn", profile,
+        "white puts a disc down while black is to act: red at the cell, then it is taken "
+        "off and black plays",
+        options={}, start=DUPLO_GAME[:7],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("e5", "white-disc")
+    h.wait(2.0)
+    h.check("wrong_board", red=["e5"], amber=[])
+    h.flagged()
+    h.lift("e5")
+    settled(h, 1.0)
+    play(h, DUPLO_GAME[7:9], 0.8)
+    yield h
+    h = Hands(
+        "illegal-cell", profile,
+        "a disc put far from every piece (g7), where no action goes: red there",
+        options={}, start=DUPLO_GAME[:3],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("g7", "black-disc")
+    h.wait(2.0)
+    h.check("wrong_board", red=["g7"], amber=[])
+    h.flagged()
+    h.lift("g7")
+    settled(h, 1.0)
+    play(h, DUPLO_GAME[3:5], 0.8)
+    yield h
+    h = Hands(
+        "knocked-piece", profile,
+        "a ring knocked off a2 onto the floor and put back 4 s later: amber at a2 while "
+        "it is missing",
+        options={}, start=mid,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("a2")
+    h.wait(2.5)
+    h.check("wrong_board", red=[], amber=["a2"])
+    h.flagged()
+    h.put("a2", "white-ring", after=1.5)
+    settled(h, 1.0)
+    play(h, DUPLO_GAME[6:8], 0.8)
+    yield h
+    h = Hands(
+        "lifted-put-back-chatter", profile,
+        "a disc lifted and put back, a sensor chattering, an empty cell glitching and the "
+        "board bumped: nothing recorded, nothing flagged",
+        options={}, start=mid,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("b4")
+    h.put("b4", "white-disc", after=0.7)
+    settled(h, 1.0)
+    h.chatter("b5", 7)
+    h.glitch("e3", 8, 0.03)
+    settled(h, 1.0)
+    h.bump([*sorted(h.layout), "d4"], 0.04)
+    settled(h, 1.0)
+    play(h, DUPLO_GAME[6:9], 0.8)
+    yield h
+    h = Hands(
+        "takeback-held", profile,
+        "the last turn's two pieces taken back off the board and held so 3.5 s: both "
+        "actions are taken back",
+        options={}, start=DUPLO_GAME[:3],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.arrange(dict(h.engine.layout(_state(h, DUPLO_GAME[:1]))), 0.3)
+    h.wait(1.0)
+    h.check("takeback_offered", moves=3)
+    h.wait(3.0)
+    h.take_back(2)
+    h.check("awaiting_move", red=[], amber=[], moves=1)
+    play(h, DUPLO_GAME[1:3], 0.8)
+    yield h
+
+
+def _state(h: Hands, moves: list[str]) -> object:
+    from boardctl.engines import Match
+
+    return Match.from_moves(h.engine, moves).state
+
+
+CORPUS: list[Callable[[str], Iterator[Hands]]] = [
+    clean,
+    rolling,
+    chatter,
+    lifted,
+    wrong_colour,
+    illegal_cell,
+    knocked,
+    bumped,
+    takebacks,
+    out_of_turn,
+    scoring,
+    fast_pulse,
+    duplo,
+]
+
+
+def traces() -> Iterator[Hands]:
+    for profile in (*SHIFTAGO, DUPLO):
+        for describe in CORPUS:
+            if profile == DUPLO and describe is not duplo:
+                continue
+            yield from describe(profile)
+
+
+def main() -> None:
+    written = [h.write(TRACES) for h in traces()]
+    print(f"wrote {len(written)} traces under {TRACES}")
+
+
+if __name__ == "__main__":
+    main()
