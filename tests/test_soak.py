@@ -400,6 +400,12 @@ def soak(tmp_path: Path, games: int, seed: int) -> tuple[Figures, list[str]]:
                     play_game(table, game, rng, figures)
                     if k % max(1, share // 8) == 0 or k == share - 1:
                         figures.rss_kb.append(rss_kb())
+                        print(
+                            f"soak: {board} {k + 1}/{share} games, {figures.moves} actions "
+                            f"in all, {time.monotonic() - start:.0f} s, "
+                            f"{figures.rss_kb[-1]} kB resident",
+                            flush=True,
+                        )
                 figures.readings += table.hands.readings
         figures.errors_logged = len(errors.records)
         figures.problems += errors.records[:5]
