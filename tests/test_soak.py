@@ -51,6 +51,9 @@ from firmware_bridge.serial_port import Backoff
 from firmware_bridge.virtual import Faults, VirtualMicrocontroller, kinds_for
 from hardware.profiles import builtin_profiles, load_profile
 
+#: an ambiguity that lasts this long after the hands are done is one they cannot resolve
+AMBIGUOUS_FOR = 1.5
+
 #: what the players do before a move, with its weight (the rest: just the move)
 INCIDENTS = {
     "lift and put back": 0.06,
@@ -109,6 +112,8 @@ class Figures:
     problems: list[str] = field(default_factory=list)
     rss_kb: list[int] = field(default_factory=list)
     errors_logged: int = 0
+    #: boards whose games the controller cannot read, and why
+    unreadable: dict[str, str] = field(default_factory=dict)
 
     def add(self, what: str) -> None:
         self.incidents[what] = self.incidents.get(what, 0) + 1
@@ -248,10 +253,26 @@ class Table:
     def wait_moves(self, made: list[str], *phases: str) -> dict[str, Any]:
         phases = phases or ("awaiting_move", "choosing_score", "game_over")
         self.tidy()
-        return self.wait(
-            lambda s: s["moves"] == made and s["phase"] in phases,
-            f"the board to show {phases} after {made[-3:]}",
-        )
+        since: list[float] = []
+
+        def done(s: dict[str, Any]) -> bool:
+            if s["verdict"] == "ambiguous" and s["moves"] == made[:-1]:
+                since.append(time.monotonic())
+                if since[-1] - since[0] > AMBIGUOUS_FOR:
+                    raise Unreadable(
+                        f"{self.profile.name}: the board cannot tell "
+                        f"{' from '.join(' '.join(c) for c in s['candidates'])} and the "
+                        "controller cannot be told which was made"
+                    )
+            else:
+                since.clear()
+            return bool(s["moves"] == made and s["phase"] in phases)
+
+        return self.wait(done, f"the board to show {phases} after {made[-3:]}")
+
+
+class Unreadable(Exception):
+    """A legal action the board cannot tell from another, and no way to say which."""
 
 
 def unreachable_cell(table: Table, match: Match[Any, Any]) -> str | None:
@@ -379,11 +400,16 @@ def errors_logged() -> Iterator[Errors]:
         root.removeHandler(handler)
 
 
-def soak(tmp_path: Path, games: int, seed: int) -> tuple[Figures, list[str]]:
-    """Play ``games`` games, spread over every game and its shipped boards."""
+def soak(
+    tmp_path: Path, games: int, seed: int, only: tuple[str, str] | None = None
+) -> tuple[Figures, list[str]]:
+    """Play ``games`` games, spread over every game and its shipped boards (or
+    ``only`` one game and board)."""
     boards = shipped_boards()
     plan = [(g, b) for g in sorted(boards) for b in boards[g]]
     skipped = [g for g in sorted(boards) if not boards[g]]
+    if only is not None:
+        plan, skipped = [only], []
     figures = Figures()
     rng = random.Random(seed)
     start = time.monotonic()
@@ -397,7 +423,11 @@ def soak(tmp_path: Path, games: int, seed: int) -> tuple[Figures, list[str]]:
                 table = Table(profile, tmp_path / f"{board}.db", stack)
                 table.start()
                 for k in range(share):
-                    play_game(table, game, rng, figures)
+                    try:
+                        play_game(table, game, rng, figures)
+                    except Unreadable as exc:
+                        figures.unreadable[board] = str(exc)
+                        break
                     if k % max(1, share // 8) == 0 or k == share - 1:
                         figures.rss_kb.append(rss_kb())
                         print(
@@ -413,25 +443,44 @@ def soak(tmp_path: Path, games: int, seed: int) -> tuple[Figures, list[str]]:
     print(
         f"\nsoak: {figures.games} games, {figures.moves} actions, {figures.readings} readings "
         f"in {took:.0f} s; incidents {figures.incidents}; problems {len(figures.problems)}; "
-        f"errors logged {figures.errors_logged}; resident memory (kB) {figures.rss_kb}"
+        f"errors logged {figures.errors_logged}; resident memory (kB) {figures.rss_kb}; "
+        f"boards not read {figures.unreadable}"
     )
     return figures, skipped
 
 
 def check(figures: Figures, skipped: list[str], games: int) -> None:
     assert not figures.problems, figures.problems
-    assert figures.games >= games - len(skipped)
     assert figures.errors_logged == 0
+    if figures.unreadable:
+        pytest.xfail("; ".join(figures.unreadable.values()))
+    assert figures.games >= games - len(skipped)
     if skipped:
         pytest.skip(f"no shipped board profile plays {', '.join(skipped)}: not soaked")
 
 
-def test_short_soak(tmp_path: Path) -> None:
+def _boards() -> list[Any]:
     boards = shipped_boards()
-    games = sum(1 for g in boards for _ in boards[g])
-    figures, skipped = soak(tmp_path, games, seed=1)
-    assert sum(figures.incidents.values()) > 0
-    check(figures, skipped, games)
+    params = [pytest.param(g, b, id=f"{g}-{b}") for g in sorted(boards) for b in boards[g]]
+    params += [
+        pytest.param(
+            g,
+            None,
+            id=g,
+            marks=pytest.mark.skip(reason=f"no shipped board profile plays {g}: not soaked"),
+        )
+        for g in sorted(boards)
+        if not boards[g]
+    ]
+    return params
+
+
+@pytest.mark.parametrize(("game", "board"), _boards())
+def test_short_soak(tmp_path: Path, game: str, board: str) -> None:
+    """One game on each shipped board, with the unit tests."""
+    figures, _ = soak(tmp_path, 1, seed=1, only=(game, board))
+    check(figures, [], 1)
+    assert figures.moves > 0
 
 
 @pytest.mark.slow
