@@ -251,7 +251,7 @@ class Table:
         return got
 
     def wait_moves(self, made: list[str], *phases: str) -> dict[str, Any]:
-        phases = phases or ("awaiting_move", "choosing_score", "game_over")
+        phases = phases or ("awaiting_move", "choosing", "game_over")
         self.tidy()
         since: list[float] = []
 

@@ -37,9 +37,10 @@ CAUSE_STUCK = (
     "'in progress' is never turned into a wrong board with what to fix lit"
 )
 CAUSE_PULSE = (
-    "a light-gate pulse lost in fast play: Controller.commit clears every pulse, also one "
-    "that arrived after the last reading of the move it commits (a gate breaks before "
-    "the cells behind it change, so that pulse belongs to the next move)"
+    "a light-gate pulse lost in fast play: when an action is committed the board tracker "
+    "forgets every pulse (BoardTracker.played), also one that arrived after the last "
+    "reading of that action (a gate breaks before the cells behind it change, so that "
+    "pulse belongs to the next move)"
 )
 
 #: a short Shiftago game (no line)
@@ -55,7 +56,7 @@ MIDDLE_2P = ["Sd", "Na", "Sd", "Nb", "Sd", "Nf", "Sd", "Ng", "Sd"]
 def settled(h: Hands, pause: float, **check: object) -> None:
     """Wait ``pause`` seconds and check the board shows nothing wrong."""
     h.wait(pause)
-    h.check(check.pop("phase", ["awaiting_move", "choosing_score"]), red=[], amber=[], **check)
+    h.check(check.pop("phase", ["awaiting_move", "choosing"]), red=[], amber=[], **check)
 
 
 def play(h: Hands, moves: list[str], pause: float, roll: float = 0.06, pace: float = 0.25) -> None:
@@ -101,10 +102,11 @@ def rolling(profile: str) -> Iterator[Hands]:
     yield h
 
 
-def _entry(track: str) -> str:
-    from boardctl.sim.hands import track_cells
+def _entry(name: str) -> str:
+    from boardctl.engines import create
+    from boardctl.sim.hands import track
 
-    return track_cells(track)[0]
+    return track(create("shiftago").board(), name).path[0]
 
 
 def chatter(profile: str) -> Iterator[Hands]:
@@ -338,7 +340,7 @@ def out_of_turn(profile: str) -> Iterator[Hands]:
     h.check("wrong_board", red=["e7"], amber=[])
     h.flagged()
     h.lift("e7")  # the run slides back as the new marble is pulled out
-    settled(h, 1.0, phase="choosing_score")
+    settled(h, 1.0, phase="choosing")
     h.act("x:d1-d5", order=["d2", "d3", "d4"], pace=0.5)
     settled(h, 1.0)
     yield h
@@ -354,7 +356,7 @@ def scoring(profile: str) -> Iterator[Hands]:
             options=expert2, start=MIDDLE_2P,
         )  # fmt: skip
         h.wait(1.0)
-        h.check("choosing_score", red=[], amber=[])
+        h.check("choosing", red=[], amber=[])
         h.act("x:d1-d5", order=order, pace=1.0)
         settled(h, 1.0)
         play(h, ["Sd"], 1.0)
@@ -396,7 +398,7 @@ def scoring(profile: str) -> Iterator[Hands]:
                 options=opts, start=start,
             )  # fmt: skip
             h.wait(1.0)
-            h.check("choosing_score", red=[], amber=[])
+            h.check("choosing", red=[], amber=[])
             h.act(f"x:d1-d4/{keep}", order=order, pace=1.0)
             settled(h, 1.0)
             play(h, ["W2"], 1.0)

@@ -34,7 +34,7 @@ from boardctl.controller.view import Phase
 from boardctl.engines import Match, create
 from boardctl.engines.base import Engine
 from boardctl.sensing import LinkDown, LinkUp, SensorChange, SensorEvent, SensorSnapshot
-from boardctl.sim.hands import canonical_track, track_cells
+from boardctl.sim.hands import track
 from hardware.gpio_sensing import Debouncer
 from hardware.profiles import load_profile
 
@@ -134,23 +134,25 @@ class Hands:
         self.read(site, self.value(site, piece))
 
     def gate(self, track: str) -> None:
+        """A light gate breaks (on a board that has them)."""
         if self.gated:
-            self._events.append((self.t, canonical_track(track), -1))
+            self._events.append((self.t, track, -1))
 
     def link(self, what: str) -> None:
         """The link to the sensors goes ``"down"`` or comes ``"up"`` (with a snapshot)."""
         self._links.append((self.t, what))
 
     # -- what hands do
-    def insert(self, track: str, piece: str | None = None, roll: float = 0.06) -> None:
-        """Push a marble into ``track``: the gate breaks, then the run ahead slides
+    def insert(self, name: str, piece: str | None = None, roll: float = 0.06) -> None:
+        """Push a marble into the track ``name``: the gate breaks, then the run ahead slides
         one marble at a time, each leaving its cell empty a moment before the one
         behind rolls in, ``roll`` seconds a cell; the new marble stops last."""
         mover = self.match.to_move()
         piece = piece or f"p{mover}"
-        cells = track_cells(track)
+        site = track(self.engine.board(), name)
+        cells = site.path
         gap = next(i for i, cell in enumerate(cells) if cell not in self.layout)
-        self.gate(track)
+        self.gate(site.name)
         self.wait(roll)
         for i in range(gap, 0, -1):
             self.put(cells[i], self.layout[cells[i - 1]])
@@ -411,10 +413,10 @@ class Log:
         self.history: list[str] = []
         self.moves: list[str] = []
 
-    def begin(self, game: str, options: Mapping[str, Any]) -> None:
+    def begin(self, game: str, options: Mapping[str, Any], seed: int | None = None) -> None:
         self.moves = []
 
-    def record(self, move: str) -> None:
+    def record(self, move: str, public: str | None = None) -> None:
         self.history.append(move)
         self.moves.append(move)
 
