@@ -384,6 +384,7 @@ class Controller(Conditions):
                 return
         if self.settled_for() >= 0 and not self.board.deep_done:
             self._judge(deep=True)
+        self.board.stalled(self.reconciler, self.match.state, now, self.timing.in_progress)
         verdict = self._follow_open_choice()
         if isinstance(verdict, Played):
             if self.settled_for() >= 0 and can("move_made", self.state):
@@ -599,6 +600,7 @@ class Controller(Conditions):
         base = self.board.changed_at + self.timing.settle
         for extra in (0.0, self.timing.grace, self.timing.takeback_hold, self.timing.clear_hold):
             times.append(base + extra)
+        times.append(self.board.changed_at + self.timing.in_progress)
         if self.timing.attract_after > 0 and self.state is not Phase.ATTRACT:
             times.append(self.board.activity_at + self.timing.attract_after)
         times.extend(t + self.timing.pulse_memory for t in self.board.pulses.values())

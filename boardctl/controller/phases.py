@@ -43,6 +43,9 @@ class Timing:
     takeback_hold: float = 3.0
     #: an empty board held this long after a game ends starts the next game
     clear_hold: float = 2.0
+    #: a board on its way to an action (a marble in transit, a piece lifted)
+    #: that stays unchanged this long is a wrong board, with what to fix lit
+    in_progress: float = 4.0
     #: a light-gate pulse is remembered this long if no action follows
     pulse_memory: float = 5.0
     #: no touch for this long starts the attract animation (0: never)

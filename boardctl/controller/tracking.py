@@ -17,6 +17,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile, Reports
 from boardctl.controller.reconcile import (
+    InProgress,
     Key,
     Reconciler,
     Takeback,
@@ -153,9 +154,27 @@ class BoardTracker:
 
     # -- after the game moved ------------------------------------------------------
     def played(self) -> None:
-        """Actions were played: the pulses and the undone actions are spent."""
-        self.pulses.clear()
+        """Actions were played: the pulses that led to them and the undone
+        actions are spent. A gate breaks before the cells behind it change, so
+        a pulse that fired after the board's last change is no part of what was
+        played: it belongs to the next move (a quick player's push breaking its
+        gate before the last one was committed), and is kept."""
+        self.pulses = {p: t for p, t in self.pulses.items() if t > self.changed_at}
         self.undone = ()
+
+    def stalled(self, reconciler: Reconciler, state: Any, now: float, limit: float) -> bool:
+        """A board on its way to an action that has not changed for ``limit``
+        seconds is not on its way: a marble in transit stops, a piece carried
+        is put down. It is one to put right (a marble knocked along a track, a
+        wrong colour pushed in behind the same colour look like a move under
+        way for as long as they stay). True when it was judged so."""
+        if not isinstance(self.verdict, InProgress) or now - self.changed_at < limit:
+            return False
+        wrong = self.to_restore(reconciler, state)
+        if not (wrong.offending or wrong.restore):
+            return False  # only a gate broke: the pulse is forgotten in its time
+        self.verdict = wrong
+        return True
 
     def refuse(self, expected: Key, undone: tuple[str, ...] = (), *, behind: bool = False) -> None:
         """The game moved without the board (an operator's undo or choice):
