@@ -172,6 +172,8 @@ class Table:
         self.loop: Loop | None = None
         self.source: SensorSource | None = None
         self.runner: threading.Thread | None = None
+        #: how many times the operator told the controller which action was made
+        self.chosen = 0
         stack.callback(self.kill)
 
     # -- the daemon
@@ -250,13 +252,23 @@ class Table:
             raise AssertionError(f"{exc}; last status {got}") from None
         return got
 
-    def wait_moves(self, made: list[str], *phases: str) -> dict[str, Any]:
+    def wait_moves(
+        self, made: list[str], *phases: str, intended: str | None = None
+    ) -> dict[str, Any]:
+        """Wait until the board has recorded ``made``. If the board alone cannot
+        tell the last action from another that leaves the same board, the
+        operator picks ``intended`` (its public text) from the choices on offer."""
         phases = phases or ("awaiting_move", "choosing", "game_over")
         self.tidy()
         since: list[float] = []
 
         def done(s: dict[str, Any]) -> bool:
             if s["verdict"] == "ambiguous" and s["moves"] == made[:-1]:
+                if s["phase"] == "choosing" and intended in s.get("choices", ()):
+                    assert self.loop is not None
+                    reply = self.loop.submit({"cmd": "choose", "option": intended})
+                    self.chosen += bool(reply["ok"])
+                    return False
                 since.append(time.monotonic())
                 if since[-1] - since[0] > AMBIGUOUS_FOR:
                     raise Unreadable(
@@ -355,6 +367,7 @@ def play_game(table: Table, game: str, rng: random.Random, figures: Figures) -> 
     for text in plan_game(game, options, rng.randrange(1 << 30)):
         what = pick(rng)
         recorded = text if table.gated else canonical(engine, match.state, text)
+        intended = engine.public_action(match.state, engine.parse_action(text))
         if what == "cable pulled" and table.vmcu is not None:
             cable_pulled(table, match, text)
             figures.add(what)
@@ -364,7 +377,7 @@ def play_game(table: Table, game: str, rng: random.Random, figures: Figures) -> 
             do_move(hands, engine, match.state, text)
             match.play_text(text)
         made.append(recorded)
-        table.wait_moves(made)
+        table.wait_moves(made, intended=intended)
         if table.vmcu is not None and table.vmcu.faults != Faults():
             table.vmcu.set_faults(Faults())
     table.wait_moves(made, "game_over")
@@ -437,6 +450,10 @@ def soak(
                             flush=True,
                         )
                 figures.readings += table.hands.readings
+                if table.chosen:
+                    figures.incidents["told which of two"] = (
+                        figures.incidents.get("told which of two", 0) + table.chosen
+                    )
         figures.errors_logged = len(errors.records)
         figures.problems += errors.records[:5]
     took = time.monotonic() - start
