@@ -508,9 +508,3 @@ def test_soak(tmp_path: Path) -> None:
         settled = figures.rss_kb[len(figures.rss_kb) // 4]
         assert figures.rss_kb[-1] - settled < 20_000, f"memory grew: {figures.rss_kb} kB"
     check(figures, skipped, games)
-
-
-def test_every_game_is_soaked_or_said_not_to_be() -> None:
-    boards = shipped_boards()
-    assert set(boards) == set(GAMES)
-    assert all(boards[g] for g in ("shiftago", "duploline") if g in boards)
