@@ -6,7 +6,9 @@ put where no action goes, and the daemon killed and started again from its
 game database alone. Every game must end recorded move for move, no illegal
 action accepted, no action invented, no thread dead, and the memory flat.
 
-The short soak (a game or two of each game) runs with the unit tests; the full
+Where a board cannot tell two legal actions apart (which way a stick was drawn),
+the operator tells the controller through the control socket, as players would.
+The short soak (one game on each shipped board) runs with the unit tests; the full
 one is ``make soak`` (``pytest -m slow``), ``SOAK_GAMES`` games in all (default
 200; ``SOAK_GAMES=10000 make soak`` for the long run). It prints its figures.
 """
@@ -450,6 +452,11 @@ def soak(
                             flush=True,
                         )
                 figures.readings += table.hands.readings
+                assert table.store is not None
+                kept = table.store.games(limit=share + 10)
+                finished = sum(1 for g in kept if g["status"] == "finished")
+                if board not in figures.unreadable and finished < share:
+                    figures.problems.append(f"{board}: {finished} games kept of {share} played")
                 if table.chosen:
                     figures.incidents["told which of two"] = (
                         figures.incidents.get("told which of two", 0) + table.chosen
