@@ -474,15 +474,15 @@ def duplo(profile: str) -> Iterator[Hands]:
         settled(h, 0.8)
     h.expected_failure(CAUSE_ORDER)
     yield h
-    mid = DUPLO_GAME[:6]  # black to act: a ring placed, a disc next (Da4-a3)
+    mid = DUPLO_GAME[:6]  # black to act: a disc next (Da4-a3)
     h = Hands(
         "out-of-turn", profile,
-        "white puts a disc down while black is to act: red at the cell, then it is taken "
-        "off and black plays",
+        "black puts a disc down while white is to act: red at the cell, then it is taken "
+        "off and white plays",
         options={}, start=DUPLO_GAME[:7],
     )  # fmt: skip
     h.wait(1.0)
-    h.put("e5", "white-disc")
+    h.put("e5", "black-disc")
     h.wait(2.0)
     h.check("wrong_board", red=["e5"], amber=[])
     h.flagged()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -614,7 +614,3 @@ def verdict(data: Mapping[str, Any], outcome: Outcome) -> list[str]:
     if outcome.flags != flags:
         problems.append(f"flagged wrong {outcome.flags} times, expected {flags}")
     return problems
-
-
-#: a trace description: a function that writes one with hands
-Writer = Callable[[], Hands]
