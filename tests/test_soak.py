@@ -362,8 +362,9 @@ def play_game(table: Table, game: str, rng: random.Random, figures: Figures) -> 
     assert table.loop is not None
     reply = table.loop.submit({"cmd": "new", "game": game, "options": options})
     assert reply["ok"], reply
-    table.wait(lambda s: s["moves"] == [] and s["phase"] == "awaiting_move", "a new game")
     engine = create(game, options)
+    hands.arrange(engine.layout(engine.initial()))  # a game may start with pieces out
+    table.wait(lambda s: s["moves"] == [] and s["phase"] == "awaiting_move", "a new game")
     match: Match[Any, Any] = Match(engine)
     made: list[str] = []
     for text in plan_game(game, options, rng.randrange(1 << 30)):
