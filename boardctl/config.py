@@ -88,6 +88,16 @@ class LoggingConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    #: "host:port" the web pages are served on; "" serves none
+    listen: str
+    #: the operator password as `boardctl web password` writes it (hashed)
+    password_hash: str
+    #: a secret the operator page also accepts (?token=...)
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     board: BoardConfig
     game_options: Mapping[str, Any]
@@ -97,6 +107,7 @@ class Config:
     storage: StorageConfig
     control: ControlConfig
     logging: LoggingConfig
+    web: WebConfig
     #: (section, key) -> where its value came from ("file:line: [section] key")
     where: Mapping[tuple[str, str], str] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False

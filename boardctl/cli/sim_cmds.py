@@ -59,6 +59,14 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="pause after each step of the demo (default 0.3; 0 runs it as fast as it goes)",
     )
+    sim.add_argument(
+        "--web",
+        nargs="?",
+        const="127.0.0.1:8080",
+        metavar="HOST:PORT",
+        help="play in the browser instead: serve the web pages with the sim page "
+        "(default 127.0.0.1:8080; docs/web.md)",
+    )
     sim.set_defaults(handler=_sim)
 
 
@@ -101,6 +109,9 @@ def _play(args: argparse.Namespace) -> int:
         ) as sim:
             return run_demo(sim, script, delay=args.delay)
 
+    if args.web:
+        return _web(args, game, state)
+
     def make(new_game: str | None, options: dict[str, Any]) -> Simulation:
         chosen = new_game or game
         profile = args.profile if new_game is None else None
@@ -126,6 +137,27 @@ def _play(args: argparse.Namespace) -> int:
         # a signal that came as the console began to shut down (a closed
         # terminal: the read fails, then SIGHUP) may have cut its clean-up short
         console.sim.close()
+
+
+def _web(args: argparse.Namespace, game: str | None, state: str | None) -> int:
+    """The simulated board with its web pages, until Ctrl-C."""
+    import threading
+
+    from boardctl.sim.session import Simulation
+
+    overrides = [*args.set, f'web.listen="{args.web}"']
+    with Simulation(
+        game, args.profile, overrides=overrides, state_dir=state, config_path=args.config
+    ) as sim:
+        url = sim.daemon.web.url
+        print(
+            f"boardctl sim: the board is on {url}/sim (live board {url}/, "
+            f"operator {url}/operator); Ctrl-C ends",
+            flush=True,
+        )
+        with contextlib.suppress(KeyboardInterrupt):
+            threading.Event().wait()
+    return 0
 
 
 @contextlib.contextmanager

@@ -117,6 +117,9 @@ class Loop:
         #: the view of the last turn (how soon the next turn must come depends on it)
         self._view: View | None = None
         self.frames_shown = 0
+        #: called on the loop's thread with each turn's view and the frame shown
+        #: (the web pages' publisher); a watcher must return at once
+        self.watchers: list[Callable[[Controller, View, Frame], None]] = []
 
     # -- thread-safe entry points ----------------------------------------------
     def emit(self, event: SensorEvent) -> None:
@@ -215,6 +218,11 @@ class Loop:
             self._last = frame
             self.frames_shown += 1
             self.output.show(frame)
+        for watch in self.watchers:
+            try:
+                watch(self.controller, view, frame)
+            except Exception:  # a watcher must never stop the loop
+                log.exception("a watcher of the loop failed")
 
     # -- operators' commands ------------------------------------------------------
     def command(self, body: Mapping[str, Any], now: float) -> dict[str, Any]:
@@ -231,6 +239,13 @@ class Loop:
             return {"chosen": c.choose(_text(body, "option"), now), **c.status()}
         if cmd == "chance":
             return {"played": c.roll(_text(body, "action"), now), **c.status()}
+        if cmd == "private":
+            player = _whole(body, "player", None)
+            if player is None or not 0 <= player < c.engine.players:
+                raise ControllerError(
+                    f"'player' must be a seat from 0 to {c.engine.players - 1}, not {player!r}"
+                )
+            return {"player": player, "private": c.engine.private_view(c.match.state, player)}
         if cmd in ("games", "export"):
             if self.store is None:
                 raise ControllerError("this controller keeps no games")
@@ -241,5 +256,5 @@ class Loop:
             return {"record": self.store.record_of(game_id)}
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, choose, chance, "
-            "games, export"
+            "games, export, private"
         )

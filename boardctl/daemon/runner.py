@@ -205,6 +205,7 @@ class Daemon:
         hardware: Hardware | None = None,
         notifier: Notifier | None = None,
         on_frame: Callable[[Any], None] | None = None,
+        hands: Callable[[str], Any] | None = None,
     ) -> None:
         self.config = config
         config.check_board(profile)
@@ -212,6 +213,9 @@ class Daemon:
         self.hardware = hardware
         self.notifier = notifier or Notifier()
         self.on_frame = on_frame
+        #: the simulator's hands, for the web page's sim (``[web] listen``)
+        self.hands = hands
+        self.web: Any = None
         self.loop: Loop | None = None
         self.ready = threading.Event()
         self._stop_requested = threading.Event()
@@ -311,6 +315,11 @@ class Daemon:
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
             )
+            if cfg.web.listen:
+                from boardctl.web.start import start_web
+
+                self.web = start_web(cfg, self.profile, loop, hands=self.hands)
+                stack.callback(self.web.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
             relay.attach(loop.emit)
             log.info(

@@ -221,6 +221,7 @@ class Simulation:
             hardware=Hardware(self.tap, self.strip),
             notifier=Notifier(environ={}),
             on_frame=self._on_frame,
+            hands=self.hands,
         )
         self._thread = threading.Thread(target=self._run, name="boardctl-daemon", daemon=True)
         self._thread.start()

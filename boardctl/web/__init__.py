@@ -1,0 +1,1 @@
+"""The board's web pages: live board, scoreboard, operator, player and simulator (docs/web.md)."""

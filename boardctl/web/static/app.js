@@ -1,0 +1,377 @@
+// boardctl's web pages: one script, the page says which it is (<body data-page>).
+// The board is drawn from the engine's declaration (sites with kind and x/y,
+// pieces, players and colours) and the LED colours as lit: no game is named here.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const page = document.body.dataset.page;
+const live = { board: null, state: null, lights: {}, me: null };
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  return node;
+}
+
+function playerName(seat) {
+  const p = live.board && live.board.players[seat];
+  return p ? `${p.name} (player ${seat + 1})` : `player ${seat + 1}`;
+}
+
+function pieceOf(code) {
+  return (live.board.pieces || []).find((p) => p.code === code);
+}
+
+// -- the board picture ---------------------------------------------------------
+function drawBoard(holder, onClick) {
+  const b = live.board;
+  if (!b || !holder) return;
+  const sites = b.sites;
+  let gap = Infinity;
+  for (let i = 0; i < sites.length; i++)
+    for (let j = i + 1; j < sites.length; j++) {
+      const d = Math.hypot(sites[i].x - sites[j].x, sites[i].y - sites[j].y);
+      if (d > 0 && d < gap) gap = d;
+    }
+  if (!isFinite(gap)) gap = 1;
+  const r = gap * 0.42;
+  const xs = sites.map((s) => s.x), ys = sites.map((s) => s.y);
+  const x0 = Math.min(...xs) - gap, y0 = Math.min(...ys) - gap;
+  const w = Math.max(...xs) - Math.min(...xs) + 2 * gap;
+  const h = Math.max(...ys) - Math.min(...ys) + 2 * gap;
+  const root = svg("svg", { viewBox: `${x0} ${y0} ${w} ${h}`, role: "img", "aria-label": `${b.game} board` });
+  root.appendChild(svg("rect", { x: x0, y: y0, width: w, height: h, rx: gap / 3, class: "plate" }));
+  const state = live.state || {};
+  const layout = state.layout || {};
+  for (const s of sites) {
+    const g = svg("g", { class: `site ${s.kind}`, "data-site": s.name });
+    const lit = live.lights[s.name];
+    const on = lit && lit !== "#000000";
+    const attrs = { class: "spot", "stroke-width": r * 0.22 };
+    let shape;
+    if (s.kind === "cell") shape = svg("circle", { cx: s.x, cy: s.y, r, ...attrs });
+    else shape = svg("rect", { x: s.x - r * 0.8, y: s.y - r * 0.8, width: r * 1.6, height: r * 1.6, rx: r * 0.3, ...attrs });
+    if (on) {
+      shape.setAttribute("stroke", lit);
+      g.setAttribute("data-lit", lit);
+    }
+    g.appendChild(shape);
+    const code = layout[s.name];
+    if (code) {
+      const piece = pieceOf(code);
+      const owner = piece && piece.owner !== null && piece.owner !== undefined ? b.players[piece.owner] : null;
+      g.appendChild(svg("circle", { cx: s.x, cy: s.y, r: r * 0.68, class: "piece", fill: owner ? owner.colour : "#b0b0b0" }));
+      g.setAttribute("data-piece", code);
+      const t = svg("text", { x: s.x, y: s.y + r * 0.18, "font-size": r * 0.5, class: "code" });
+      t.textContent = owner ? "" : code;
+      g.appendChild(t);
+    }
+    const label = svg("text", { x: s.x, y: s.y - r * 1.05, "font-size": r * 0.38, class: "name" });
+    label.textContent = s.name;
+    g.appendChild(label);
+    const title = svg("title");
+    title.textContent = `${s.name} (${s.kind})` + (code ? `: ${pieceOf(code) ? pieceOf(code).name : code}` : "");
+    g.appendChild(title);
+    if (onClick) g.addEventListener("click", () => onClick(s, code));
+    root.appendChild(g);
+  }
+  holder.replaceChildren(root);
+}
+
+// -- the words -----------------------------------------------------------------
+function turnText(st) {
+  if (!st) return "waiting for the board";
+  if (st.status && st.status !== "playing") {
+    if (st.winner !== null && st.winner !== undefined) return `${playerName(st.winner)} wins` + (st.reason ? `: ${st.reason}` : "");
+    return `game over: ${st.reason || st.status}`;
+  }
+  if (st.actor === "chance") return `chance to act (${(st.outcomes || []).join(", ")})`;
+  if (st.to_move === null || st.to_move === undefined) return st.task || "";
+  return `${playerName(st.to_move)} to ${st.task || "move"}`;
+}
+
+function problemText(st) {
+  if (!st) return [];
+  const out = [];
+  if (st.fault) out.push(`Fault: ${st.fault}`);
+  if (st.offending && st.offending.length) out.push(`Not as the game allows: ${st.offending.join(", ")}.`);
+  if (st.restore) {
+    for (const [site, code] of Object.entries(st.restore)) {
+      const p = code ? pieceOf(code) : null;
+      out.push(code ? `Put ${p ? p.name : code} back on ${site}.` : `Take the piece off ${site}.`);
+    }
+  }
+  if (st.undone_on_board && st.undone_on_board.length) out.push(`Undone on the board: ${st.undone_on_board.join(", ")}.`);
+  if (st.candidates && st.candidates.length) out.push(`The board can be read more than one way: ${st.candidates.map((c) => c.join(" ")).join(" or ")}; make the move clearer.`);
+  if (st.choices && st.choices.length) out.push(`Choose one: ${st.choices.join(", ")}.`);
+  return out;
+}
+
+function scoresText(st) {
+  if (!st || !st.scores) return [];
+  return st.scores.map((s, i) => [playerName(i), s]);
+}
+
+function fillList(node, items) {
+  if (!node) return;
+  node.replaceChildren(...items.map((t) => el("li", {}, t)));
+}
+
+function showScores(node, st) {
+  if (!node) return;
+  const rows = scoresText(st).map(([who, s]) => {
+    const tr = el("tr");
+    tr.appendChild(el("th", {}, who));
+    tr.appendChild(el("td", {}, String(s)));
+    return tr;
+  });
+  node.replaceChildren(...rows);
+}
+
+// -- requests --------------------------------------------------------------------
+async function getJSON(url) {
+  const r = await fetch(url, { credentials: "same-origin" });
+  return r.json();
+}
+
+async function post(url, body) {
+  const r = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": (live.me && live.me.csrf) || "" },
+    body: JSON.stringify(body),
+  });
+  return r.json();
+}
+
+function say(text, bad) {
+  const node = $("said");
+  if (!node) return;
+  node.textContent = text;
+  node.className = bad ? "said bad" : "said";
+}
+
+// -- the push channel ----------------------------------------------------------
+function listen(render) {
+  const src = new EventSource("/api/events");
+  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); render(); });
+  src.addEventListener("state", (e) => { live.state = JSON.parse(e.data); render(); });
+  src.addEventListener("lights", (e) => { live.lights = JSON.parse(e.data); render(); });
+  src.onerror = () => { const c = $("conn"); if (c) c.textContent = "reconnecting…"; };
+  src.onopen = () => { const c = $("conn"); if (c) c.textContent = ""; };
+}
+
+// -- pages ---------------------------------------------------------------------
+function renderLive(onClick) {
+  const st = live.state;
+  const b = live.board;
+  if (b && $("game")) $("game").textContent = `${b.game} on ${b.board}`;
+  if ($("turn")) $("turn").textContent = turnText(st);
+  showScores($("scores"), st);
+  fillList($("moves"), st ? (st.moves || []).slice(-8).reverse() : []);
+  fillList($("problems"), problemText(st));
+  drawBoard($("board"), onClick);
+  document.body.dataset.moves = st ? String((st.moves || []).length) : "0";
+  document.body.dataset.phase = st ? st.phase : "";
+}
+
+async function scorePage() {
+  const today = async () => {
+    const t = await getJSON("/api/today");
+    fillList($("today"), (t.games || []).map((g) => `${g.game}: ${g.moves} moves, ended ${String(g.ended).slice(11, 16)}`));
+  };
+  listen(() => {
+    const st = live.state;
+    renderLive();
+    const won = st && st.winner !== null && st.winner !== undefined;
+    document.body.classList.toggle("moment", !!won);
+    if ($("winner")) $("winner").textContent = won ? `${playerName(st.winner)} wins!` : "";
+  });
+  await today();
+  setInterval(today, 30000);
+}
+
+function optionInputs(game) {
+  const holder = $("options");
+  holder.replaceChildren();
+  for (const o of (live.me.options || {})[game] || []) {
+    const label = el("label", {}, o.name + " ");
+    let input;
+    if (o.choices) {
+      input = el("select", { name: o.name });
+      for (const c of o.choices) {
+        const opt = el("option", { value: c }, c);
+        if (c === o.default) opt.selected = true;
+        input.appendChild(opt);
+      }
+    } else if (typeof o.default === "boolean") {
+      input = el("input", { type: "checkbox", name: o.name });
+      input.checked = o.default;
+    } else {
+      input = el("input", { name: o.name, value: o.default === null ? "" : String(o.default), size: 6 });
+      input.dataset.number = typeof o.default === "number" ? "1" : "";
+    }
+    label.appendChild(input);
+    holder.appendChild(label);
+  }
+}
+
+function readOptions() {
+  const out = {};
+  for (const input of $("options").querySelectorAll("input, select")) {
+    if (input.type === "checkbox") out[input.name] = input.checked;
+    else if (input.dataset.number) out[input.name] = Number(input.value);
+    else out[input.name] = input.value;
+  }
+  return out;
+}
+
+async function operatorCommand(body) {
+  const reply = await post("/api/command", body);
+  if (reply.ok) say(body.cmd === "undo" ? `undone: ${reply.undone}` : `${body.cmd}: done`);
+  else say(reply.error, true);
+  if (reply.ok) pastGames();
+  return reply;
+}
+
+async function pastGames() {
+  const reply = await post("/api/command", { cmd: "games" });
+  if (!reply.ok) return;
+  const rows = reply.games.map((g) => {
+    const li = el("li", {}, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, ${g.started} `);
+    li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, "record"));
+    return li;
+  });
+  $("past").replaceChildren(...rows);
+}
+
+function renderOperator() {
+  renderLive();
+  const st = live.state, b = live.board;
+  if (b) $("rules").textContent = b.rules;
+  const acts = $("acts");
+  acts.replaceChildren();
+  if (st && st.choices) for (const c of st.choices) {
+    const btn = el("button", { type: "button" }, `choose ${c}`);
+    btn.onclick = () => operatorCommand({ cmd: "choose", option: c });
+    acts.appendChild(btn);
+  }
+  if (st && st.actor === "chance" && st.chance === "operator") for (const o of st.outcomes || []) {
+    const btn = el("button", { type: "button" }, `chance: ${o}`);
+    btn.onclick = () => operatorCommand({ cmd: "chance", action: o });
+    acts.appendChild(btn);
+  }
+  const links = $("links");
+  if (b && b.secrets && links.dataset.game !== b.game + b.players.length) {
+    links.dataset.game = b.game + b.players.length;
+    links.replaceChildren(...b.players.map((p, i) => {
+      const btn = el("button", { type: "button", "data-player": i }, `private link for ${playerName(i)}`);
+      btn.onclick = async () => {
+        const r = await post("/api/private-link", { player: i });
+        if (!r.ok) return say(r.error, true);
+        const url = new URL(r.link, location.href).href;
+        const a = el("a", { href: url, class: "private-link", "data-player": i }, url);
+        btn.replaceWith(a);
+      };
+      return btn;
+    }));
+  } else if (b && !b.secrets) {
+    links.dataset.game = "";
+    links.textContent = "This game deals no secrets.";
+  }
+}
+
+async function operatorPage() {
+  live.me = await getJSON("/api/session");
+  const token = new URLSearchParams(location.search).get("token");
+  const showPanel = () => {
+    $("login").hidden = live.me.operator;
+    $("panel").hidden = !live.me.operator;
+    if (!live.me.operator) return;
+    $("brightness").textContent = `${Math.round(live.me.brightness * 100)} %`;
+    const sel = $("game-choice");
+    sel.replaceChildren(...live.me.games.map((g) => el("option", { value: g }, g)));
+    const current = live.board && live.board.game;
+    if (current && live.me.games.includes(current)) sel.value = current;
+    optionInputs(sel.value);
+    sel.onchange = () => optionInputs(sel.value);
+    pastGames();
+  };
+  $("login-form").onsubmit = async (e) => {
+    e.preventDefault();
+    const r = await fetch("/api/login", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ password: $("password").value }),
+    }).then((x) => x.json());
+    if (!r.ok) { say(r.error, true); return; }
+    live.me = r;
+    say("signed in");
+    showPanel();
+  };
+  $("new-form").onsubmit = (e) => {
+    e.preventDefault();
+    operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions() });
+  };
+  $("undo").onclick = () => operatorCommand({ cmd: "undo" });
+  if (token) say("the token was not accepted", true);
+  showPanel();
+  listen(renderOperator);
+}
+
+async function playerPage() {
+  const show = async () => {
+    const r = await getJSON("/api/private");
+    const node = $("secret");
+    if (!r.ok) { node.textContent = r.error; return; }
+    $("who").textContent = playerName(r.player);
+    node.replaceChildren(...Object.entries(r.private).map(([k, v]) => el("li", {}, `${k}: ${JSON.stringify(v)}`)));
+    if (!Object.keys(r.private).length) node.replaceChildren(el("li", {}, "nothing hidden for you now"));
+  };
+  listen(() => { renderLive(); show(); });
+  show();
+}
+
+async function simPage() {
+  live.me = await getJSON("/api/session");
+  const hand = async (text) => {
+    say(`${text} …`);
+    const r = await post("/api/hands", { text });
+    say(r.ok ? text : r.error, !r.ok);
+  };
+  const pick = $("piece");
+  const refreshPieces = () => {
+    if (!live.board || pick.dataset.game === live.board.game) return;
+    pick.dataset.game = live.board.game;
+    pick.replaceChildren(el("option", { value: "" }, "the mover's own"), ...live.board.pieces.map((p) => el("option", { value: p.code }, p.name)));
+  };
+  const click = (site, code) => {
+    if (site.kind === "cell") {
+      if (code) hand(`lift ${site.name}`);
+      else {
+        const st = live.state || {};
+        const own = live.board.pieces.find((p) => p.owner === st.to_move && p.parts.length === 0);
+        const piece = pick.value || (own ? own.code : live.board.pieces[0].code);
+        hand(`place ${site.name} ${piece}`);
+      }
+    } else {
+      hand(pick.value ? `insert ${site.name} ${pick.value}` : `insert ${site.name}`);
+    }
+  };
+  $("hand-form").onsubmit = (e) => { e.preventDefault(); hand($("hand").value); };
+  $("new-game").onclick = async () => {
+    const r = await post("/api/command", { cmd: "new" });
+    say(r.ok ? "new game" : r.error, !r.ok);
+  };
+  listen(() => { refreshPieces(); renderLive(click); if ($("winner")) { const st = live.state; $("winner").textContent = st && st.winner !== null && st.winner !== undefined ? `${playerName(st.winner)} wins!` : ""; } });
+}
+
+({ board: () => listen(() => renderLive()), score: scorePage, operator: operatorPage, player: playerPage, sim: simPage })[page]();
