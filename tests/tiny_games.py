@@ -24,6 +24,8 @@ from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.errors import BadNotation
 
 CELLS = tuple(f"c{i}" for i in range(1, 7))
+#: what a player's private page shows for each card (words no public text holds)
+CARD_NAMES = ("amber lantern", "birch compass", "cedar anchor")
 FACES = (("d1", 1), ("d2", 1), ("d3", 2))
 CARDS = (0, 1, 2)
 
@@ -171,6 +173,12 @@ class TinyDice(Engine[DiceState, DiceAction]):
 
     def public_action(self, state: DiceState, action: DiceAction) -> str:
         return "deal:?" if isinstance(action, Deal) else str(action)
+
+    def private_view(self, state: DiceState, player: int) -> dict[str, Any]:
+        card = state.cards[player]
+        if not self.options.secret or card < 0:
+            return {}
+        return {"card": CARD_NAMES[card]}
 
     def public_view(self, state: DiceState) -> dict[str, Any]:
         data = self.state_to_json(state)

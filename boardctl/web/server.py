@@ -203,7 +203,8 @@ class WebServer:
             timed_reader: Any = _TimedReader(reader, IO_SECONDS)
             timed_writer: Any = _TimedWriter(writer, IO_SECONDS)
             await self.app.handle_request(timed_reader, timed_writer)
-        except (OSError, asyncio.IncompleteReadError):
+        except (OSError, asyncio.IncompleteReadError, asyncio.CancelledError):
+            # a browser gone or too slow, or the server stopping
             writer.transport.abort()
         finally:
             self._connections -= 1
@@ -299,6 +300,10 @@ class WebServer:
                 )
             value, _ = self.keys.begin("player", seat)
             return Response("", 303, {"Location": "/player", **cookie(value)})
+
+        @app.get("/favicon.ico")
+        async def favicon(request: Request) -> Any:
+            return Response("", 204)
 
         @app.get("/sim")
         async def sim_page(request: Request) -> Any:

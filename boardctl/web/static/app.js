@@ -31,9 +31,9 @@ function pieceOf(code) {
 }
 
 // -- the board picture ---------------------------------------------------------
-function drawBoard(holder, onClick) {
+// Built once per declared board; each update changes attributes in place.
+function buildBoard(holder, onClick) {
   const b = live.board;
-  if (!b || !holder) return;
   const sites = b.sites;
   let gap = Infinity;
   for (let i = 0; i < sites.length; i++)
@@ -49,44 +49,64 @@ function drawBoard(holder, onClick) {
   const h = Math.max(...ys) - Math.min(...ys) + 2 * gap;
   const root = svg("svg", { viewBox: `${x0} ${y0} ${w} ${h}`, role: "img", "aria-label": `${b.game} board` });
   root.appendChild(svg("rect", { x: x0, y: y0, width: w, height: h, rx: gap / 3, class: "plate" }));
-  const state = live.state || {};
-  const layout = state.layout || {};
+  const parts = {};
   for (const s of sites) {
     const g = svg("g", { class: `site ${s.kind}`, "data-site": s.name });
-    const lit = live.lights[s.name];
-    const on = lit && lit !== "#000000";
     const attrs = { class: "spot", "stroke-width": r * 0.22 };
-    let shape;
-    if (s.kind === "cell") shape = svg("circle", { cx: s.x, cy: s.y, r, ...attrs });
-    else shape = svg("rect", { x: s.x - r * 0.8, y: s.y - r * 0.8, width: r * 1.6, height: r * 1.6, rx: r * 0.3, ...attrs });
-    if (on) {
-      shape.setAttribute("stroke", lit);
-      g.setAttribute("data-lit", lit);
-    }
-    g.appendChild(shape);
-    const code = layout[s.name];
-    if (code) {
-      const piece = pieceOf(code);
-      const owner = piece && piece.owner !== null && piece.owner !== undefined ? b.players[piece.owner] : null;
-      g.appendChild(svg("circle", { cx: s.x, cy: s.y, r: r * 0.68, class: "piece", fill: owner ? owner.colour : "#b0b0b0" }));
-      g.setAttribute("data-piece", code);
-      const t = svg("text", { x: s.x, y: s.y + r * 0.18, "font-size": r * 0.5, class: "code" });
-      t.textContent = owner ? "" : code;
-      g.appendChild(t);
-    }
+    const spot = s.kind === "cell"
+      ? svg("circle", { cx: s.x, cy: s.y, r, ...attrs })
+      : svg("rect", { x: s.x - r * 0.8, y: s.y - r * 0.8, width: r * 1.6, height: r * 1.6, rx: r * 0.3, ...attrs });
+    const piece = svg("circle", { cx: s.x, cy: s.y, r: r * 0.68, class: "piece", visibility: "hidden" });
+    const code = svg("text", { x: s.x, y: s.y + r * 0.18, "font-size": r * 0.5, class: "code" });
     const label = svg("text", { x: s.x, y: s.y - r * 1.05, "font-size": r * 0.38, class: "name" });
     label.textContent = s.name;
-    g.appendChild(label);
     const title = svg("title");
-    title.textContent = `${s.name} (${s.kind})` + (code ? `: ${pieceOf(code) ? pieceOf(code).name : code}` : "");
-    g.appendChild(title);
-    if (onClick) g.addEventListener("click", () => onClick(s, code));
+    g.append(spot, piece, code, label, title);
+    if (onClick) g.addEventListener("click", () => onClick(s, g.getAttribute("data-piece")));
     root.appendChild(g);
+    parts[s.name] = { g, spot, piece, code, title, site: s };
   }
   holder.replaceChildren(root);
+  holder.dataset.key = JSON.stringify([b.game, b.options, b.board]);
+  holder.parts = parts;
+}
+
+function drawBoard(holder, onClick) {
+  const b = live.board;
+  if (!b || !holder) return;
+  if (holder.dataset.key !== JSON.stringify([b.game, b.options, b.board])) buildBoard(holder, onClick);
+  const layout = (live.state || {}).layout || {};
+  for (const { g, spot, piece, code, title, site } of Object.values(holder.parts)) {
+    const lit = live.lights[site.name];
+    if (lit && lit !== "#000000") {
+      if (g.getAttribute("data-lit") !== lit) { spot.setAttribute("stroke", lit); g.setAttribute("data-lit", lit); }
+    } else if (g.hasAttribute("data-lit")) { spot.removeAttribute("stroke"); g.removeAttribute("data-lit"); }
+    const have = layout[site.name] || null;
+    if (g.getAttribute("data-piece") === have) continue;
+    const p = have ? pieceOf(have) : null;
+    const owner = p && p.owner !== null && p.owner !== undefined ? b.players[p.owner] : null;
+    if (have) {
+      g.setAttribute("data-piece", have);
+      piece.setAttribute("visibility", "visible");
+      piece.setAttribute("fill", owner ? owner.colour : "#b0b0b0");
+      code.textContent = owner ? "" : have;
+    } else {
+      g.removeAttribute("data-piece");
+      piece.setAttribute("visibility", "hidden");
+      code.textContent = "";
+    }
+    title.textContent = `${site.name} (${site.kind})` + (have ? `: ${p ? p.name : have}` : "");
+  }
 }
 
 // -- the words -----------------------------------------------------------------
+const PHASES = {
+  wrong_board: "The board is not as the game allows: see below what to put back.",
+  move_in_progress: "A move is being made.",
+  takeback_offered: "The board is as it was before the last move: leave it so to take that move back, or play on.",
+  choosing: "A choice is waiting.",
+  fault: "The board has a fault.",
+};
 function turnText(st) {
   if (!st) return "waiting for the board";
   if (st.status && st.status !== "playing") {
@@ -102,7 +122,9 @@ function problemText(st) {
   if (!st) return [];
   const out = [];
   if (st.fault) out.push(`Fault: ${st.fault}`);
-  if (st.offending && st.offending.length) out.push(`Not as the game allows: ${st.offending.join(", ")}.`);
+  const words = PHASES[st.phase];
+  if (words) out.push(words);
+  if (st.offending && st.offending.length) out.push(`Not as the game allows: ${st.offending.join(", ")}; put the board back as it was.`);
   if (st.restore) {
     for (const [site, code] of Object.entries(st.restore)) {
       const p = code ? pieceOf(code) : null;

@@ -1,0 +1,319 @@
+"""The web pages in a real browser: Debian's chromium, driven by Playwright.
+
+Without chromium (or Playwright) these tests are skipped with a warning in the
+summary; CI installs chromium first. Set BOARDCTL_SCREENSHOTS=DIR to save a
+picture of each page there (docs/web.md shows them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import urllib.error
+import urllib.request
+import warnings
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tiny_games import CARD_NAMES, dice_profile, engines
+
+from boardctl.controller.loop import Loop
+from boardctl.controller.machine import Controller
+from boardctl.sensing import LinkUp, SensorChange, SensorSnapshot
+from boardctl.sim.session import Simulation
+from boardctl.web.auth import Keys, hash_password
+from boardctl.web.publish import Publisher
+from boardctl.web.server import WebServer
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHOTS = os.environ.get("BOARDCTL_SCREENSHOTS")
+WAIT = 8000  # ms
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if CHROMIUM is None or sync_playwright is None:
+        why = (
+            "chromium is not installed (apt-get install chromium)"
+            if CHROMIUM is None
+            else "playwright is not installed (pip install -e '.[test]')"
+        )
+        warnings.warn(f"the browser tests are skipped: {why}", stacklevel=1)
+        pytest.skip(f"browser tests: {why}")
+    with sync_playwright() as p:
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        b = p.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield b
+        b.close()
+
+
+# the pages' Content-Security-Policy forbids evaluated script: the tests' own
+# probes (wait_for_function) need it let through
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1100, "height": 820}, bypass_csp=True)
+    yield context.new_page()
+    context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def moves_shown(page: Any, n: int) -> None:
+    page.wait_for_function(f"document.body.dataset.moves === '{n}'", timeout=WAIT)
+
+
+@pytest.fixture(scope="module")
+def sim() -> Iterator[Simulation]:
+    with Simulation(
+        "shiftago", overrides=['web.listen="127.0.0.1:0"', "controller.settle_ms=40"]
+    ) as s:
+        yield s
+
+
+def fresh(sim: Simulation) -> str:
+    """An empty board and a new game; the pages' address."""
+    sim.clear_board()
+    sim.request({"cmd": "new", "game": "shiftago", "options": {}})
+    sim.wait_status(lambda st: not st["moves"] and st["phase"] == "awaiting_move", 5.0)
+    return str(sim.daemon.web.url)
+
+
+def play(sim: Simulation, hand: str) -> None:
+    """A move by the hands on the virtual microcontroller, once the controller took it."""
+    n = len(sim.status()["moves"])
+    sim.hands(hand)
+    sim.wait_status(lambda st: len(st["moves"]) == n + 1, 5.0)
+
+
+def test_each_page_loads_and_draws_the_declared_board(sim: Simulation, page: Any) -> None:
+    url = fresh(sim)
+    play(sim, "insert W4")
+    play(sim, "insert E4")
+    for path, name in (("/", "board"), ("/operator", "operator"), ("/sim", "sim")):
+        page.goto(url + path)
+        # 49 cells and 28 tracks, as the engine declares them
+        page.wait_for_selector('[data-site="a1"]', timeout=WAIT)
+        assert page.locator("svg .site.cell").count() == 49
+        assert page.locator("svg .site.track").count() == 28
+        assert page.locator('[data-site="a4"]').get_attribute("data-piece") is not None
+        page.wait_for_function(
+            "document.getElementById('turn').textContent.includes('blue')", timeout=WAIT
+        )
+        shot(page, name)
+    page.goto(url + "/score")
+    page.wait_for_function(
+        "document.getElementById('turn').textContent.includes('to insert')", timeout=WAIT
+    )
+    assert "shiftago" in page.locator("h1").inner_text()
+    shot(page, "score")
+
+
+def test_live_board_follows_a_game_on_the_virtual_microcontroller(
+    sim: Simulation, page: Any
+) -> None:
+    url = fresh(sim)
+    page.goto(url + "/")
+    moves_shown(page, 0)
+    for n, hand in enumerate(("insert W1", "insert E1", "insert W2"), start=1):
+        play(sim, hand)
+        moves_shown(page, n)
+    assert page.locator('[data-site="a1"]').get_attribute("data-piece") is not None
+    assert page.locator('[data-site="g1"]').get_attribute("data-piece") is not None
+    assert page.locator("#moves li").first.inner_text() == "W2"
+    assert "red" in page.locator("#turn").inner_text()
+    # the LEDs as lit: the last move's site glows in the picture
+    assert page.locator("[data-lit]").count() > 0
+    # a marble dropped on a cell shows as a fault with what to do
+    sim.hands("place d4 blue")
+    page.wait_for_function(
+        "document.getElementById('problems').textContent.includes('d4')", timeout=WAIT
+    )
+    shot(page, "board-wrong")
+    sim.hands("lift d4")
+
+
+def test_operator_starts_a_new_game_and_undoes_a_move(sim: Simulation, page: Any) -> None:
+    url = fresh(sim)
+    play(sim, "insert W3")
+    page.goto(url + "/operator")
+    page.wait_for_selector("#panel:not([hidden])", timeout=WAIT)
+    moves_shown(page, 1)
+    play(sim, "insert E3")
+    moves_shown(page, 2)
+    page.click("#undo")
+    moves_shown(page, 1)
+    page.wait_for_function(
+        "document.getElementById('said').textContent.includes('undone')", timeout=WAIT
+    )
+    sim.hands("lift g3")  # the board follows the undo
+    sim.clear_board()
+    page.select_option("#game-choice", "shiftago")
+    page.select_option('#options select[name="variant"]', "expert")
+    page.click("#new")
+    page.wait_for_function(
+        "document.getElementById('said').textContent.includes('new: done')", timeout=WAIT
+    )
+    status = sim.wait_status(lambda st: st["options"]["variant"] == "expert", 5.0)
+    assert status["moves"] == []
+    moves_shown(page, 0)
+    assert page.locator("#past li").count() >= 2
+    assert (
+        page.locator("#past a").first.get_attribute("href", timeout=WAIT).startswith("/api/export/")
+    )
+
+
+def test_the_simulator_is_played_to_a_win_by_clicks(sim: Simulation, page: Any) -> None:
+    url = fresh(sim)
+    page.goto(url + "/sim")
+    moves_shown(page, 0)
+    clicks = ["W1", "E1", "W2", "E2", "W3", "E3", "W4", "E4", "W5"]
+    for n, track in enumerate(clicks, start=1):
+        page.click(f'[data-site="{track}"]')
+        moves_shown(page, n)
+    page.wait_for_function(
+        "document.getElementById('winner').textContent.includes('wins')", timeout=WAIT
+    )
+    assert "blue" in page.locator("#winner").inner_text()
+    status = sim.status()
+    assert status["winner"] == 0
+    shot(page, "sim-won")
+
+
+# -- a server of its own: passwords and secrets --------------------------------------
+class _Still:
+    """An LED output that keeps nothing."""
+
+    def show(self, frame: Any) -> None:
+        pass
+
+
+class _Script:
+    """Chance that deals player 0 card 1 and player 1 card 2, then throws d1."""
+
+    def __init__(self) -> None:
+        self.draws = {0: 1, 1: 2}
+
+    def new_seed(self) -> int:
+        return 1
+
+    def draw(self, seed: int, ply: int, weights: Sequence[int]) -> int:
+        return self.draws.get(ply, 0)
+
+
+@pytest.fixture
+def secret_board() -> Iterator[tuple[Loop, WebServer]]:
+    """The tiny dice game with dealt cards, its loop on a thread, and its web pages."""
+    profile = dice_profile(secret=True)
+    controller = Controller(profile, engines=engines, chance=_Script())
+    loop = Loop(controller, _Still())
+    publisher = Publisher(profile)
+    loop.watchers.append(publisher)
+    thread = threading.Thread(target=loop.run, daemon=True)
+    thread.start()
+    loop.emit(LinkUp("test"))
+    loop.emit(SensorSnapshot(tuple(0 for _ in profile.sites)))
+    web = WebServer("127.0.0.1:0", loop.submit, publisher, profile, keys=Keys())
+    try:
+        yield loop, web
+    finally:
+        web.close()
+        loop.stop()
+        thread.join(5)
+
+
+def test_a_players_private_page_shows_their_secret_and_no_other_page_does(
+    secret_board: tuple[Loop, WebServer], browser: Any
+) -> None:
+    loop, web = secret_board
+    loop.emit(SensorChange(0, 1))  # player 0 places a stone on c1
+    operator = browser.new_context(bypass_csp=True).new_page()
+    operator.goto(web.url + "/operator")
+    operator.click('button[data-player="1"]', timeout=WAIT)
+    link = operator.locator('a.private-link[data-player="1"]').get_attribute("href", timeout=WAIT)
+    assert link is not None
+    own = browser.new_context(bypass_csp=True).new_page()
+    own.goto(link)
+    own.wait_for_function(
+        f"document.getElementById('secret').textContent.includes('{CARD_NAMES[2]}')",
+        timeout=WAIT,
+    )
+    assert CARD_NAMES[1] not in own.content()
+    shot(own, "player")
+    # the link was for one use: a second browser gets nothing
+    other = browser.new_context(bypass_csp=True).new_page()
+    other.goto(link)
+    assert "used already" in other.content()
+    for path in ("/", "/score", "/operator"):
+        operator.goto(web.url + path)
+        operator.wait_for_function(
+            "document.getElementById('turn').textContent.length > 0", timeout=WAIT
+        )
+        text = operator.content()
+        assert not any(name in text for name in CARD_NAMES), path
+    for context in (operator.context, own.context, other.context):
+        context.close()
+
+
+def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **headers},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        text = exc.read()
+        return exc.code, json.loads(text) if text.startswith(b"{") else {"text": text.decode()}
+
+
+def test_a_wrong_password_is_refused_and_the_right_one_signs_in(
+    secret_board: tuple[Loop, WebServer], browser: Any
+) -> None:
+    loop, open_web = secret_board
+    web = WebServer(
+        "127.0.0.1:0",
+        loop.submit,
+        open_web.publisher,
+        open_web.profile,
+        keys=Keys(hash_password("correct horse", rounds=1000)),
+    )
+    try:
+        page = browser.new_context(bypass_csp=True).new_page()
+        page.goto(web.url + "/operator")
+        page.wait_for_selector("#login:not([hidden])", timeout=WAIT)
+        page.fill("#password", "wrong guess")
+        page.click("#login-form button")
+        page.wait_for_function(
+            "document.getElementById('said').textContent.includes('wrong password')",
+            timeout=WAIT,
+        )
+        assert page.locator("#panel").is_hidden()
+        shot(page, "operator-login")
+        # without a session no command is taken; a cross-site one not even looked at
+        status, reply = _post(web.url + "/api/command", {"cmd": "undo"}, {})
+        assert status == 401 and not reply["ok"]
+        status, _ = _post(
+            web.url + "/api/login", {"password": "x"}, {"Sec-Fetch-Site": "cross-site"}
+        )
+        assert status == 403
+        page.fill("#password", "correct horse")
+        page.click("#login-form button")
+        page.wait_for_selector("#panel:not([hidden])", timeout=WAIT)
+        page.context.close()
+    finally:
+        web.close()
