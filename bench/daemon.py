@@ -7,7 +7,9 @@ as systemd's would. Prints:
 
 - the time from starting the process to ``READY=1`` (target under 1.5 s);
 - the daemon's CPU while the board stands idle (target under 1% of one core);
-- its resident memory (target under 60 MB);
+- its resident memory (target under 60 MB), and with its web pages served and
+  one browser (Debian's chromium, headless) on the live board (target under
+  45 MB);
 - the wall time of ``boardctl --help`` (target under 0.3 s).
 
     .venv/bin/python bench/daemon.py [--idle SECONDS]
@@ -16,7 +18,9 @@ as systemd's would. Prints:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -45,6 +49,40 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def connections(port: int) -> int:
+    """Established TCP connections to ``port`` on this machine (the browser's)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                    count += 1
+    return count
+
+
+def attach_browser(url: str, tmp: str) -> subprocess.Popen[bytes] | None:
+    """One headless chromium on ``url`` (None where chromium is not installed)."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        return None
+    args = [
+        chromium,
+        "--headless=new",
+        f"--user-data-dir={tmp}/chromium",
+        "--remote-debugging-port=0",
+    ]
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")
+    return subprocess.Popen([*args, url], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def help_time(runs: int = 5) -> float:
     times = []
     for _ in range(runs):
@@ -57,6 +95,9 @@ def help_time(runs: int = 5) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure")
+    parser.add_argument(
+        "--browse", type=float, default=8.0, help="seconds a browser watches the live board"
+    )
     args = parser.parse_args()
 
     profile = load_profile("shiftago-colour")
@@ -71,6 +112,7 @@ def main() -> int:
         notify.bind(notify_path)
         env = dict(os.environ, NOTIFY_SOCKET=notify_path)
         env.pop("WATCHDOG_USEC", None)
+        port = free_port()
         command = [
             BOARDCTL,
             "run",
@@ -86,6 +128,8 @@ def main() -> int:
             f'control.socket="{tmp}/control.sock"',
             "--set",
             "logging.level=warning",
+            "--set",
+            f'web.listen="127.0.0.1:{port}"',
         ]
         t0 = time.perf_counter()
         daemon = subprocess.Popen(command, env=env)
@@ -101,6 +145,15 @@ def main() -> int:
             time.sleep(args.idle)
             cpu = (cpu_seconds(daemon.pid) - c0) / (time.perf_counter() - w0)
             rss = rss_mb(daemon.pid)
+            browser = attach_browser(f"http://127.0.0.1:{port}/", tmp)
+            try:
+                time.sleep(args.browse)
+                rss_browsed = rss_mb(daemon.pid) if browser is not None else float("nan")
+                attached = connections(port)
+            finally:
+                if browser is not None:
+                    browser.terminate()
+                    browser.wait(timeout=10)
         finally:
             daemon.send_signal(signal.SIGTERM)
             daemon.wait(timeout=10)
@@ -108,7 +161,11 @@ def main() -> int:
 
     print(f"start to READY=1:      {ready * 1000:7.0f} ms   (target < 1500 ms)")
     print(f"idle CPU over {args.idle:.0f} s:     {cpu * 100:7.2f} %    (target < 1% of one core)")
-    print(f"resident memory:       {rss:7.1f} MB   (target < 60 MB)")
+    print(f"resident memory:       {rss:7.1f} MB   (target < 60 MB; web pages served)")
+    print(
+        f"  one browser attached: {rss_browsed:6.1f} MB   (target < 45 MB; nan: no chromium;"
+        f" {attached} connections open)"
+    )
     print(f"boardctl --help:       {help_s * 1000:7.0f} ms   (target < 300 ms, median of 5)")
     return 0
 

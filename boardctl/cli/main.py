@@ -14,11 +14,25 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from boardctl import __version__
-from boardctl.cli import control_cmds, daemon_cmds, hardware_cmds, rules_cmds, sim_cmds
+from boardctl.cli import (
+    control_cmds,
+    daemon_cmds,
+    hardware_cmds,
+    rules_cmds,
+    sim_cmds,
+    web_cmds,
+)
 from boardctl.errors import BoardctlError
 
 #: the modules whose ``register(subparsers)`` adds subcommands
-COMMANDS: tuple[ModuleType, ...] = (rules_cmds, hardware_cmds, control_cmds, daemon_cmds, sim_cmds)
+COMMANDS: tuple[ModuleType, ...] = (
+    rules_cmds,
+    hardware_cmds,
+    control_cmds,
+    daemon_cmds,
+    sim_cmds,
+    web_cmds,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -224,7 +224,10 @@ async function scorePage() {
 function optionInputs(game) {
   const holder = $("options");
   holder.replaceChildren();
-  for (const o of (live.me.options || {})[game] || []) {
+  // the current game's options as they are now, else the engine's defaults
+  const now = live.board && live.board.game === game ? live.board.options : {};
+  for (const d of (live.me.options || {})[game] || []) {
+    const o = { ...d, default: d.name in now ? now[d.name] : d.default };
     const label = el("label", {}, o.name + " ");
     let input;
     if (o.choices) {
@@ -278,6 +281,11 @@ async function pastGames() {
 function renderOperator() {
   renderLive();
   const st = live.state, b = live.board;
+  const sel = $("game-choice");
+  if (b && live.me && live.me.operator && !sel.dataset.touched && sel.value !== b.game && live.me.games.includes(b.game)) {
+    sel.value = b.game;
+    optionInputs(b.game);
+  }
   if (b) $("rules").textContent = b.rules;
   const acts = $("acts");
   acts.replaceChildren();
@@ -324,7 +332,7 @@ async function operatorPage() {
     const current = live.board && live.board.game;
     if (current && live.me.games.includes(current)) sel.value = current;
     optionInputs(sel.value);
-    sel.onchange = () => optionInputs(sel.value);
+    sel.onchange = () => { sel.dataset.touched = "1"; optionInputs(sel.value); };
     pastGames();
   };
   $("login-form").onsubmit = async (e) => {

@@ -1,0 +1,183 @@
+"""The web server without a browser: settings, passwords, cross-site and slow clients."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+from tiny_games import dice_profile
+
+from boardctl.cli.main import main
+from boardctl.config import load
+from boardctl.errors import ConfigError
+from boardctl.web import server as web_server
+from boardctl.web.auth import Keys, check_password, check_settings, hash_password
+from boardctl.web.publish import Publisher
+from boardctl.web.server import WebServer
+
+
+class FakeLoop:
+    """Answers like the loop and counts what it was sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def submit(self, body: Mapping[str, Any], timeout: float = 5.0) -> dict[str, Any]:
+        self.sent.append(dict(body))
+        if body.get("cmd") == "games":
+            return {"ok": True, "games": []}
+        return {"ok": True, "phase": "awaiting_move"}
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[WebServer, FakeLoop]]:
+    fake = FakeLoop()
+    web = WebServer(
+        "127.0.0.1:0",
+        fake.submit,
+        Publisher(dice_profile()),
+        dice_profile(),
+        keys=Keys(hash_password("open sesame", rounds=1000)),
+    )
+    try:
+        yield web, fake
+    finally:
+        web.close()
+
+
+def call(
+    url: str, body: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        url, data=data, headers={"Content-Type": "application/json", **(headers or {})}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()
+
+
+def test_a_lan_address_needs_a_password_or_token() -> None:
+    with pytest.raises(ConfigError, match=r"password_hash .*boardctl web password"):
+        check_settings("0.0.0.0:8080", "", "")
+    check_settings("0.0.0.0:8080", hash_password("pw", rounds=1000), "")
+    check_settings("192.168.1.5:8080", "", "a-token-of-enough-length")
+    check_settings("127.0.0.1:8080", "", "")
+    with pytest.raises(ConfigError, match="not a hashed password"):
+        check_settings("0.0.0.0:8080", "hunter2", "")
+    with pytest.raises(ConfigError, match='"host:port"'):
+        check_settings("8080", "", "")
+
+
+def test_the_password_is_stored_hashed_and_checked() -> None:
+    stored = hash_password("open sesame", rounds=1000)
+    assert "open sesame" not in stored
+    assert check_password("open sesame", stored)
+    assert not check_password("open sesam", stored)
+    assert not check_password("open sesame", "garbage")
+
+
+def test_boardctl_web_password_prints_the_config_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("long enough pw\n"))
+    assert main(["web", "password", "--stdin"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith('password_hash = "pbkdf2-sha256$')
+    assert check_password("long enough pw", line.split('"')[1])
+
+
+def test_the_daemon_refuses_a_lan_address_without_a_password(tmp_path: Any) -> None:
+    from boardctl.web.start import start_web
+
+    config = load(tmp_path / "none.toml", ['web.listen="0.0.0.0:0"'])
+    with pytest.raises(ConfigError, match=r"--set: \[web\] listen = '0.0.0.0:0' opens"):
+        start_web(config, dice_profile(), None)  # type: ignore[arg-type]
+
+
+def test_commands_need_a_session_and_its_token_and_no_cross_site_request_counts(
+    served: tuple[WebServer, FakeLoop],
+) -> None:
+    web, fake = served
+    status, _, _ = call(web.url + "/api/command", {"cmd": "undo"})
+    assert status == 401
+    status, _, _ = call(web.url + "/api/login", {"password": "wrong"})
+    assert status == 401
+    status, headers, body = call(web.url + "/api/login", {"password": "open sesame"})
+    assert status == 200
+    cookie = headers["Set-Cookie"].split(";")[0]
+    assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=Strict" in headers["Set-Cookie"]
+    csrf = json.loads(body)["csrf"]
+    # the session without its CSRF token: refused
+    status, _, _ = call(web.url + "/api/command", {"cmd": "undo"}, {"Cookie": cookie})
+    assert status == 401
+    # a cross-site request with everything: refused before it is read
+    both = {"Cookie": cookie, "X-CSRF-Token": csrf}
+    status, _, _ = call(
+        web.url + "/api/command", {"cmd": "undo"}, {**both, "Sec-Fetch-Site": "cross-site"}
+    )
+    assert status == 403
+    status, _, _ = call(
+        web.url + "/api/command", {"cmd": "undo"}, {**both, "Origin": "http://evil.example"}
+    )
+    assert status == 403
+    assert fake.sent == []
+    # only the control socket's commands, not a player's secrets
+    status, _, _ = call(web.url + "/api/command", {"cmd": "private", "player": 0}, both)
+    assert status == 400
+    status, _, body = call(web.url + "/api/command", {"cmd": "undo"}, both)
+    assert status == 200 and json.loads(body)["ok"]
+    assert fake.sent == [{"cmd": "undo"}]
+
+
+def test_a_one_time_link_opens_a_players_page_once() -> None:
+    keys = Keys()
+    code = keys.link(1)
+    assert keys.redeem(code) == 1
+    assert keys.redeem(code) is None
+
+
+def test_a_browser_that_sends_nothing_is_cut_off_and_others_are_served(
+    served: tuple[WebServer, FakeLoop], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    web, _ = served
+    monkeypatch.setattr(web_server, "IO_SECONDS", 0.3)
+    host, port = web.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as silent:
+        silent.sendall(b"GET / HTTP/1.1\r\n")  # and never the rest
+        status, _, _ = call(web.url + "/score")
+        assert status == 200
+        t0 = time.monotonic()
+        silent.settimeout(5)
+        answer = silent.recv(1024)
+        assert answer == b"" or answer.startswith(b"HTTP/1.0 400"), answer
+        assert time.monotonic() - t0 < 3
+
+
+def test_the_push_stream_sends_the_published_state(served: tuple[WebServer, FakeLoop]) -> None:
+    web, _ = served
+    publisher = web.publisher
+    publisher._put("state", {"phase": "awaiting_move", "moves": ["c1"]})
+    assert publisher.wake is not None
+    publisher.wake()
+    got: list[bytes] = []
+
+    def read() -> None:
+        with urllib.request.urlopen(web.url + "/api/events", timeout=5) as r:
+            while b"event: state" not in b"".join(got):
+                got.append(r.read1(4096))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(5)
+    text = b"".join(got).decode()
+    assert 'event: state\ndata: {"phase":"awaiting_move","moves":["c1"]}' in text
