@@ -78,9 +78,15 @@ function drawBoard(holder, onClick) {
   const layout = (live.state || {}).layout || {};
   for (const { g, spot, piece, code, title, site } of Object.values(holder.parts)) {
     const lit = live.lights[site.name];
-    if (lit && lit !== "#000000") {
-      if (g.getAttribute("data-lit") !== lit) { spot.setAttribute("stroke", lit); g.setAttribute("data-lit", lit); }
-    } else if (g.hasAttribute("data-lit")) { spot.removeAttribute("stroke"); g.removeAttribute("data-lit"); }
+    if (lit && Math.max(...[1, 3, 5].map((i) => parseInt(lit.slice(i, i + 2), 16))) >= 24) {
+      if (g.getAttribute("data-lit") !== lit) {
+        spot.style.fill = spot.style.stroke = lit;
+        g.setAttribute("data-lit", lit);
+      }
+    } else if (g.hasAttribute("data-lit")) {
+      spot.style.fill = spot.style.stroke = "";
+      g.removeAttribute("data-lit");
+    }
     const have = layout[site.name] || null;
     if (g.getAttribute("data-piece") === have) continue;
     const p = have ? pieceOf(have) : null;
@@ -149,6 +155,8 @@ function fillList(node, items) {
 
 function showScores(node, st) {
   if (!node) return;
+  const heading = node.previousElementSibling;
+  if (heading && heading.tagName === "H2") heading.hidden = !(st && st.scores);
   const rows = scoresText(st).map(([who, s]) => {
     const tr = el("tr");
     tr.appendChild(el("th", {}, who));
@@ -200,6 +208,8 @@ function renderLive(onClick) {
   showScores($("scores"), st);
   fillList($("moves"), st ? (st.moves || []).slice(-8).reverse() : []);
   fillList($("problems"), problemText(st));
+  const ph = $("problems") && $("problems").previousElementSibling;
+  if (ph && ph.tagName === "H2" && page !== "operator") ph.hidden = !problemText(st).length;
   drawBoard($("board"), onClick);
   document.body.dataset.moves = st ? String((st.moves || []).length) : "0";
   document.body.dataset.phase = st ? st.phase : "";
