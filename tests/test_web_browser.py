@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import threading
+import time
 import urllib.error
 import urllib.request
 import warnings
@@ -124,11 +125,28 @@ def test_live_board_follows_a_game_on_the_virtual_microcontroller(
     sim: Simulation, page: Any
 ) -> None:
     url = fresh(sim)
+    # when the loop drew the turn of each move, and when the page showed it
+    drawn: dict[int, float] = {}
+
+    def watch(controller: Any, view: Any, frame: Any) -> None:
+        drawn.setdefault(len(view.status["moves"]), time.time())
+
+    sim.daemon.loop.watchers.append(watch)
     page.goto(url + "/")
     moves_shown(page, 0)
+    page.evaluate(
+        """() => { window.seen = {}; new MutationObserver(() => {
+             const n = document.body.dataset.moves;
+             if (!(n in window.seen)) window.seen[n] = Date.now(); }
+           ).observe(document.body, { attributes: true }); }"""
+    )
     for n, hand in enumerate(("insert W1", "insert E1", "insert W2"), start=1):
         play(sim, hand)
         moves_shown(page, n)
+    sim.daemon.loop.watchers.remove(watch)
+    seen = page.evaluate("window.seen")
+    late = [seen[str(n)] / 1000 - drawn[n] for n in (1, 2, 3)]
+    assert max(late) < 0.1, late  # the page follows the LED frame within 100 ms
     assert page.locator('[data-site="a1"]').get_attribute("data-piece") is not None
     assert page.locator('[data-site="g1"]').get_attribute("data-piece") is not None
     assert page.locator("#moves li").first.inner_text() == "W2"
