@@ -115,3 +115,23 @@ def test_the_unit_waits_for_nothing_it_does_not_pull_in() -> None:
         for u in line.split("=")[1].split()
     }
     assert after <= wants, f"ordered after {sorted(after - wants)} without pulling it in"
+
+
+def test_the_network_opens_only_for_configured_web_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dropin = tmp_path / units.WEB_DROPIN.lstrip("/")
+    config = tmp_path / "boardctl.toml"
+    args = ["service", "install", "--root", str(tmp_path), "--boardctl", "/x/boardctl"]
+    config.write_text('[web]\nlisten = "127.0.0.1:8080"\n')
+    assert main([*args, "--config", str(config)]) == 0
+    text = dropin.read_text()
+    assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" in text
+    assert "IPAddressAllow=localhost\n" in text
+    config.write_text('[web]\nlisten = "0.0.0.0:8080"\ntoken = "a-long-enough-token"\n')
+    assert main([*args, "--config", str(config)]) == 0
+    assert "192.168.0.0/16" in dropin.read_text()
+    config.write_text("")
+    assert main([*args, "--config", str(config)]) == 0
+    assert not dropin.exists()
+    assert "[web] listen is not set" in capsys.readouterr().out

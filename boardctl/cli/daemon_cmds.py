@@ -82,6 +82,12 @@ def register_service(sub: Any) -> None:
         metavar="PATH",
         help="the boardctl executable the unit runs (default: this installation's)",
     )
+    install.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the configuration whose [web] listen opens the network for the web pages "
+        "(default /etc/boardctl/boardctl.toml)",
+    )
     install.set_defaults(handler=_install)
 
 
@@ -90,14 +96,20 @@ def _install(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from boardctl.daemon.units import unit_files
+    from boardctl.config import load
+    from boardctl.daemon.units import WEB_DROPIN, unit_files
     from boardctl.errors import ConfigError
 
     exe = args.boardctl or shutil.which("boardctl") or str(Path(sys.prefix) / "bin" / "boardctl")
     exe = str(Path(exe).absolute())
     root = Path(args.root)
+    listen = load(args.config).web.listen
     written = []
-    for unit in unit_files(exe):
+    dropin = root / WEB_DROPIN.lstrip("/")
+    if not listen and dropin.exists():
+        dropin.unlink()  # the web pages are off: the network closes again
+        print(f"removed {dropin}: [web] listen is not set")
+    for unit in unit_files(exe, listen):
         target = root / unit.path.lstrip("/")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -131,10 +131,37 @@ SUBSYSTEM=="tty", ATTRS{{idVendor}}=="{vendor}", ATTRS{{idProduct}}=="{product}"
 """
 
 
-def unit_files(boardctl: str = DEFAULT_BOARDCTL) -> tuple[UnitFile, ...]:
-    """Every file ``boardctl service install`` writes, with its system path."""
-    return (
+#: the drop-in that opens the network for the web pages, written only when they are on
+WEB_DROPIN = "/etc/systemd/system/boardctl.service.d/web.conf"
+#: the addresses a LAN listener answers: this machine, link-local and the private ranges
+LAN = "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
+
+
+def web_dropin(listen: str) -> str:
+    """The drop-in that lets the daemon serve its web pages on ``listen``
+    (``[web] listen``): this machine only for a loopback address, else the LAN."""
+    from boardctl.web.auth import loopback, split_listen
+
+    host, _ = split_listen(listen)
+    allow = "localhost" if loopback(host) else LAN
+    return f"""\
+# boardctl's web pages on {listen} ([web] listen); written by `boardctl service install`
+# because they are configured, and removed by it when they are not. See docs/web.md.
+[Service]
+PrivateNetwork=no
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+IPAddressAllow={allow}
+"""
+
+
+def unit_files(boardctl: str = DEFAULT_BOARDCTL, web_listen: str = "") -> tuple[UnitFile, ...]:
+    """Every file ``boardctl service install`` writes, with its system path; the
+    web drop-in only when ``web_listen`` names where the web pages are served."""
+    files = (
         UnitFile("/etc/systemd/system/boardctl.service", service_unit(boardctl)),
         UnitFile("/etc/sysusers.d/boardctl.conf", sysusers()),
         UnitFile("/etc/udev/rules.d/70-boardctl.rules", udev_rule()),
     )
+    if web_listen:
+        files += (UnitFile(WEB_DROPIN, web_dropin(web_listen)),)
+    return files
