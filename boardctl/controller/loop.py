@@ -240,7 +240,7 @@ class Loop:
         if cmd == "chance":
             return {"played": c.roll(_text(body, "action"), now), **c.status()}
         if cmd == "private":
-            player = _whole(body, "player", None)
+            player = _whole(body, "player", None, "a seat number")
             if player is None or not 0 <= player < c.engine.players:
                 raise ControllerError(
                     f"'player' must be a seat from 0 to {c.engine.players - 1}, not {player!r}"

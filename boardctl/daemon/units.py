@@ -157,7 +157,7 @@ IPAddressAllow={allow}
 def unit_files(boardctl: str = DEFAULT_BOARDCTL, web_listen: str = "") -> tuple[UnitFile, ...]:
     """Every file ``boardctl service install`` writes, with its system path; the
     web drop-in only when ``web_listen`` names where the web pages are served."""
-    files = (
+    files: tuple[UnitFile, ...] = (
         UnitFile("/etc/systemd/system/boardctl.service", service_unit(boardctl)),
         UnitFile("/etc/sysusers.d/boardctl.conf", sysusers()),
         UnitFile("/etc/udev/rules.d/70-boardctl.rules", udev_rule()),
