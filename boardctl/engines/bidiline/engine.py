@@ -269,11 +269,6 @@ class BidiLine(Engine[State, Extend]):
         line may grow)."""
         return self.touches(state, action) | {action.src}
 
-    def action_sites(self, state: State, action: Extend) -> frozenset[str]:
-        """The sites a move concerns, lit while it is legal: the segment a
-        stick goes on and the end it extends."""
-        return self.highlight(state, action)
-
     def player_sites(self, state: State) -> tuple[PlayerSites, ...]:
         """The two ends in the colours of their players: the A end amber
         (seat 0), the B end blue (seat 1); where they meet, the colour of the
