@@ -46,8 +46,10 @@ fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz_frames.py 1000000
 	BOARDCTL_FUZZ=1 $(BIN)/pytest -q tests/test_readers_fuzz.py
 
+# the long soak: SOAK_GAMES complete games across every game (SOAK_GAMES=250 make soak for less)
+SOAK_GAMES ?= 10000
 soak: $(STAMP)
-	$(BIN)/pytest -m slow
+	SOAK_GAMES=$(SOAK_GAMES) $(BIN)/pytest -m slow
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -9,8 +9,9 @@ action accepted, no action invented, no thread dead, and the memory flat.
 Where a board cannot tell two legal actions apart (which way a stick was drawn),
 the operator tells the controller through the control socket, as players would.
 The short soak (one game on each shipped board) runs with the unit tests; the full
-one is ``make soak`` (``pytest -m slow``), ``SOAK_GAMES`` games in all (default
-200; ``SOAK_GAMES=10000 make soak`` for the long run). It prints its figures.
+one is ``make soak`` (``pytest -m slow``), ``SOAK_GAMES`` games in all (10,000 by
+``make soak``; ``SOAK_GAMES=250 make soak`` for a shorter run; 200 when pytest is run by
+hand). It prints its figures.
 """
 
 from __future__ import annotations
