@@ -228,3 +228,10 @@ def test_options_are_recorded() -> None:
     engine = _engine(players=4, movement="speed")
     assert engine.options_json()["players"] == 4
     assert dataclasses.asdict(engine.options)["movement"] == "speed"
+
+
+def test_only_dealt_cards_are_secrets_of_the_state() -> None:
+    # the cards mode keeps the cards on the table: nothing secret is in the
+    # state, so the board may light every hint; the dealt mode hides them
+    assert not _engine().has_secrets
+    assert _engine(secrets="dealt").has_secrets

@@ -86,6 +86,9 @@ class Linie1(Engine[State, Action]):
         self.options = opts
         self.players = opts.players
         self.dealt = opts.secrets == "dealt"
+        # with the cards on the table the state holds no secret until a trip
+        # starts and shows them: the LEDs may then offer every hint
+        self.has_secrets = self.dealt  # type: ignore[misc]
         self.speed = opts.movement == "speed"
         data = board_data.from_text(opts.board_data)
         self.geo = geo = Geometry(data)
