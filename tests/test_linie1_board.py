@@ -12,6 +12,7 @@ from controller_support import Table
 from boardctl.controller.machine import Controller
 from boardctl.controller.scenes import Palette, render
 from boardctl.controller.view import Phase
+from boardctl.engines.linie1.demo import MOVES
 from hardware.profiles import load_profile
 
 PROFILE = load_profile("linie1")
@@ -111,3 +112,48 @@ def test_dealt_cards_light_no_hint_and_show_no_route() -> None:
     # the players' terminals glow like every other site: nothing tells their lines
     idle = frame[PROFILE.site("t6b").leds[0]]
     assert all(frame[PROFILE.site(t).leds[0]] == idle for t in ("t1a", "t1b", "t2a", "t2b"))
+
+
+def _play_by_hands(table: Table, moves: tuple[str, ...]) -> None:
+    """Each action as hands make it: a tile set down (and its stop sign put
+    on), an exchange lifted and set, the streetcar put in its terminal and
+    moved cell by cell; draws and rolls told by an operator."""
+    c = table.controller
+    engine = c.engine
+    for text in moves:
+        state = c.match.state
+        action = engine.parse_action(text)
+        after = engine.layout(engine.apply(state, action))
+        before = engine.layout(state)
+        if text.startswith(("draw:", "roll:")):
+            c.roll(text, table.now)
+            table.settle()
+        elif text.startswith("start:"):
+            terminal = text[6:].split("/")[0]
+            table.hands(f"place {terminal} {after[terminal]}")
+        elif text.startswith(">"):
+            car = f"car{state.lines[state.player] + 1}"
+            here = next(s for s, piece in before.items() if car in piece.split("+"))
+            for site in text[1:].split("-"):
+                table.hands(f"lift {here} {car}")
+                table.hands(f"place {site} {car}")
+                here = site
+        else:
+            cell, code = text.split(":")
+            if cell in before:
+                table.hands(f"lift {cell}")
+            table.hands(f"place {cell} {code}")
+            if after[cell].endswith("+stop"):
+                table.hands(f"place {cell} stop")
+        assert c.match.moves_text()[-1] == text, (text, c.board.verdict)
+
+
+def test_a_whole_game_by_hands_to_the_end_of_a_trip_lights_the_winners_route() -> None:
+    table = _table()
+    c = table.controller
+    _play_by_hands(table, MOVES)
+    assert c.state is Phase.GAME_OVER
+    assert c.status()["winner"] == 0
+    frame = _frame(table)
+    for site in ("t2a", "b10", "g4", "i10", "t2b"):  # the route through D, M and B
+        assert frame[PROFILE.site(site).leds[0]] == PALETTE.player(0)

@@ -31,7 +31,7 @@ def test_the_scripts_are_legal_games_that_end_with_a_win(game: str) -> None:
 def test_the_demo_plays_to_the_winner_through_the_daemon(game: str) -> None:
     s = script(game)
     out = io.StringIO()
-    with Simulation(s.game, overrides=FAST, options=s.options) as sim:
+    with Simulation(s.game, overrides=[*s.settings, *FAST], options=s.options) as sim:
         assert run_demo(sim, s, delay=0, out=out) == 0
         record = sim.request({"cmd": "export"})["record"]
     text = out.getvalue()

@@ -102,7 +102,7 @@ def _play(args: argparse.Namespace) -> int:
         with Simulation(
             script.game,
             args.profile,
-            overrides=args.set,
+            overrides=[*script.settings, *(args.set or ())],
             state_dir=state,
             options=script.options,
             config_path=args.config,

@@ -175,8 +175,9 @@ class DemoStep:
     what the controller must say afterwards.
 
     ``command`` is a line of the simulator's hands (``insert W3``, ``place d4
-    white-disc``, ``lift d4``, ``move d4 e4``, ``remove b1 c1``), or empty to
-    only wait. ``moves`` is the number of actions the game then has (None: any);
+    white-disc``, ``lift d4``, ``move d4 e4``, ``remove b1 c1``), ``roll TEXT``
+    for chance's outcome told by an operator (in a demo whose ``chance`` is
+    ``"operator"``), or empty to only wait. ``moves`` is the number of actions the game then has (None: any);
     ``phases`` the controller's phases that may follow (``wrong_board``,
     ``takeback_offered``, ...; empty: the board is right and a move is awaited).
     """
@@ -194,9 +195,14 @@ class Demo:
     the actions the game ends with.
 
     An engine package may have a module ``demo`` whose ``demo()`` returns one.
+    A game with chance either lets the simulated daemon draw (``chance`` is
+    ``"random"``: the script cannot know the outcomes) or tells each outcome
+    itself (``"operator"``: steps ``roll TEXT``), which a scripted game needs
+    when its moves depend on the draws.
     """
 
     options: Mapping[str, object]
     steps: tuple[DemoStep, ...]
     winner: int
     moves: tuple[str, ...] = ()
+    chance: str = "random"

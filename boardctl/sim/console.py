@@ -310,7 +310,11 @@ def run_demo(
         show(f"a game of {script.game}: the board is empty and ready", status)
     total = len(script.steps)
     for number, step in enumerate(script.steps, start=1):
-        if step.command:
+        if step.command.startswith("roll "):
+            reply = sim.request({"cmd": "chance", "action": step.command[5:].strip()})
+            if not reply.get("ok"):
+                raise SimError(f"[{number}/{total}] {step.command}: {reply.get('error')}")
+        elif step.command:
             sim.hands(step.command)
         status = sim.wait_status(step.expect.met, timeout)
         show(

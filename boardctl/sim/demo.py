@@ -60,6 +60,14 @@ class Script:
     steps: tuple[Step, ...]
     winner: int
     moves: tuple[str, ...] = field(default=())
+    #: who gives chance's outcomes: "random" (the daemon draws) or "operator"
+    #: (the script's ``roll`` steps)
+    chance: str = "random"
+
+    @property
+    def settings(self) -> tuple[str, ...]:
+        """The configuration the simulated daemon must run the script with."""
+        return (f'controller.chance="{self.chance}"',)
 
 
 def demo_games() -> tuple[str, ...]:
@@ -77,4 +85,8 @@ def script(game: str) -> Script:
     except BoardctlError as exc:
         raise ScriptError(f"the demo script of {game} is not legal: {exc}") from exc
     steps = tuple(Step(s.say, s.command, Expect(s.moves, s.phases or STEADY)) for s in made.steps)
-    return Script(game, dict(made.options), steps, made.winner, made.moves)
+    if made.chance not in ("random", "operator"):
+        raise ScriptError(
+            f'the demo script of {game} gives chance {made.chance!r}: use "random" or "operator"'
+        )
+    return Script(game, dict(made.options), steps, made.winner, made.moves, made.chance)
