@@ -389,7 +389,18 @@ def through_mcu(
                     state = engine.initial()
                     games += 1
                     continue
-                action = rng.choice(list(engine.legal_actions(state)))
+                if engine.actor(state) is CHANCE:  # thrown by hand and told, not timed
+                    outcomes = engine.chance_outcomes(state)
+                    drawn = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+                    n = len(probe.commits)
+                    loop.submit({"cmd": "chance", "action": engine.format_action(drawn)})
+                    probe.wait_count(probe.commits, n + 1, "chance's outcome to be played")
+                    state = engine.apply(state, drawn)
+                    continue
+                shown = visible(engine, state)
+                if not shown:
+                    break  # only actions the board cannot show (Linie 1: a caught start, pass)
+                action = rng.choice(shown)
                 text = engine.format_action(action)
                 after = engine.apply(state, action)
                 first = len(h.made)
@@ -436,6 +447,16 @@ def through_mcu(
         settle_to_frame=[probe.commits[i].frame - probe.commits[i].expired for i in commits],
         renamed=renamed,
     )
+
+
+def visible(engine: Engine[Any, Any], state: Any) -> list[Any]:
+    """The legal actions hands can make: those that change the board."""
+    before = engine.layout(state)
+    return [
+        a
+        for a in engine.legal_actions(state)
+        if engine.layout(engine.apply_unchecked(state, a)) != before
+    ]
 
 
 def track_of(engine: Engine[Any, Any], state: Any, action: Any) -> SiteSpec | None:
@@ -526,7 +547,10 @@ def in_process(game: str, moves: int, seed: int) -> list[float]:
             drawn = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
             c.roll(engine.format_action(drawn), clock[0])
             continue
-        action = rng.choice(list(engine.legal_actions(state)))
+        shown = visible(engine, state)
+        if not shown:
+            break  # only actions the board cannot show are left (Linie 1: a caught start, pass)
+        action = rng.choice(shown)
         text = engine.format_action(action)
         after = engine.layout(engine.apply(state, action))
         track = track_of(engine, state, action)
