@@ -132,6 +132,10 @@ def _play_by_hands(table: Table, moves: tuple[str, ...]) -> None:
             terminal = text[6:].split("/")[0]
             table.hands(f"place {terminal} {after[terminal]}")
         elif text.startswith(">"):
+            # the die's result lights the cells the streetcar may drive to
+            view = c.view()
+            lit = view.legal | {s for offer in view.offers for s in offer}
+            assert text.split("-")[-1].lstrip(">") in lit, (text, sorted(lit))
             car = f"car{state.lines[state.player] + 1}"
             here = next(s for s, piece in before.items() if car in piece.split("+"))
             for site in text[1:].split("-"):
