@@ -46,7 +46,8 @@ from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller
 from boardctl.controller.scenes import Frame
 from boardctl.controller.store import Store
-from boardctl.engines import GAMES, Match, create, engine_class
+from boardctl.engines import CHANCE, GAMES, Match, create, engine_class
+from boardctl.engines.base import Engine
 from boardctl.errors import BoardctlError
 from boardctl.sensing import SensorSource
 from firmware_bridge.host import SerialSensorSource
@@ -286,6 +287,18 @@ class Table:
         return self.wait(done, f"the board to show {phases} after {made[-3:]}")
 
 
+def unseen(engine: Engine[Any, Any], plan: list[str]) -> str | None:
+    """The first action of ``plan`` a player makes without changing the board
+    (Linie 1's pass), if any: the hands cannot make it."""
+    state = engine.initial()
+    for text in plan:
+        after = engine.apply(state, engine.parse_action(text))
+        if engine.actor(state) is not CHANCE and engine.layout(after) == engine.layout(state):
+            return text
+        state = after
+    return None
+
+
 class Unreadable(Exception):
     """A legal action the board cannot tell from another, and no way to say which."""
 
@@ -368,7 +381,22 @@ def play_game(table: Table, game: str, rng: random.Random, figures: Figures) -> 
     table.wait(lambda s: s["moves"] == [] and s["phase"] == "awaiting_move", "a new game")
     match: Match[Any, Any] = Match(engine)
     made: list[str] = []
-    for text in plan_game(game, options, rng.randrange(1 << 30)):
+    plan = plan_game(game, options, rng.randrange(1 << 30))
+    hidden = unseen(engine, plan)
+    if hidden is not None:
+        raise Unreadable(
+            f"{table.profile.name}: {hidden} leaves the board as it was, and the controller "
+            "cannot be told it"
+        )
+    for text in plan:
+        if engine.actor(match.state) is CHANCE:  # a die or a draw: told by an operator
+            assert table.loop is not None
+            reply = table.loop.submit({"cmd": "chance", "action": text})
+            assert reply["ok"], reply
+            match.play_text(text)
+            made.append(text)
+            table.wait_moves(made)
+            continue
         what = pick(rng)
         recorded = text if table.gated else canonical(engine, match.state, text)
         intended = engine.public_action(match.state, engine.parse_action(text))
