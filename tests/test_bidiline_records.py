@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from record_support import check_record
 
-from boardctl.engines import Match, ReplayError, create
 from boardctl.engines.bidiline import BidiLine, State
 
 RECORDS = sorted((Path(__file__).parent / "records" / "bidiline").glob("*.json"))
@@ -48,35 +48,9 @@ def _observed(engine: BidiLine, state: State, keys: set[str]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
 def test_record_replays_as_expected(path: Path) -> None:
-    record = json.loads(path.read_text())
-    assert record["game"] == "bidiline"
-    engine = create("bidiline", record["options"])
-    assert isinstance(engine, BidiLine)
-    moves: list[str] = record["moves"]
-    checkpoints: dict[str, dict[str, Any]] = record.get("checkpoints", {})
-    match = Match(engine)
-    for number in range(len(moves) + 1):
-        want = checkpoints.get(str(number))
-        if want is not None:
-            assert _observed(engine, match.state, set(want)) == want, f"after {number} moves"
-        if number == len(moves):
-            break
-        try:
-            match.play_text(moves[number])
-        except ValueError:
-            assert all(int(n) <= number for n in checkpoints), "a checkpoint after the error"
-            break
-
-    if "expect_error" in record:
-        expected = record["expect_error"]
-        with pytest.raises(ReplayError) as caught:
-            Match.from_moves(engine, moves)
-        assert caught.value.number == expected["move"] == len(moves)
-        assert expected["reason"] in caught.value.reason
-        assert len(caught.value.match.actions) == expected["move"] - 1
-    else:
-        replayed = Match.from_moves(engine, moves)
-        assert _observed(engine, replayed.state, set(record["expect"])) == record["expect"]
+    replayed = check_record(path, "bidiline", lambda e, s, want: _observed(e, s, set(want)))
+    if replayed is not None:
+        moves = json.loads(path.read_text())["moves"]
         assert replayed.moves_text() == moves, "records are written in canonical notation"
 
 

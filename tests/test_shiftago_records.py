@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from record_support import check_record
 
-from boardctl.engines import Match, ReplayError, create
 from boardctl.engines.shiftago import Shiftago, ShiftagoState
 
 RECORDS = sorted((Path(__file__).parent / "records" / "shiftago").glob("*.json"))
@@ -48,38 +48,10 @@ def test_there_are_records() -> None:
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
 def test_record_replays_as_expected(path: Path) -> None:
-    record = json.loads(path.read_text())
-    assert record["game"] == "shiftago"
-    engine = create("shiftago", record["options"])
-    assert isinstance(engine, Shiftago)
-    moves: list[str] = record["moves"]
-
-    # replay move by move so that checkpoints can be compared on the way
-    checkpoints: dict[str, dict[str, Any]] = record.get("checkpoints", {})
-    match = Match(engine)
-    for number in range(len(moves) + 1):
-        want = checkpoints.get(str(number))
-        if want is not None:
-            assert _observed(engine, match.state, set(want)) == want, f"after {number} moves"
-        if number == len(moves):
-            break
-        try:
-            match.play_text(moves[number])
-        except ValueError:
-            break
-
-    if "expect_error" in record:
-        expected = record["expect_error"]
-        with pytest.raises(ReplayError) as caught:
-            Match.from_moves(engine, moves)
-        assert caught.value.number == expected["move"]
-        assert expected["reason"] in caught.value.reason
-        # the match stops before the bad move
-        assert len(caught.value.match.actions) == expected["move"] - 1
-    else:
-        replayed = Match.from_moves(engine, moves)
-        want = record["expect"]
-        assert _observed(engine, replayed.state, set(want)) == want
+    replayed = check_record(path, "shiftago", lambda e, s, want: _observed(e, s, set(want)))
+    if replayed is not None:
+        engine = replayed.engine
+        moves = json.loads(path.read_text())["moves"]
         assert replayed.moves_text() == [
             engine.format_action(engine.parse_action(m)) for m in moves
         ]
