@@ -26,6 +26,10 @@ CAUSE_ORDER = (
     "the two actions of a DuploLine turn made before the board settles between them are "
     "recorded in the engine's order, not in the order the readings showed them made"
 )
+CAUSE_BIDI_TWO = (
+    "two sticks of two turns laid before the board settles between them are not read as "
+    "the two actions: the board is flagged wrong and nothing more is recorded"
+)
 
 #: a short Shiftago game (no line)
 GAME = ["Sf", "E2", "Nc", "E5", "Ne", "Nb", "Nf", "Nc", "Sg", "Sc", "W1", "Nf"]
@@ -543,6 +547,115 @@ def duplo(profile: str) -> Iterator[Hands]:
     yield h
 
 
+# -- Bidirectional Line Game -----------------------------------------------------------------
+
+BIDI, BIDI_PRESENCE = "bidiline", "bidiline-presence"
+#: the first stick is drawn from e4 (the second settles which end it started at)
+BIDI_GAME = ["A:e4-d4", "B:e4-e5", "A:d4-d3", "B:e5-f5", "A:d3-c3", "B:f5-f4", "A:c3-c4", "B:f4-f3"]
+
+
+def bidiline(profile: str) -> Iterator[Hands]:
+    if profile not in (BIDI, BIDI_PRESENCE):
+        return
+    h = Hands(
+        "clean-normal-pace", profile,
+        "eight sticks laid a second or so apart; the first is recorded once the second "
+        "shows which end it started at",
+        options={},
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act(BIDI_GAME[0])
+    settled(h, 1.0, moves=0)
+    play(h, BIDI_GAME[1:], 1.0)
+    yield h
+    h = Hands(
+        "clean-at-speed", profile,
+        "eight sticks laid 0.3 s apart, the first two included: the second settles where "
+        "the first started",
+        options={},
+    )  # fmt: skip
+    h.wait(0.5)
+    for move in BIDI_GAME:
+        h.act(move)
+        h.wait(0.3)
+    settled(h, 1.0)
+    yield h
+    h = Hands(
+        "wrong-stick", profile,
+        "a stick laid at b6-c6, far from both ends: red there after the grace time; "
+        "taken off, then the game goes on",
+        options={}, start=BIDI_GAME[:4],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("b6-c6", "A")
+    h.wait(2.0)
+    h.check("wrong_board", red=["b6-c6"], amber=[])
+    h.flagged()
+    h.lift("b6-c6")
+    settled(h, 1.0)
+    play(h, BIDI_GAME[4:6], 1.0)
+    yield h
+    if profile == BIDI:
+        h = Hands(
+            "wrong-colour", profile,
+            "a blue stick laid where amber's end goes on, on amber's turn (d3-c3): red "
+            "there; swapped for an amber one",
+            options={}, start=BIDI_GAME[:4],
+        )  # fmt: skip
+        h.wait(1.0)
+        h.put("c3-d3", "B")
+        h.wait(2.0)
+        h.check("wrong_board", red=["c3-d3"], amber=[])
+        h.flagged()
+        h.lift("c3-d3")
+        h.wait(0.5)
+        play(h, BIDI_GAME[4:6], 1.0)
+        yield h
+    h = Hands(
+        "two-sticks-at-once", profile,
+        "both ends extended together (d3-c3 and f5-f4 laid 0.1 s apart, the turn's "
+        "order): both recorded",
+        options={}, start=BIDI_GAME[:4],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act(BIDI_GAME[4], pace=0.05)
+    h.wait(0.1)
+    h.act(BIDI_GAME[5], pace=0.05)
+    settled(h, 1.0)
+    play(h, BIDI_GAME[6:8], 1.0)
+    h.expected_failure(CAUSE_BIDI_TWO)
+    yield h
+    h = Hands(
+        "takeback-held", profile,
+        "the last stick lifted and the board held so 3.5 s: it is taken back; then "
+        "another stick is laid",
+        options={}, start=BIDI_GAME[:5],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("c3-d3")
+    h.wait(1.0)
+    h.check("takeback_offered", moves=5)
+    h.wait(3.0)
+    h.take_back()
+    h.check("awaiting_move", red=[], amber=[], moves=4)
+    play(h, ["A:d3-e3"], 1.0)
+    yield h
+    h = Hands(
+        "lifted-put-back-glitch", profile,
+        "a stick in the middle of the line lifted and put back 0.6 s later, and an empty "
+        "segment reading a stick for 30 ms: nothing recorded, nothing flagged",
+        options={}, start=BIDI_GAME[:5],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.lift("e4-e5")
+    h.put("e4-e5", "B", after=0.6)
+    settled(h, 1.0)
+    h.glitch("b2-c2", h.value("b2-c2", "A"), 0.03)
+    settled(h, 1.0)
+    play(h, BIDI_GAME[5:7], 1.0)
+    yield h
+
+
 def _state(h: Hands, moves: list[str]) -> object:
     from boardctl.engines import Match
 
@@ -563,6 +676,7 @@ CORPUS: list[Callable[[str], Iterator[Hands]]] = [
     scoring,
     fast_pulse,
     duplo,
+    bidiline,
 ]
 
 
@@ -571,7 +685,11 @@ def traces() -> Iterator[Hands]:
         for describe in CORPUS:
             if profile == DUPLO and describe is not duplo:
                 continue
+            if describe is bidiline:
+                continue
             yield from describe(profile)
+    for profile in (BIDI, BIDI_PRESENCE):
+        yield from bidiline(profile)
 
 
 def main() -> None:
