@@ -656,6 +656,99 @@ def bidiline(profile: str) -> Iterator[Hands]:
     yield h
 
 
+# -- Beeline ------------------------------------------------------------------------------
+
+BEELINE = "beeline"
+#: the seed's sample game (tests/records/beeline/sample_game.json), plays 1 to 6
+BEE_GAME = [
+    "Hc5w", "Hl11sw", "Hk10e", "Ac4nw", "Sd4nw", "Ak11se", "Sj11se", "Se4nw", "Af4ne",
+    "Ai11sw", "Ah10w", "Hg5se", "Af5e", "Hh9ne", "NRi10", "Sf6e", "Hf7sw", "NBxg5/He6nw",
+    "NBxf6/Sg7ne", "Hh8se", "Ag8e", "NRxh9/Hi9se", "Sg9se",
+]  # fmt: skip
+
+
+def beeline(profile: str) -> Iterator[Hands]:
+    if profile != BEELINE:
+        return
+    h = Hands(
+        "marks-two-a-turn", profile,
+        "plays 1 to 4 of the sample game: one MARK, then two a turn, each set a second "
+        "after the last",
+        options={},
+    )  # fmt: skip
+    h.wait(1.0)
+    play(h, BEE_GAME[:11], 1.0)
+    yield h
+    h = Hands(
+        "marks-at-speed", profile,
+        "the same MARKS, the two of a turn 0.3 s apart",
+        options={},
+    )  # fmt: skip
+    h.wait(1.0)
+    for k, move in enumerate(BEE_GAME[:11]):
+        h.act(move)
+        h.wait(0.3 if k % 2 else 1.0)
+    settled(h, 1.0)
+    yield h
+    for order, sequence in (
+        ("node-first", ["g5", "+g5", "+e6"]),
+        ("mark-first", ["g5", "+e6", "+g5"]),
+    ):
+        h = Hands(
+            f"node-replacement-{order}", profile,
+            "play 5: Black's sharp on g5 lifted, then "
+            + ("the NODE set there, then the sharp set on e6"
+               if order == "node-first" else "the sharp set on e6, then the NODE on g5")
+            + ", a second apart; then f6's straight replaced the same way",
+            options={}, start=BEE_GAME[:17],
+        )  # fmt: skip
+        h.wait(1.0)
+        h.act(BEE_GAME[17], sequence=sequence, pace=1.0)
+        settled(h, 1.0)
+        f6 = ["f6", "+f6", "+g7"] if order == "node-first" else ["f6", "+g7", "+f6"]
+        h.act(BEE_GAME[18], sequence=f6, pace=1.0)
+        settled(h, 1.0)
+        yield h
+    h = Hands(
+        "send-back", profile,
+        "play 6: Red's straight set on g9, Black's RUT; then Black's three pieces after "
+        "f6 lifted one by one, a second apart: one action",
+        options={}, start=BEE_GAME[:22],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act(BEE_GAME[22], sequence=["+g9"], pace=1.0)
+    settled(h, 1.0)
+    yield h
+    h = Hands(
+        "wrong-piece", profile,
+        "a red straight set on a1, far from every line: red there after the grace time; "
+        "taken off, then the game goes on",
+        options={}, start=BEE_GAME[:11],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("a1", "red-straight-e")
+    h.wait(2.0)
+    h.check("wrong_board", red=["a1"], amber=[])
+    h.flagged()
+    h.lift("a1")
+    settled(h, 1.0)
+    play(h, BEE_GAME[11:13], 1.0)
+    yield h
+    h = Hands(
+        "chatter-and-glitches", profile,
+        "a sensor under a MARK chatters and an empty cell reads a piece for 30 ms, "
+        "between clean plays: nothing recorded, nothing flagged",
+        options={}, start=BEE_GAME[:11],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.chatter("c4", 8)
+    settled(h, 1.0)
+    h.glitch("a3", h.value("a3", "black-straight-e"), 0.03)
+    settled(h, 1.0)
+    play(h, BEE_GAME[11:13], 1.0)
+    yield h
+
+
 def _state(h: Hands, moves: list[str]) -> object:
     from boardctl.engines import Match
 
@@ -677,6 +770,7 @@ CORPUS: list[Callable[[str], Iterator[Hands]]] = [
     fast_pulse,
     duplo,
     bidiline,
+    beeline,
 ]
 
 
@@ -685,11 +779,12 @@ def traces() -> Iterator[Hands]:
         for describe in CORPUS:
             if profile == DUPLO and describe is not duplo:
                 continue
-            if describe is bidiline:
+            if describe in (bidiline, beeline):
                 continue
             yield from describe(profile)
     for profile in (BIDI, BIDI_PRESENCE):
         yield from bidiline(profile)
+    yield from beeline(BEELINE)
 
 
 def main() -> None:

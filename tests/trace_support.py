@@ -163,17 +163,26 @@ class Hands:
     def lift(self, site: str, after: float = 0.0) -> None:
         self.put(site, None, after)
 
-    def arrange(self, target: Mapping[str, str], pace: float) -> None:
+    def arrange(self, target: Mapping[str, str], pace: float, sequence: Sequence[str] = ()) -> None:
         """Make the board show ``target``: what goes is lifted first, then what
-        comes is put down, one site every ``pace`` seconds."""
+        comes is put down, one site every ``pace`` seconds. ``sequence`` names
+        sites (a site with a ``+`` before it: the put there) to do first, in that
+        order: ``["g5", "+g5", "+e6"]`` lifts g5, puts g5's new piece, then e6's."""
         first = True
-        for site in sorted(s for s in self.layout if self.layout[s] != target.get(s)):
-            self.put(site, None, 0.0 if first else pace)
+
+        def step(site: str, piece: str | None) -> None:
+            nonlocal first
+            self.put(site, piece, 0.0 if first else pace)
             first = False
+
+        for name in sequence:
+            site = name.removeprefix("+")
+            step(site, target.get(site) if name.startswith("+") else None)
+        for site in sorted(s for s in self.layout if self.layout[s] != target.get(s)):
+            step(site, None)
         for site, piece in sorted(target.items()):
             if self.layout.get(site) != piece:
-                self.put(site, piece, 0.0 if first else pace)
-                first = False
+                step(site, piece)
 
     def act(
         self,
@@ -181,12 +190,14 @@ class Hands:
         *,
         pace: float = 0.25,
         order: Sequence[str] = (),
+        sequence: Sequence[str] = (),
         roll: float = 0.06,
         expect: bool = True,
     ) -> None:
         """Do the legal action ``text`` as hands do it: push a marble in, lift a
         scored line's marbles (in ``order`` if given, ``pace`` seconds apart),
-        or lift and put down pieces; the players expect it recorded."""
+        or lift and put down pieces (``sequence`` first, see :meth:`arrange`);
+        the players expect it recorded."""
         state = self.match.state
         action = self.engine.parse_action(text)
         after = self.engine.apply(state, action)
@@ -198,7 +209,7 @@ class Hands:
                 for n, site in enumerate(order):
                     assert site not in target, f"{site} is not removed by {text}"
                     self.put(site, None, 0.0 if n == 0 else pace)
-            self.arrange(target, pace)
+            self.arrange(target, pace, sequence)
         assert self.layout == dict(self.engine.layout(after)), (text, self.layout)
         recorded = text if self.gated else self.canonical(state, text)
         self.match.play(action)
