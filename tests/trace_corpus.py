@@ -749,6 +749,81 @@ def beeline(profile: str) -> Iterator[Hands]:
     yield h
 
 
+# -- Linie 1 ------------------------------------------------------------------------------
+
+LINIE1 = "linie1"
+
+
+def _linie1_game() -> list[str]:
+    from boardctl.engines.linie1.demo import MOVES
+
+    return list(MOVES)
+
+
+def tiles(h: Hands, moves: list[str], pause: float, pace: float = 0.25) -> None:
+    """Tiles laid (a stop sign put on the tile that earns it, ``pace`` seconds
+    later); chance's draws told by an operator ``pause`` seconds after a turn."""
+    for move in moves:
+        if move.startswith("draw:"):
+            h.chance(move)
+            h.wait(0.1)
+            continue
+        h.act(move, pace=pace)
+        settled(h, pause)
+
+
+def linie1(profile: str) -> Iterator[Hands]:
+    if profile != LINIE1:
+        return
+    game = _linie1_game()
+    h = Hands(
+        "two-tiles-a-turn", profile,
+        "three turns of two tiles, a second apart, each turn's draws told by an operator; "
+        "b10's tile earns a stop sign, put on it 0.25 s after the tile",
+        options={}, parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    tiles(h, game[:12], 1.0)
+    yield h
+    h = Hands(
+        "stop-sign-put-on", profile,
+        "b10's tile set, and its stop sign put on a second later: the tile is recorded "
+        "once the sign is on",
+        options={}, start=game[:1], parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act(game[1], pace=1.0)
+    settled(h, 1.0)
+    tiles(h, game[2:6], 1.0)
+    yield h
+    h = Hands(
+        "exchange", profile,
+        "b1's straight lifted and a branch set in its place a second later (one action), "
+        "then c1's tile; then the draw",
+        options={}, start=game[:12], parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act(game[12], sequence=["b1", "+b1"], pace=1.0)
+    settled(h, 1.0)
+    tiles(h, game[13:15], 1.0)
+    yield h
+    h = Hands(
+        "wrong-tile", profile,
+        "a straight laid on l12, its rail running off the board: red there after the "
+        "grace time; taken off, then the turn is played",
+        options={}, start=game[:4], parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("l12", "1E")
+    h.wait(2.0)
+    h.check("wrong_board", red=["l12"], amber=[])
+    h.flagged()
+    h.lift("l12")
+    settled(h, 1.0)
+    tiles(h, game[4:8], 1.0)
+    yield h
+
+
 def _state(h: Hands, moves: list[str]) -> object:
     from boardctl.engines import Match
 
@@ -771,6 +846,7 @@ CORPUS: list[Callable[[str], Iterator[Hands]]] = [
     duplo,
     bidiline,
     beeline,
+    linie1,
 ]
 
 
@@ -779,12 +855,13 @@ def traces() -> Iterator[Hands]:
         for describe in CORPUS:
             if profile == DUPLO and describe is not duplo:
                 continue
-            if describe in (bidiline, beeline):
+            if describe in (bidiline, beeline, linie1):
                 continue
             yield from describe(profile)
     for profile in (BIDI, BIDI_PRESENCE):
         yield from bidiline(profile)
     yield from beeline(BEELINE)
+    yield from linie1(LINIE1)
 
 
 def main() -> None:

@@ -28,7 +28,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile, Reports
 from boardctl.controller.loop import Loop
-from boardctl.controller.machine import Controller, Timing
+from boardctl.controller.machine import Controller, ControllerError, Timing
 from boardctl.controller.scenes import Frame, Palette, render
 from boardctl.controller.view import Phase
 from boardctl.engines import Match, create
@@ -84,8 +84,11 @@ class Hands:
         *,
         options: Mapping[str, Any] | None = None,
         start: Sequence[str] = (),
+        parts: bool = False,
     ) -> None:
         self.name = name
+        #: set a piece with parts down part by part (see :meth:`set_down`)
+        self.parts = parts
         self.profile_name = profile
         self.profile = load_profile(profile)
         self.options = dict(options if options is not None else self.profile.game_options)
@@ -99,6 +102,7 @@ class Hands:
         #: physical changes: (time, site, raw value); pulses are (time, gate, -1)
         self._events: list[tuple[float, str, int]] = []
         self._links: list[tuple[float, str]] = []
+        self._chances: list[tuple[float, str]] = []
         self.moves: list[str] = list(start)
         self.history: list[str] = []
         self.checks: list[dict[str, Any]] = []
@@ -177,12 +181,29 @@ class Hands:
 
         for name in sequence:
             site = name.removeprefix("+")
-            step(site, target.get(site) if name.startswith("+") else None)
+            if name.startswith("+"):
+                self.set_down(site, target[site], pace, first)
+                first = False
+            else:
+                step(site, None)
         for site in sorted(s for s in self.layout if self.layout[s] != target.get(s)):
             step(site, None)
         for site, piece in sorted(target.items()):
             if self.layout.get(site) != piece:
-                step(site, piece)
+                self.set_down(site, piece, pace, first)
+                first = False
+
+    def set_down(self, site: str, piece: str, pace: float, now: bool = True) -> None:
+        """Put ``piece`` on ``site``; with ``parts``, part by part: a piece with
+        parts (``"1E+stop"``) is its first part set down, then each further part
+        put on it ``pace`` seconds apart (what already lies there is kept)."""
+        parts = piece.split("+") if self.parts else [piece]
+        have = self.layout.get(site, "").split("+")
+        for n in range(1, len(parts) + 1):
+            if parts[:n] == have[:n] and n < len(parts):
+                continue
+            self.put(site, "+".join(parts[:n]), 0.0 if now else pace)
+            now = False
 
     def act(
         self,
@@ -234,6 +255,14 @@ class Hands:
             self.match.undo()
             self.moves.pop()
         self.history.append(f"undo {steps}")
+
+    def chance(self, text: str) -> None:
+        """An operator tells chance's outcome ``text`` (a tile drawn, a die
+        thrown); the players expect it recorded."""
+        self._chances.append((self.t, text))
+        self.match.play(self.engine.parse_action(text))
+        self.moves.append(text)
+        self.history.append(text)
 
     def chatter(self, site: str, times: int = 6, period: float = 0.012) -> None:
         """A sensor on ``site`` flickers between empty and what lies there."""
@@ -340,6 +369,8 @@ class Hands:
     def _with_links(self, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for t, what in self._links:
             steps.append({"t": t, "link": what})
+        for t, text in self._chances:
+            steps.append({"t": t, "chance": text})
         steps.sort(key=lambda s: s["t"])
         return steps
 
@@ -536,8 +567,16 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
         if t_step < t_check:
             advance(t_step)
             while i < len(steps) and steps[i]["t"] == t_step:
-                for event in _event(profile, steps[i]):
-                    loop.emit(event)
+                if "chance" in steps[i]:
+                    # an operator tells chance's outcome, as the control socket does
+                    turn()
+                    try:
+                        loop.command({"cmd": "chance", "action": steps[i]["chance"]}, clock.now)
+                    except ControllerError as exc:
+                        out.problems.append(f"at {t_step} s chance refused: {exc}")
+                else:
+                    for event in _event(profile, steps[i]):
+                        loop.emit(event)
                 i += 1
             turn()
         else:
