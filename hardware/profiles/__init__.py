@@ -17,7 +17,6 @@ against what the game's engine declares. The format is described in
 from __future__ import annotations
 
 import logging
-import tomllib
 from pathlib import Path
 
 from boardctl.board import BoardProfile
@@ -118,9 +117,11 @@ def reference_profile(game: str) -> str | None:
 
 def _game_of(path: Path) -> str | None:
     """The ``board.game`` of a profile file, without checking the rest."""
+    from boardctl.textfiles import UnreadableFile, read_toml
+
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        _, data = read_toml(path)
+    except (OSError, UnreadableFile):
         return None
     board = data.get("board")
     game = board.get("game") if isinstance(board, dict) else None
