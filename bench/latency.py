@@ -576,7 +576,7 @@ def in_process(game: str, moves: int, seed: int) -> list[float]:
             c.choose(text, clock[0])  # the board cannot show which: an operator says
             loop.turn(block=False)
         played += 1
-        assert text in c.match.moves_text()[-2:], (text, c.match.moves_text()[-2:])
+        assert c.match.moves_text()[-1] == text, (text, c.match.moves_text()[-2:])
     return times
 
 
