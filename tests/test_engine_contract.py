@@ -121,6 +121,9 @@ def _check_action(engine: Engine[Any, Any], state: Any, action: Any) -> None:
     }
     touched = engine.touches(state, action)
     assert changed <= touched, f"{text} changes {sorted(changed - touched)} without touching them"
+    if not changed and engine.actor(state) is not CHANCE:
+        # no board can show it: the controller plays it only when a person tells it
+        assert engine.told(state, action), f"{text} changes nothing on the board and is not told"
     sites = set(engine.sites())
     assert touched <= sites
     assert engine.highlight(state, action) <= sites

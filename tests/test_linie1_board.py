@@ -5,18 +5,23 @@ an operator, and no route shown on the LEDs before its owner reveals it."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
-from controller_support import Table
+import pytest
+from controller_support import Table, profile_for
 
-from boardctl.controller.machine import Controller
+from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.scenes import Palette, render
 from boardctl.controller.view import Phase
+from boardctl.engines import CHANCE, create
 from boardctl.engines.linie1.demo import MOVES
 from hardware.profiles import load_profile
 
 PROFILE = load_profile("linie1")
 PALETTE = Palette.choose((), PROFILE.palette)
+RECORDS = Path(__file__).parent / "records" / "linie1"
 
 
 def _table() -> Table:
@@ -125,8 +130,24 @@ def _play_by_hands(table: Table, moves: tuple[str, ...]) -> None:
         action = engine.parse_action(text)
         after = engine.layout(engine.apply(state, action))
         before = engine.layout(state)
-        if text.startswith(("draw:", "roll:")):
+        if engine.actor(state) == CHANCE:
             c.roll(text, table.now)
+            table.settle()
+        elif text.startswith("start:") and engine.told(state, action):
+            # the streetcar set in, the cards shown and told; a caught start
+            # leaves the board as it was, so the streetcar comes off again
+            terminal = text[6:].split("/")[0]
+            car = f"car{engine.geo.terminals[engine.geo.terminal_index[terminal]].line + 1}"
+            table.hands(f"place {terminal} {car}")
+            assert c.match.moves_text()[-1] != text
+            assert c.play(text, table.now) == text
+            table.settle()
+            if terminal not in after:
+                assert c.status()["offending"] == [terminal]
+                table.hands(f"lift {terminal} {car}")
+            assert c.state is not Phase.WRONG_BOARD
+        elif engine.told(state, action):  # a pass, a tile taken from a driver's hand
+            c.play(text, table.now)
             table.settle()
         elif text.startswith("start:"):
             terminal = text[6:].split("/")[0]
@@ -161,3 +182,115 @@ def test_a_whole_game_by_hands_to_the_end_of_a_trip_lights_the_winners_route() -
     frame = _frame(table)
     for site in ("t2a", "b10", "g4", "i10", "t2b"):  # the route through D, M and B
         assert frame[PROFILE.site(site).leds[0]] == PALETTE.player(0)
+
+
+#: the demo's game up to its winning start, without the early start that showed
+#: the cards: player 1's route is complete and the cards are still on the table
+BUILT = tuple(m for m in MOVES[: MOVES.index("start:t2a")] if not m.startswith("start:"))
+
+
+def _built() -> Table:
+    table = _table()
+    _play_by_hands(table, BUILT)
+    assert table.controller.status()["task"] == "lay two tiles or start the trip"
+    return table
+
+
+def test_a_streetcar_set_in_with_the_card_unseen_is_never_taken_for_a_start() -> None:
+    table = _built()
+    c = table.controller
+    # B4 is the only card whose route is complete, yet the card is player 1's
+    # secret: the board shows a streetcar, not which card is held
+    assert [
+        c.engine.format_action(a)
+        for a in c.engine.legal_actions(c.match.state)
+        if str(a).startswith("Start") and not c.engine.apply(c.match.state, a).caught
+    ] == ["start:t2a/B4", "start:t2b/B4"]
+    table.hands("place t2a car2")
+    table.wait(c.timing.in_progress + 1.0)
+    assert c.match.moves_text() == list(BUILT)
+    assert c.state is Phase.WRONG_BOARD and c.status()["offending"] == ["t2a"]
+    # told, the start is played: the streetcar already stands where it goes
+    assert c.play("start:t2a/B4", table.now) == "start:t2a/B4"
+    assert c.state is Phase.AWAITING_MOVE
+    assert c.status()["actor"] == "chance" and c.status()["task"] == "roll the die"
+
+
+def test_a_start_told_before_the_streetcar_is_set_in_lights_where_it_goes() -> None:
+    table = _built()
+    c = table.controller
+    c.play("start:t2a/B4", table.now)
+    table.wait(c.timing.grace)
+    assert c.status()["restore"] == {"t2a": "car2"}
+    assert _frame(table)[PROFILE.site("t2a").leds[0]] == PALETTE.restore
+    table.hands("place t2a car2")
+    assert c.state is Phase.AWAITING_MOVE and c.match.moves_text()[-1] == "start:t2a/B4"
+
+
+def test_play_refuses_what_the_rules_refuse_and_chance_s_outcomes() -> None:
+    table = _table()
+    c = table.controller
+    refused = "'a1:1E' cannot be played now: a1: a rail would lead off the board"
+    with pytest.raises(ControllerError, match=refused):
+        c.play("a1:1E", table.now)
+    c.play("a10:1E", table.now)  # any legal action: the board must follow
+    assert c.status()["restore"] == {"a10": "1E"}
+    table.hands("place a10 1E")
+    c.play("b10:1E", table.now)
+    table.hands("place b10 1E")
+    with pytest.raises(ControllerError, match="chance acts now"):
+        c.play("draw:1", table.now)
+    assert c.match.moves_text() == ["a10:1E", "b10:1E"]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "pass_when_nothing_fits_then_trip_wins_without_exact_count",
+        "take_from_a_trip_players_hand_when_the_stacks_are_empty",
+        "start_incomplete_route_is_caught",
+    ],
+)
+def test_a_pass_a_take_and_a_caught_start_are_told_on_a_board(record: str) -> None:
+    data = json.loads((RECORDS / f"{record}.json").read_text())
+    engine = create("linie1", data["options"])
+    table = Table(Controller(profile_for(engine, options=data["options"])))
+    table.settle()
+    _play_by_hands(table, tuple(data["moves"]))
+    assert table.controller.match.moves_text() == data["moves"]
+
+
+class _Strip:
+    def show(self, frame: Any) -> None:
+        pass
+
+
+def test_boardctl_play_tells_an_action_and_names_why_one_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli.main import main
+    from boardctl.controller.control import ControlServer
+    from boardctl.controller.loop import Loop
+
+    table = _table()
+    loop = Loop(table.controller, _Strip(), clock=lambda: table.now)
+
+    def answer(body: Any) -> dict[str, Any]:
+        try:
+            return {"ok": True, **loop.command(body, table.now)}
+        except ControllerError as exc:
+            return {"ok": False, "error": str(exc)}
+
+    with ControlServer(tmp_path / "control.sock", answer) as server:
+        socket = ["--socket", str(server.path)]
+        assert main(["status", *socket]) == 0
+        assert "the board cannot show (a pass, a card): boardctl play ACTION" in (
+            capsys.readouterr().out
+        )
+        assert main(["play", "pass", *socket]) == 2
+        assert "'pass' cannot be played now: player 1 can still lay a tile" in (
+            capsys.readouterr().err
+        )
+        assert main(["play", "a10:1E", *socket]) == 0
+        assert capsys.readouterr().out.strip() == "played a10:1E"
+    assert table.controller.match.moves_text() == ["a10:1E"]

@@ -287,18 +287,6 @@ class Table:
         return self.wait(done, f"the board to show {phases} after {made[-3:]}")
 
 
-def unseen(engine: Engine[Any, Any], plan: list[str]) -> str | None:
-    """The first action of ``plan`` a player makes without changing the board
-    (Linie 1's pass), if any: the hands cannot make it."""
-    state = engine.initial()
-    for text in plan:
-        after = engine.apply(state, engine.parse_action(text))
-        if engine.actor(state) is not CHANCE and engine.layout(after) == engine.layout(state):
-            return text
-        state = after
-    return None
-
-
 class Unreadable(Exception):
     """A legal action the board cannot tell from another, and no way to say which."""
 
@@ -382,17 +370,17 @@ def play_game(table: Table, game: str, rng: random.Random, figures: Figures) -> 
     match: Match[Any, Any] = Match(engine)
     made: list[str] = []
     plan = plan_game(game, options, rng.randrange(1 << 30))
-    hidden = unseen(engine, plan)
-    if hidden is not None:
-        raise Unreadable(
-            f"{table.profile.name}: {hidden} leaves the board as it was, and the controller "
-            "cannot be told it"
-        )
     for text in plan:
-        if engine.actor(match.state) is CHANCE:  # a die or a draw: told by an operator
+        state = match.state
+        chance = engine.actor(state) is CHANCE
+        if chance or engine.told(state, engine.parse_action(text)):
+            # a die or a draw, a pass or a route card shown: told by an operator,
+            # then the board follows (a streetcar set in its terminal)
             assert table.loop is not None
-            reply = table.loop.submit({"cmd": "chance", "action": text})
+            cmd = "chance" if chance else "play"
+            reply = table.loop.submit({"cmd": cmd, "action": text})
             assert reply["ok"], reply
+            do_move(hands, engine, state, text)
             match.play_text(text)
             made.append(text)
             table.wait_moves(made)

@@ -338,3 +338,39 @@ def test_a_wrong_password_is_refused_and_the_right_one_signs_in(
         page.context.close()
     finally:
         web.close()
+
+
+def test_the_operator_tells_an_action_the_board_cannot_show(page: Any) -> None:
+    with Simulation(
+        "linie1",
+        overrides=[
+            'web.listen="127.0.0.1:0"',
+            "controller.settle_ms=40",
+            'controller.chance="operator"',
+        ],
+    ) as linie:
+        linie.wait_status(lambda st: st["phase"] == "awaiting_move", 5.0)
+        page.goto(str(linie.daemon.web.url) + "/operator")
+        page.wait_for_selector("#play-form:not([hidden])", timeout=WAIT)
+        page.fill("#play-action", "pass")
+        page.click("#play")
+        page.wait_for_function(
+            "document.getElementById('said').textContent.includes('may not pass')", timeout=WAIT
+        )
+        assert linie.status()["moves"] == []
+        page.fill("#play-action", "a10:1E")
+        page.click("#play")
+        page.wait_for_function(
+            "document.getElementById('said').textContent.includes('played a10:1E')", timeout=WAIT
+        )
+        moves_shown(page, 1)
+        # the board must follow: the tile told is the tile to put on
+        assert linie.status()["restore"] == {"a10": "1E"}
+
+
+def test_a_game_without_told_actions_shows_no_way_to_tell_one(sim: Simulation, page: Any) -> None:
+    url = fresh(sim)
+    page.goto(url + "/operator")
+    page.wait_for_selector("#panel:not([hidden])", timeout=WAIT)
+    moves_shown(page, 0)
+    assert page.locator("#play-form").is_hidden()

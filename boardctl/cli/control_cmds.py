@@ -1,4 +1,4 @@
-"""``boardctl status|new|undo|choose|roll|games|export``: talk to the running daemon."""
+"""``boardctl status|new|undo|choose|roll|play|games|export``: talk to the running daemon."""
 
 from __future__ import annotations
 
@@ -30,6 +30,13 @@ def register(subparsers: Any) -> None:
     p = add("roll", "give chance's outcome (a die thrown by hand), in the game's notation")
     p.add_argument("action", help="the outcome, e.g. d4")
     p.set_defaults(handler=_roll)
+    p = add(
+        "play",
+        "tell a player's action the board cannot show (a pass, a route card shown), "
+        "in the game's notation; any other legal action is played too and the board must follow",
+    )
+    p.add_argument("action", help="the action, e.g. pass or start:t2a/B4")
+    p.set_defaults(handler=_play)
     add("games", "the games played on this board").set_defaults(handler=_games)
     p = add("export", "print a game record (the latest finished game by default)")
     p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
@@ -66,6 +73,8 @@ def _print_status(reply: dict[str, Any]) -> None:
         outcomes = " ".join(reply.get("outcomes", []))
         how = "boardctl roll OUTCOME" if reply.get("chance") == "operator" else "drawn"
         print(f"chance acts ({how}): {outcomes}")
+    if reply.get("told"):
+        print("an action the board cannot show (a pass, a card): boardctl play ACTION")
     print("moves: " + (" ".join(reply.get("moves", [])) or "none"))
     choices = reply.get("choices") or []
     for n, text in enumerate(choices, start=1):
@@ -127,6 +136,12 @@ def _choose(args: argparse.Namespace) -> int:
 
 def _roll(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "chance", "action": args.action})
+    print(json.dumps(reply, indent=2) if args.json else f"played {reply['played']}")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "play", "action": args.action})
     print(json.dumps(reply, indent=2) if args.json else f"played {reply['played']}")
     return 0
 

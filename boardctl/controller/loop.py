@@ -239,6 +239,8 @@ class Loop:
             return {"chosen": c.choose(_text(body, "option"), now), **c.status()}
         if cmd == "chance":
             return {"played": c.roll(_text(body, "action"), now), **c.status()}
+        if cmd == "play":
+            return {"played": c.play(_text(body, "action"), now), **c.status()}
         if cmd == "private":
             player = _whole(body, "player", None, "a seat number")
             if player is None or not 0 <= player < c.engine.players:
@@ -256,5 +258,5 @@ class Loop:
             return {"record": self.store.record_of(game_id)}
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, choose, chance, "
-            "games, export, private"
+            "play, games, export, private"
         )

@@ -368,6 +368,36 @@ class Controller(Conditions):
         self._update(now)
         return public
 
+    def play(self, text: str, now: float) -> str:
+        """A person tells a player's action, in the game's notation: one the
+        board cannot show (``Engine.told``: a pass, a route card shown), or
+        any legal action, which the board must then follow. Played at once
+        whatever the board shows; the board is then judged against the game
+        after it (the pieces the action puts or takes away are lit as what to
+        put right). Returns the action's public text."""
+        self.now = now
+        state = self.match.state
+        if self.state not in PLAYING:
+            raise ControllerError(f"cannot play an action while {self.state.value}")
+        if chances.chance_acts(self.engine, state):
+            raise ControllerError(
+                "chance acts now, not a player: give its outcome with `boardctl roll`"
+            )
+        try:
+            action = self.engine.parse_action(text)
+        except ValueError as exc:
+            raise ControllerError(str(exc)) from None
+        why = self.engine.why_illegal(state, action)
+        if why is not None:
+            raise ControllerError(f"{text!r} cannot be played now: {why}")
+        public = self.engine.public_action(state, action)
+        log.info("told %s", public)
+        self._fire("move_made", (Step(action, self.engine.apply(state, action)),))
+        self.board.refuse(self.reconciler.expect(self.match.state).key, behind=True)
+        self._judge(deep=self.settled_for() >= 0)
+        self._update(now)
+        return public
+
     # -- following the board --------------------------------------------------
     def _judge(self, deep: bool) -> None:
         self.board.judge(self.reconciler, self.match.states, deep=deep)

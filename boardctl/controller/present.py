@@ -145,6 +145,8 @@ def _status(
     )
     if winning:
         summary["winning"] = sorted(winning)
+    if isinstance(actor, int) and type(engine).told is not Engine.told:
+        summary["told"] = True  # some actions are told: `boardctl play`
     if actor is CHANCE:
         summary["chance"] = scene.chance
         summary["outcomes"] = sorted(

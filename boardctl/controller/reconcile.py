@@ -38,6 +38,9 @@ every legal action:
   differing and changes one of them, by the player who began the turn, until
   one last action leaves the board exactly as sensed. At most
   ``chain_length`` steps.
+* an action a person must tell (:meth:`~boardctl.engines.base.Engine.told`:
+  a pass, a route card shown) is never a candidate, even where its pieces
+  match the board: the controller plays it only when told.
 
 The search is bounded: each reconcile examines at most ``budget`` actions
 (each one applied to its state, or taken from the cache). When the budget
@@ -240,10 +243,16 @@ class Expectation:
         return self._parent.seen(site)
 
     def touching(self, sites: frozenset[str]) -> tuple[Any, ...]:
-        """The legal actions that touch any of ``sites``, in the engine's order."""
+        """The legal actions that touch any of ``sites``, in the engine's
+        order, leaving out those a person must tell (``Engine.told``)."""
         found = self._acts.get(sites)
         if found is None:
-            found = tuple(self._rec.engine.actions_touching(self.state, sites))
+            engine, state = self._rec.engine, self.state
+            acts = engine.actions_touching(state, sites)
+            if self._rec.tells:
+                found = tuple(a for a in acts if not engine.told(state, a))
+            else:
+                found = tuple(acts)
             self._acts[sites] = found
         return found
 
@@ -349,6 +358,8 @@ class Reconciler:
         self._cache_size = cache_size
         self._sensing = frozenset(s.name for s in profile.sites if s.channel is not None)
         self._board = engine.board()
+        #: whether the engine has actions a person must tell (``Engine.told``)
+        self.tells = type(engine).told is not Engine.told
         #: options built and cached since the cache was last trimmed
         self.kept = 0
 

@@ -218,6 +218,15 @@ class Engine(abc.ABC, Generic[S, A]):
         controller then lights every option's :meth:`highlight`."""
         return False
 
+    def told(self, state: S, action: A) -> bool:
+        """Whether ``action`` must be told to the controller by a person
+        (``boardctl play``) because a board cannot show it whole: it changes
+        nothing a sensor sees (a pass), or it carries something no sensor
+        reads (the route card a player shows). The controller never reads a
+        told action off the board, even where its pieces match; by default
+        no action is told."""
+        return False
+
     # -- hidden information -------------------------------------------------
     #: whether any state of this game holds something not every player may see
     has_secrets: ClassVar[bool] = False

@@ -177,7 +177,9 @@ class DemoStep:
     ``command`` is a line of the simulator's hands (``insert W3``, ``place d4
     white-disc``, ``lift d4``, ``move d4 e4``, ``remove b1 c1``), ``roll TEXT``
     for chance's outcome told by an operator (in a demo whose ``chance`` is
-    ``"operator"``), or empty to only wait. ``moves`` is the number of actions
+    ``"operator"``), ``play TEXT`` for an action a person tells (one the board
+    cannot show, :meth:`~boardctl.engines.base.Engine.told`), ``choose TEXT``
+    for an option picked, or empty to only wait. ``moves`` is the number of actions
     the game then has (None: any);
     ``phases`` the controller's phases that may follow (``wrong_board``,
     ``takeback_offered``, ...; empty: the board is right and a move is awaited).

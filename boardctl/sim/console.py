@@ -30,8 +30,15 @@ _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 HELP = (
     "type what the hands do (insert W3, place d4 PIECE, lift d4, move d4 e4, remove b1 c1) "
-    "or new/undo/status/quit"
+    "or new/undo/play/roll/choose/status/quit"
 )
+
+#: what an operator tells the controller: the typed word, the request and its key
+TOLD = {
+    "play": ("play", "action"),
+    "roll": ("chance", "action"),
+    "choose": ("choose", "option"),
+}
 
 #: redraws at most this often while LEDs blink
 REDRAW_PERIOD = 0.1
@@ -220,6 +227,13 @@ class Console:
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
                 self.note = f"took back {reply['undone']}: put the board back as it was"
+            elif verb in TOLD and len(words) > 1:
+                what = line.strip().split(None, 1)[1]
+                cmd, key = TOLD[verb]
+                reply = self.sim.request({"cmd": cmd, key: what})
+                if not reply.get("ok"):
+                    raise SimError(str(reply.get("error")))
+                self.note = f"{verb}: {reply.get('played') or reply.get('chosen')}"
             elif verb == "status":
                 status = self.sim.status()
                 who = player_label(game_spec(status), status.get("to_move"), self.sim.lights)
@@ -310,8 +324,10 @@ def run_demo(
         show(f"a game of {script.game}: the board is empty and ready", status)
     total = len(script.steps)
     for number, step in enumerate(script.steps, start=1):
-        if step.command.startswith("roll "):
-            reply = sim.request({"cmd": "chance", "action": step.command[5:].strip()})
+        verb, _, what = step.command.partition(" ")
+        if verb in TOLD:
+            cmd, key = TOLD[verb]
+            reply = sim.request({"cmd": cmd, key: what.strip()})
             if not reply.get("ok"):
                 raise SimError(f"[{number}/{total}] {step.command}: {reply.get('error')}")
         elif step.command:

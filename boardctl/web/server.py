@@ -33,7 +33,9 @@ from boardctl.web.publish import Publisher
 log = logging.getLogger(__name__)
 
 #: the control socket's commands an operator may send from the web page
-OPERATOR_COMMANDS = frozenset({"status", "new", "undo", "choose", "chance", "games", "export"})
+OPERATOR_COMMANDS = frozenset(
+    {"status", "new", "undo", "choose", "chance", "play", "games", "export"}
+)
 #: seconds a browser has to send its request, or to take each piece of an answer
 IO_SECONDS = 10.0
 #: connections open at once (push streams included); more are closed at once

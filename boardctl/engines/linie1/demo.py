@@ -4,9 +4,13 @@ tests: pure data.
 A whole 2-player game on the Goldsieber board. Player 1 holds line 2 (yellow)
 and route card B4 (stops D, M and B) and lays the 24 tiles of a route from
 t2a to t2b, earning the stop signs of D on b10, M on g4 and B on i10; player 2
-lays tiles elsewhere and exchanges three of them. Player 1 then starts the
-trip at t2a and drives, the die showing H each time, from stop to stop into
-t2b and wins. The draws are chosen so that the hands hold the tiles laid.
+lays tiles elsewhere and exchanges three of them. Halfway, player 1 tries the
+trip too early: the streetcar goes into t2a, the cards are shown and told
+(``play start:t2a/B4``), the route is not complete, the trip is caught and the
+streetcar comes off again. Once the route is built player 1 starts the trip
+at t2a (the cards known, the board shows it) and drives, the die showing H
+each time, from stop to stop into t2b and wins. The draws are chosen so that
+the hands hold the tiles laid.
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ MOVES: tuple[str, ...] = tuple(
         (
             "a10:1E b10:1E draw:1 draw:1 a1:2E b1:1E draw:3 draw:4 c10:1E d10:1E draw:1 draw:1 "
             "b1:3E c1:4E draw:5 e10:1E f10:1E draw:1 draw:1 e1:5S d1:1E draw:3 draw:4 g10:1E "
-            "h10:1E draw:2 draw:2 f1:3N j1:4N draw:5 draw:3 i10:2W i9:1N draw:1 draw:2 k1:3N "
+            "h10:1E draw:2 draw:2 f1:3N j1:4N draw:5 draw:3 start:t2a/B4 i10:2W i9:1N draw:1 "
+            "draw:2 k1:3N "
             "a2:5N draw:4 draw:5 i8:1N i7:2S draw:2 draw:2 b2:4E c2:5W draw:3 draw:4 h7:2N h5:2S "
             "draw:1 draw:1 e2:3S f2:4S draw:5 draw:3 h6:1N g5:2N draw:2 draw:2 g2:3S h2:5S draw:4 "
             "draw:5 g4:2E h4:1E draw:1 draw:2 i2:4E j2:5N draw:6 draw:7 i4:1E j4:2S draw:2 draw:8 "
             "b1:7N k2:3N draw:3 j5:2N l5:2S draw:4 draw:5 a3:3W b3:6N draw:6 draw:7 k5:4E l6:2N "
-            "draw:8 draw:3 c1:7S g1:1N draw:4 start:t2a/B4 roll:H >a10-b10 l2:2E c3:4S draw:5 "
+            "draw:8 draw:3 c1:7S g1:1N draw:4 start:t2a roll:H >a10-b10 l2:2E c3:4S draw:5 "
             "draw:6 roll:H >c10-d10-e10-f10-g10 e3:1N g3:4W draw:7 draw:8 roll:H >h10-i10 h3:5N "
             "i3:7N draw:9 draw:10 roll:H >i9-i8-i7 b4:6N c4:6N draw:3 draw:4 roll:H "
             ">h7-h6-h5-g5-g4 k3:3E l3:4W draw:5 draw:6 roll:H >h4-i4-j4 d4:5S c5:6N draw:7 draw:8 "
@@ -46,6 +51,8 @@ OPTIONS: MappingProxyType[str, object] = MappingProxyType({})
 WRONG = frozenset({"wrong_board"})
 BUSY = frozenset({"move_in_progress", "wrong_board", "awaiting_move"})
 TAKEBACK = frozenset({"takeback_offered"})
+#: a caught start told while the streetcar stands in its terminal
+CAUGHT = frozenset({"move_in_progress", "wrong_board"})
 #: where the mistakes happen: before these actions (by index in MOVES)
 WRONG_AT, WRONG_TILE = 0, "a1:1E"  # a straight whose rail runs off the board
 TAKEBACK_AT = 4  # player 2 lays a curve, thinks again and lifts it off
@@ -92,14 +99,37 @@ def demo() -> Demo:
             steps.append(DemoStep(f"{who} {what} {text.split(':')[1]}", f"roll {text}", n + 1))
         elif isinstance(action, Start):
             terminal = engine.format_action(action)[6:].split("/")[0]
-            steps.append(
-                DemoStep(
-                    f"{who} starts the trip: the streetcar in {terminal}, line {LINE} and "
-                    f"route card {CARD} shown",
-                    f"place {terminal} {after[terminal]}",
-                    n + 1,
+            car = f"car{LINE}"
+            if engine.told(state, action):  # the cards shown: a person tells them
+                steps += [
+                    DemoStep(
+                        f"{who} sets the streetcar in {terminal} to start the trip",
+                        f"place {terminal} {car}",
+                        n,
+                        BUSY,
+                    ),
+                    DemoStep(
+                        f"{who} shows line {LINE} and route card {CARD}, and the operator "
+                        "tells the start: the route is not complete, the trip is caught",
+                        f"play {text}",
+                        n + 1,
+                        CAUGHT,
+                    ),
+                    DemoStep(
+                        f"{who} takes the streetcar off {terminal} and lays track instead",
+                        f"lift {terminal} {car}",
+                        n + 1,
+                    ),
+                ]
+            else:
+                steps.append(
+                    DemoStep(
+                        f"{who} starts the trip again, the route complete: the streetcar "
+                        f"in {terminal}",
+                        f"place {terminal} {after[terminal]}",
+                        n + 1,
+                    )
                 )
-            )
         elif isinstance(action, Drive):
             car = f"car{state.lines[state.player] + 1}"
             here = next(s for s, piece in before.items() if car in piece.split("+"))

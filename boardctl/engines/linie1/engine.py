@@ -827,6 +827,12 @@ class Linie1(Engine[State, Action]):
             who = state.dealt % self.players + 1
             return f"deal {what} to player {who}"
         if phase == LAY:
+            if next(self._lays(state), None) is None:
+                if state.caught:
+                    return "pass: the trip was caught and no tile in the hand can be laid"
+                if state.laid:
+                    return "pass: no tile in the hand can be laid"
+                return "pass (no tile in the hand can be laid) or start the trip"
             if state.laid:
                 return "lay a second tile"
             if state.caught:
@@ -848,6 +854,24 @@ class Linie1(Engine[State, Action]):
         if state.roll == H:
             return "drive the streetcar to the next stop sign or terminal"
         return f"drive the streetcar {state.roll} cell{'s' if state.roll > 1 else ''}"
+
+    def told(self, state: State, action: Action) -> bool:
+        """A pass, and a tile taken from a driver's face-up hand, change
+        nothing on the board; a start with the route card still on the table
+        carries the card, which no sensor reads; a start that is caught (the
+        route is not complete) puts no streetcar on the board; a drive that
+        ends where the streetcar stood (round a loop, or a wrong turn from its
+        terminal) leaves the board as it was. Each is told by a person; a
+        start whose cards are known and whose streetcar goes into the terminal
+        is read off the board."""
+        if isinstance(action, Pass | Take):
+            return True
+        if isinstance(action, Drive):  # round a loop, or back to its terminal, to where it stood
+            p = state.player
+            return site_of(self.apply_unchecked(state, action).cars[p]) == site_of(state.cars[p])
+        if isinstance(action, Start):
+            return bool(action.card) or self._start(state, action).caught
+        return False
 
     def choosing(self, state: State) -> bool:
         """While driving: the player picks one of several ways forward."""

@@ -271,7 +271,7 @@ function readOptions() {
 
 async function operatorCommand(body) {
   const reply = await post("/api/command", body);
-  if (reply.ok) say(body.cmd === "undo" ? `undone: ${reply.undone}` : `${body.cmd}: done`);
+  if (reply.ok) say(body.cmd === "undo" ? `undone: ${reply.undone}` : body.cmd === "play" ? `played ${reply.played}` : `${body.cmd}: done`);
   else say(reply.error, true);
   if (reply.ok) pastGames();
   return reply;
@@ -309,6 +309,7 @@ function renderOperator() {
     btn.onclick = () => operatorCommand({ cmd: "chance", action: o });
     acts.appendChild(btn);
   }
+  $("play-form").hidden = !(st && st.told);
   const links = $("links");
   if (b && b.secrets && links.dataset.game !== b.game + b.players.length) {
     links.dataset.game = b.game + b.players.length;
@@ -362,6 +363,10 @@ async function operatorPage() {
     operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions() });
   };
   $("undo").onclick = () => operatorCommand({ cmd: "undo" });
+  $("play-form").onsubmit = (e) => {
+    e.preventDefault();
+    operatorCommand({ cmd: "play", action: $("play-action").value.trim() });
+  };
   if (token) say("the token was not accepted", true);
   showPanel();
   listen(renderOperator);
