@@ -54,7 +54,8 @@ class ControllerConfig:
     attract_after_s: int
     #: how often the LED scene is refreshed while something animates
     frame_rate_hz: int
-    #: who gives chance's outcomes: "random" (the daemon draws them) or
+    #: who gives chance's outcomes: "random" (the daemon draws them),
+    #: "button" (the daemon draws each at a press of the choose button) or
     #: "operator" (`boardctl roll`, or the board shows them)
     chance: str
 
@@ -176,7 +177,7 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
 }
 _CHOICES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("logging", "level"): ("debug", "info", "warning", "error"),
-    ("controller", "chance"): ("random", "operator"),
+    ("controller", "chance"): ("random", "button", "operator"),
 }
 
 

@@ -165,3 +165,24 @@ def test_boardctl_roll_plays_the_outcome_and_status_says_chance_acts(
         assert main(["roll", "d3", "--socket", str(server.path)]) == 0
         assert capsys.readouterr().out.strip() == "played d3"
     assert table.controller.match.moves_text() == ["d3"]
+
+
+def test_with_chance_on_the_button_the_die_is_thrown_at_each_press() -> None:
+    by_button = Table(_controller(7, chance_on_button=True))
+    by_button.settle()
+    c = by_button.controller
+    assert c.match.moves_text() == [] and c.status()["chance"] == "button"
+    by_button.wait(5.0)
+    assert c.match.moves_text() == [], "no throw before the button is pressed"
+    c.button("choose", by_button.now)
+    by_button.settle()
+    assert len(c.match.moves_text()) == 1
+    by_button.hands("place c1 s0")
+    assert len(c.match.moves_text()) == 2, "the stone, and no throw after it until a press"
+    c.button("choose", by_button.now)
+    by_button.settle()
+    # the throws are those the same seed draws unasked
+    drawn = Table(_controller(7))
+    drawn.settle()
+    drawn.hands("place c1 s0")
+    assert c.match.moves_text() == drawn.controller.match.moves_text()

@@ -47,7 +47,6 @@ from boardctl.controller.machine import Controller
 from boardctl.controller.scenes import Frame
 from boardctl.controller.store import Store
 from boardctl.engines import CHANCE, GAMES, Match, create, engine_class
-from boardctl.engines.base import Engine
 from boardctl.errors import BoardctlError
 from boardctl.sensing import SensorSource
 from firmware_bridge.host import SerialSensorSource

@@ -71,7 +71,10 @@ def _print_status(reply: dict[str, Any]) -> None:
         print("scores: " + " ".join(str(s) for s in reply["scores"]))
     if reply.get("actor") == "chance":
         outcomes = " ".join(reply.get("outcomes", []))
-        how = "boardctl roll OUTCOME" if reply.get("chance") == "operator" else "drawn"
+        how = {
+            "operator": "boardctl roll OUTCOME",
+            "button": "drawn at a press of the choose button",
+        }.get(reply.get("chance", ""), "drawn")
         print(f"chance acts ({how}): {outcomes}")
     if reply.get("told"):
         print("an action the board cannot show (a pass, a card): boardctl play ACTION")

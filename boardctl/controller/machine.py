@@ -96,7 +96,8 @@ class Controller(Conditions):
     profile's own by default); ``recorder`` receives every game and action
     before it shows; ``resume`` is ``(game, options, moves)`` of a game to go
     on with, ``seed`` its stored seed. ``chance`` draws chance's outcomes
-    (without one they come from an operator or the board); ``engines`` builds
+    (without one they come from an operator or the board), each one only
+    once the choose button is pressed with ``chance_on_button``; ``engines`` builds
     an engine by name. Every method takes ``now``, the loop's monotonic time
     in seconds.
     """
@@ -113,6 +114,7 @@ class Controller(Conditions):
         recorder: Recorder | None = None,
         resume: tuple[str, Mapping[str, Any], list[str]] | None = None,
         chance: chances.ChanceSource | None = None,
+        chance_on_button: bool = False,
         seed: int | None = None,
         engines: EngineFactory = create,
     ) -> None:
@@ -120,6 +122,9 @@ class Controller(Conditions):
         self.timing = timing or Timing()
         self.recorder: Recorder = recorder or NullRecorder()
         self.chance = chance
+        self.chance_on_button = chance_on_button
+        #: the choose button pressed while chance acts: draw one outcome
+        self.chance_asked = False
         self.engines = engines
         self.board = BoardTracker(profile, set_up=resume is not None and bool(resume[2]))
         self.since = 0.0
@@ -263,6 +268,12 @@ class Controller(Conditions):
                 self.undo(now)
             elif name == "mode":
                 self.next_variant(now)
+            elif (
+                name == "choose"
+                and self.chance_on_button
+                and chances.chance_acts(self.engine, self.match.state)
+            ):
+                self.chance_asked = True  # drawn below, once the board is right
             elif name == "choose":
                 raise ControllerError("there is nothing to choose now")
             else:
@@ -452,6 +463,10 @@ class Controller(Conditions):
         while self.state is Phase.AWAITING_MOVE and chances.chance_acts(
             self.engine, self.match.state
         ):
+            if self.chance_on_button:
+                if not self.chance_asked:
+                    return
+                self.chance_asked = False
             state = self.match.state
             action = chances.outcome_action(
                 self.engine, state, source, seed, len(self.match.actions)
@@ -568,6 +583,7 @@ class Controller(Conditions):
         self.last_move = frozenset()
         self.cursor = None
         self._open_choice = None
+        self.chance_asked = False
         if block:
             self.board.refuse(self.reconciler.expect(self.match.state).key, tuple(texts))
         else:
@@ -581,6 +597,7 @@ class Controller(Conditions):
         self.reconciler = Reconciler(engine, self.profile)
         self.last_move = frozenset()
         self._open_choice = None
+        self.chance_asked = False
         self.board.new_game()
         self.seed = self.chance.new_seed() if self.chance is not None else None
         self.recorder.begin(engine.name, engine.options_json(), self.seed)
@@ -613,7 +630,13 @@ class Controller(Conditions):
             cursor=self.cursor,
             fault=self.fault if phase is Phase.FAULT else None,
             fault_kind=(self.fault_kind or Fault.SENSORS) if phase is Phase.FAULT else None,
-            chance="random" if self.chance is not None else "operator",
+            chance=(
+                "operator"
+                if self.chance is None
+                else "button"
+                if self.chance_on_button
+                else "random"
+            ),
             public_moves=tuple(self.public_moves),
         )
         return build_view(scene, self.engine, self.match, self.board, self.reconciler)

@@ -298,7 +298,8 @@ class Daemon:
                 timing=timing_of(cfg),
                 recorder=store,
                 resume=resume,
-                chance=RandomChance() if cfg.controller.chance == "random" else None,
+                chance=None if cfg.controller.chance == "operator" else RandomChance(),
+                chance_on_button=cfg.controller.chance == "button",
                 seed=store.seed() if resume is not None else None,
             )
             output: LedOutput = hardware.leds
