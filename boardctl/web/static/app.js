@@ -63,10 +63,9 @@ function buildBoard(holder, onClick) {
     const piece = svg("circle", { cx: s.x, cy: s.y, r: r * 0.68, class: "piece", visibility: "hidden" });
     const code = svg("text", { x: s.x, y: s.y + r * 0.18, "font-size": r * 0.5, class: "code" });
     const label = svg("text", { x: s.x, y: s.y - r * 1.05, "font-size": r * 0.38, class: "name" });
-    label.textContent = s.name;
+    label.textContent = s.kind === "display" ? "" : s.name;  // a pip is too small to name
     const title = svg("title");
     g.append(spot, piece, code, label, title);
-    if (s.kind === "display") label.textContent = "";
     if (onClick && s.kind !== "display") g.addEventListener("click", () => onClick(s, g.getAttribute("data-piece")));
     root.appendChild(g);
     parts[s.name] = { g, spot, piece, code, title, site: s };
