@@ -38,10 +38,16 @@ def profile_for(
     options: Mapping[str, Any] | None = None,
 ) -> BoardProfile:
     """A board for ``engine``: site ``i`` has channel ``i`` and LED ``i``;
-    tracks are light gates; other sites read colours unless ``presence``."""
+    tracks are light gates; displays have their LED only; other sites read
+    colours unless ``presence``."""
     spec = engine.board()
     sites = []
     for i, site in enumerate(spec.sites):
+        if site.kind == "display":  # LEDs only, as on a real board
+            sites.append(
+                Site(site.name, site.kind, None, Reports.NONE, (i,), x=float(i % 9), y=i // 9)
+            )
+            continue
         track = site.kind == "track"
         reports = Reports.PULSE if track else Reports.PRESENCE if presence else Reports.CODE
         sites.append(Site(site.name, site.kind, i, reports, (i,), x=float(i % 9), y=i // 9))

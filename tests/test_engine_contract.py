@@ -77,9 +77,12 @@ def _check_state(engine: Engine[Any, Any], state: Any) -> None:
     board = engine.board()
     sites = set(board.site_names)
     codes = board.codes
+    displays = set(board.display_names)
     for site, code in engine.layout(state).items():
         assert site in sites, f"layout names {site!r}, which the board does not declare"
         assert code in codes, f"layout puts {code!r} on {site}, a piece the board does not declare"
+        assert site not in displays, f"layout puts {code!r} on {site}, a display"
+    assert engine.shown(state) <= displays, "only display sites are shown"
     data = engine.state_to_json(state)
     assert engine.state_from_json(json.loads(json.dumps(data))) == state
     json.dumps(engine.public_view(state))

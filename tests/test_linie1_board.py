@@ -13,15 +13,17 @@ import pytest
 from controller_support import Table, profile_for
 
 from boardctl.controller.machine import Controller, ControllerError
-from boardctl.controller.scenes import Palette, render
+from boardctl.controller.scenes import Palette, render, scale
 from boardctl.controller.view import Phase
 from boardctl.engines import CHANCE, create
 from boardctl.engines.linie1.demo import MOVES
+from boardctl.engines.linie1.die import PIPS as PIP_PLACES
 from hardware.profiles import load_profile
 
 PROFILE = load_profile("linie1")
 PALETTE = Palette.choose((), PROFILE.palette)
 RECORDS = Path(__file__).parent / "records" / "linie1"
+PIPS = tuple(name for name, _, _ in PIP_PLACES)
 
 
 def _table() -> Table:
@@ -58,7 +60,11 @@ def test_every_code_reads_the_tile_its_turn_its_stop_sign_and_its_streetcars() -
                 tile = 10 * int(part[:-1]) + turns.index(part[-1])
         assert value == 1000 * cars + 500 * stop + tile, piece
     assert PROFILE.codes[11] == "1E" and PROFILE.codes[2522] == "2S+stop+car2"
-    assert len(PROFILE.sites) == 144 + 12 and PROFILE.leds.count == 156
+    assert len(PROFILE.sites) == 144 + 12 + 7 and PROFILE.leds.count == 156 + 7
+    # the die's pips came after the cells and terminals: their LEDs kept their numbers
+    assert PROFILE.site("l12").leds == (143,) and PROFILE.site("t6b").leds == (155,)
+    assert [PROFILE.site(p).leds for p in PIPS] == [(i,) for i in range(156, 163)]
+    assert all(PROFILE.site(p).channel is None for p in PIPS)
 
 
 def test_two_tiles_a_turn_a_stop_sign_an_exchange_and_a_wrong_tile() -> None:
@@ -294,3 +300,39 @@ def test_boardctl_play_tells_an_action_and_names_why_one_is_refused(
         assert main(["play", "a10:1E", *socket]) == 0
         assert capsys.readouterr().out.strip() == "played a10:1E"
     assert table.controller.match.moves_text() == ["a10:1E"]
+
+
+def _pips(frame: Any) -> dict[str, tuple[int, int, int]]:
+    return {p: frame[PROFILE.site(p).leds[0]] for p in PIPS}
+
+
+def test_the_die_shows_its_face_in_the_drivers_colour_from_the_roll_until_the_drive() -> None:
+    table = _table()
+    c = table.controller
+    dark = dict.fromkeys(PIPS, (0, 0, 0))
+    assert _pips(_frame(table)) == dark  # nothing rolled yet
+    first = MOVES.index("roll:H")
+    _play_by_hands(table, MOVES[:first])
+    assert c.status()["task"] == "roll the die" and _pips(_frame(table)) == dark
+    driver = PALETTE.player(0)
+    # H: all seven pips, and the cell the streetcar stops on (the stop sign at b10)
+    _play_by_hands(table, ("roll:H",))
+    frame = _frame(table)
+    assert _pips(frame) == dict.fromkeys(PIPS, driver)
+    assert frame[PROFILE.site("b10").leds[0]] == scale(driver, 0.6)
+    _play_by_hands(table, (MOVES[first + 1],))  # >a10-b10
+    assert c.match.to_move() == 1 and _pips(_frame(table)) == dark
+    # player 2 lays and draws; then player 1 rolls a 3 instead of the script's H
+    second = MOVES.index("roll:H", first + 1)
+    _play_by_hands(table, MOVES[first + 2 : second])
+    assert _pips(_frame(table)) == dark
+    _play_by_hands(table, ("roll:3",))
+    frame = _frame(table)
+    three = {"die-tl", "die-c", "die-br"}
+    assert _pips(frame) == {p: driver if p in three else (0, 0, 0) for p in PIPS}
+    # the way three cells on from b10 lights, and no further
+    ahead = {s: frame[PROFILE.site(s).leds[0]] for s in ("c10", "d10", "e10", "f10")}
+    hint = scale(driver, 0.6)
+    assert ahead == {"c10": hint, "d10": hint, "e10": hint, "f10": PALETTE.base}
+    _play_by_hands(table, (">c10-d10-e10",))
+    assert c.match.to_move() == 1 and _pips(_frame(table)) == dark

@@ -235,3 +235,38 @@ def test_only_dealt_cards_are_secrets_of_the_state() -> None:
     # state, so the board may light every hint; the dealt mode hides them
     assert not _engine().has_secrets
     assert _engine(secrets="dealt").has_secrets
+
+
+def test_the_die_pips_show_the_face_rolled_until_the_drive_is_made() -> None:
+    from boardctl.engines.linie1.die import FACES, PIPS
+
+    pips = {name for name, _, _ in PIPS}
+    spec = _engine().board()
+    assert {s.name for s in spec.sites if s.kind == "display"} == pips
+    assert not any(spec.site(p).sensed for p in pips)
+    # a die's faces; H all seven; 7, 8 and 9 the faces of 1, 2, 3 with the middle sides added
+    assert [len(FACES[n]) for n in range(1, 7)] == [1, 2, 3, 4, 5, 6]
+    assert FACES[10] == pips
+    assert FACES[7] == {"die-ml", "die-c", "die-mr"}
+    assert len(set(FACES.values())) == 10  # every face reads differently
+    record = _record("trip_die_number_drives_that_many_cells")
+    engine = create("linie1", record["options"])
+    moves = record["moves"]
+    at = moves.index("roll:4")
+    match = Match.from_moves(engine, moves[:at])
+    assert engine.shown(match.state) == frozenset()  # the die is not rolled yet
+    match.play_text("roll:4")
+    assert engine.shown(match.state) == {"die-tl", "die-tr", "die-bl", "die-br"}
+    # the face is kept in the state the records store
+    assert engine.shown(engine.state_from_json(engine.state_to_json(match.state))) == FACES[4]
+    match.play_text(moves[at + 1])
+    assert engine.shown(match.state) == frozenset()  # driven: the die goes dark
+
+
+def test_the_speed_rule_rolls_no_die_and_shows_none() -> None:
+    record = _record("speed_rule_one_more_cell_each_move")
+    engine = create("linie1", record["options"])
+    match = Match(engine)
+    for text in record["moves"]:
+        assert engine.shown(match.state) == frozenset(), text
+        match.play_text(text)

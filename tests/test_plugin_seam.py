@@ -17,6 +17,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from boardctl.controller.scenes import SKY_BLUE
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: a three-by-three game: each player drops a stone on an empty cell, or pushes
@@ -54,6 +56,7 @@ class Stones(Engine[tuple[tuple[str, str], ...], str]):
         self.players = 2
         sites = [SiteSpec(n, "cell", x=i % 3 + 1, y=i // 3 + 1) for i, n in enumerate(CELLS)]
         sites.append(SiteSpec("W1", "track", x=0, y=1, sensed=False, path=ROW1))
+        sites.append(SiteSpec("lamp", "display", x=4, y=3, sensed=False))
         self._board = BoardSpec(
             tuple(sites),
             (PieceSpec("s0", "amber stone", owner=0), PieceSpec("s1", "jade stone", owner=1)),
@@ -119,6 +122,9 @@ class Stones(Engine[tuple[tuple[str, str], ...], str]):
     def layout(self, state):
         return dict(state)
 
+    def shown(self, state):
+        return frozenset({"lamp"}) if self._free(state) else frozenset()
+
     def render(self, state):
         return " ".join(dict(state).get(c, ".") for c in CELLS)
 """
@@ -161,14 +167,19 @@ module = importlib.util.module_from_spec(spec)
 sys.modules["boardctl.engines"] = module
 spec.loader.exec_module(module)
 
+from boardctl.controller.scenes import Palette, render
+from boardctl.controller.view import Phase, View
 from boardctl.engines import GAMES, create
 from boardctl.sim import board, demo
 from boardctl.sim.hands import HandCommand, apply_changes
 from boardctl.sim.screen import command_help, player_label
 from hardware.profiles import check_profile, load_profile
 
-good, bad = sys.argv[2], sys.argv[3]
+good, bad, lit = sys.argv[2], sys.argv[3], sys.argv[4]
 profile = load_profile(good)
+stones = create("stones", {})
+view = View(Phase.AWAITING_MOVE, to_move=1, shown=stones.shown(stones.initial()))
+lamp = render(view, load_profile(lit), Palette(), 0.0)[10]
 spec = board.spec_of("stones")
 place = board.plan(profile, spec, HandCommand.parse("place b2 jade"), {}, 0)
 push = board.plan(profile, spec, HandCommand.parse("insert W1"), {"a1": "s1"}, 0)
@@ -176,6 +187,8 @@ print(json.dumps({
     "games": list(GAMES),
     "good": check_profile(good),
     "bad": check_profile(bad),
+    "lit": check_profile(lit),
+    "lamp": lamp,
     "place": apply_changes({}, place),
     "push": apply_changes({"a1": "s1"}, push),
     "names": [board.piece_word(spec, p.code) for p in spec.pieces],
@@ -213,8 +226,14 @@ def _probe(tmp_path: Path) -> dict[str, Any]:
         sites=_site_lines(skip="c3", extra='z9 = { kind = "cell", channel = 8, leds = [8] }')
     )
     bad.write_text(wrong, encoding="utf-8")
+    lit = tmp_path / "stones-lit.toml"
+    lamp = 'lamp = { kind = "display", leds = [10], x = 4, y = 3 }'
+    lit.write_text(
+        PROFILE.replace("count = 10", "count = 11").format(sites=_site_lines(extra=lamp)),
+        encoding="utf-8",
+    )
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "plugins"), str(good), str(bad)],
+        [sys.executable, "-c", PROBE, str(tmp_path / "plugins"), str(good), str(bad), str(lit)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -230,8 +249,10 @@ def test_a_game_package_alone_is_found_checked_and_played_by_hands(tmp_path: Pat
     seen = _probe(tmp_path)
     # found among the games, beside the shipped ones
     assert "stones" in seen["games"] and "shiftago" in seen["games"]
-    # a profile for it is checked against what it declares
-    assert seen["good"] == []
+    # a profile for it is checked against what it declares; its display may be left out
+    assert seen["good"] == [] and seen["lit"] == []
+    # and where a board has it, the display shows in the colour of the player to act
+    assert tuple(seen["lamp"]) == SKY_BLUE
     bad = "\n".join(seen["bad"])
     assert "codes.4: 's7' is not a stones piece; the pieces are s0, s1" in bad
     assert "stones needs 1 more sites: c3" in bad

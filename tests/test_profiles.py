@@ -344,3 +344,25 @@ def test_a_board_may_name_the_pieces_of_every_seat_the_game_allows() -> None:
         "codes.6: 'p4' is not a shiftago piece; the pieces are p0, p1, p2, p3" in p
         for p in problems
     )
+
+
+def test_a_board_may_leave_out_the_die_but_a_die_it_has_shows_with_leds_and_senses_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    text = (PROFILE_DIR / "linie1.toml").read_text(encoding="utf-8")
+    pips = [line for line in text.splitlines() if line.startswith("die-")]
+    assert len(pips) == 7
+    without = text
+    for line in pips:
+        without = without.replace(line + "\n", "")
+    with caplog.at_level("INFO", logger="hardware.profiles.games"):
+        board = parse_profile(without, "no-die.toml")
+    assert not any(s.kind == "display" for s in board.sites)
+    assert "die-tl, die-tr, die-ml, die-c, die-mr, die-bl, die-br" in caplog.text
+    unlit = text.replace("leds = [159], ", "")
+    assert any("sites.die-c: is a display but has no LED" in p for p in _problems(unlit))
+    sensed = text.replace(
+        'die-c = { kind = "display", leds', 'die-c = { kind = "display", channel = 156, leds'
+    )
+    problems = _problems(sensed)
+    assert any("sites.die-c: is a display (LEDs only) but has a sensor" in p for p in problems)

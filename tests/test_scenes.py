@@ -151,3 +151,27 @@ def test_the_ends_of_a_line_show_in_their_own_colours_whoever_is_to_move() -> No
     blue = tuple(round(x * 0.6) for x in SKY_BLUE)
     assert at("e5-f5") == blue and at("c3-d3") == blue  # sticks either end may take
     assert at("d5-e5") == tuple(round(x * 0.5) for x in PALETTE.highlight)  # the last stick
+
+
+def test_a_display_shows_what_the_engine_shows_in_the_movers_colour_and_is_dark_otherwise() -> None:
+    from types import MappingProxyType
+
+    from boardctl.board import BoardProfile, LedChain, Reports, Site
+
+    sites = (
+        Site("a1", "cell", 0, Reports.PRESENCE, (0,)),
+        Site("pip1", "display", None, Reports.NONE, (1,), x=2.0),
+        Site("pip2", "display", None, Reports.NONE, (2,), x=2.5),
+    )
+    board = BoardProfile("pips", "", MappingProxyType({}), sites, MappingProxyType({}), LedChain(3))
+    shown = frozenset({"pip1"})
+    frame = render(View(Phase.AWAITING_MOVE, to_move=1, shown=shown), board, PALETTE, 0.0)
+    assert frame == (PALETTE.base, SKY_BLUE, BLACK)  # the board glows, the unshown pip is dark
+    frame = render(View(Phase.CHOOSING, to_move=0, shown=shown), board, PALETTE, 0.0)
+    assert frame[1:] == (ORANGE, BLACK)
+    assert render(View(Phase.AWAITING_MOVE, to_move=1), board, PALETTE, 0.0)[1:] == (BLACK, BLACK)
+    # not while setting up: only a game under way shows its die
+    assert render(View(Phase.SETUP, to_move=1, shown=shown), board, PALETTE, 0.0)[1:] == (
+        BLACK,
+        BLACK,
+    )

@@ -91,3 +91,8 @@ def test_a_hand_can_take_its_action_back() -> None:
     _, changes = _plan("shiftago-colour", "insert W1", layout, mover=1)
     after = apply_changes(layout, changes)
     assert apply_changes(after, undo_changes(layout, changes)) == layout
+
+
+def test_nothing_is_put_on_a_display() -> None:
+    with pytest.raises(BadNotation, match="die-c is a display"):
+        _plan("linie1", "place die-c 1E", {})

@@ -101,6 +101,7 @@ def build_view(
         players=engine.players,
         to_move=match.to_move(),
         player_sites=engine.player_sites(state) if phase in PLAYING else (),
+        shown=engine.shown(state) if phase in PLAYING else frozenset(),
         legal=legal,
         last_move=scene.last_move,
         destinations=destinations,

@@ -5,7 +5,8 @@ A frame is one ``(r, g, b)`` per LED of the profile's chain, full scale
 built from layers, each drawn over the ones before it, site by site through the
 profile's site -> LED mapping:
 
-1. base: every site a dim glow, so the board reads as alive;
+1. base: every site a dim glow, so the board reads as alive (but displays,
+   dark unless they show something);
 2. turn: track and edge sites (and any ``turn`` status LEDs) tinted with the
    colour of the player to act; each player's own sites (the engine's
    ``player_sites``) in that player's colour, what they built dim, where
@@ -15,13 +16,15 @@ profile's site -> LED mapping:
    others glow);
 4. last move: the sites the last action touched, soft white; then the sites
    the engine shows in a player's colour whoever acts (the ends of a line);
-5. move under way: the destinations of a lifted piece or a marble in transit,
+5. shown: the display sites the engine shows (a die's face, from its
+   ``shown``) in the colour of the player to act, while playing;
+6. move under way: the destinations of a lifted piece or a marble in transit,
    blinking in the player's colour (amber and colour in turn when ambiguous);
-6. errors and restore hints: offending sites blink vermilion, sites to restore
+7. errors and restore hints: offending sites blink vermilion, sites to restore
    amber; a takeback offer blinks the sites that would go back;
-7. celebration: the winner's colour sweeping across the board, the winning
+8. celebration: the winner's colour sweeping across the board, the winning
    line bright;
-8. attract and fault: an idle wave of the player colours; a slow vermilion
+9. attract and fault: an idle wave of the player colours; a slow vermilion
    pulse of every LED when the sensors are not answering; yellow, the LEDs in
    two halves blinking in turn, when the games cannot be saved.
 """
@@ -157,8 +160,9 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         _attract(canvas, profile, palette, now)
         return canvas.frame()
 
-    # 1. base
-    canvas.paint(everything, palette.base)
+    # 1. base (a display stays dark but for what it shows: a die's face reads clearly)
+    displays = frozenset(s.name for s in profile.sites if s.kind == "display")
+    canvas.paint(everything - displays, palette.base)
     mover = palette.player(view.to_move)
     if phase is Phase.GAME_OVER:
         _celebrate(canvas, profile, palette, view, now)
@@ -197,7 +201,11 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
     for seat, owned in enumerate(view.player_sites):
         canvas.paint(owned.ahead, palette.player(seat))
 
-    # 5. a move under way
+    # 5. public information on the displays (a die's face), in the colour of who acts
+    if phase.playing:
+        canvas.paint(view.shown & displays, mover)
+
+    # 6. a move under way
     if phase is Phase.MOVE_IN_PROGRESS:
         canvas.paint(view.lifted, scale(palette.highlight, 0.5))
         if view.ambiguous:
@@ -205,7 +213,7 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         else:
             canvas.paint(view.destinations, mover if blink else scale(mover, 0.25))
 
-    # 6. errors, restore hints, takeback
+    # 7. errors, restore hints, takeback
     if phase in (Phase.WRONG_BOARD, Phase.SETUP):
         canvas.paint(view.restore, palette.restore)
         canvas.paint(view.offending, palette.error if blink else BLACK)

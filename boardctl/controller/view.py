@@ -91,6 +91,9 @@ class View:
     #: per seat, the sites the engine says that player owns for now
     #: (:meth:`~boardctl.engines.base.Engine.player_sites`: a RUT, a line)
     player_sites: tuple[PlayerSites, ...] = ()
+    #: display sites showing public information now (a die's face: the
+    #: engine's :meth:`~boardctl.engines.base.Engine.shown`), while playing
+    shown: frozenset[str] = _EMPTY
     #: sites where the player to act may act (tracks, cells); while choosing,
     #: the sites of every option
     legal: frozenset[str] = _EMPTY

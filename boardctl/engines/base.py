@@ -327,6 +327,12 @@ class Engine(abc.ABC, Generic[S, A]):
         last move)."""
         return frozenset()
 
+    def shown(self, state: S) -> frozenset[str]:
+        """The display sites to light now (kind ``"display"``: LEDs only),
+        public information such as the die's face, lit in the colour of the
+        player to act; empty by default. Public: it must not tell a secret."""
+        return frozenset()
+
     @abc.abstractmethod
     def layout(self, state: S) -> Mapping[str, str]:
         """The piece code on each occupied site."""

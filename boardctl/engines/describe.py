@@ -16,8 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-#: the kinds of site a board can have
-SITE_KINDS = ("cell", "track", "edge", "point", "terminal")
+#: the kinds of site a board can have; a ``display`` has LEDs only and shows
+#: public information (a die's face, see :meth:`~.base.Engine.shown`): never
+#: sensed, and a board may leave it out
+SITE_KINDS = ("cell", "track", "edge", "point", "terminal", "display")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +33,7 @@ class SiteSpec:
     x: float = 0.0
     y: float = 0.0
     #: whether a board must sense what lies here (a cell, an edge); a track's
-    #: light gate, a terminal with only LEDs, are optional
+    #: light gate, a terminal with only LEDs, are optional; a display never is
     sensed: bool = True
     #: an edge's two end points (site or point names)
     ends: tuple[str, ...] = ()
@@ -94,6 +96,8 @@ class BoardSpec:
         for s in self.sites:
             if s.kind not in SITE_KINDS:
                 raise ValueError(f"site {s.name}: kind {s.kind!r} is not one of {SITE_KINDS}")
+            if s.kind == "display" and s.sensed:
+                raise ValueError(f"site {s.name}: a display is never sensed (sensed=False)")
         object.__setattr__(self, "_sites", MappingProxyType(sites))
         object.__setattr__(self, "_pieces", MappingProxyType(pieces))
 
@@ -104,6 +108,11 @@ class BoardSpec:
     @property
     def site_kinds(self) -> Mapping[str, str]:
         return MappingProxyType({s.name: s.kind for s in self.sites})
+
+    @property
+    def display_names(self) -> tuple[str, ...]:
+        """The display sites: LEDs only, optional on a board."""
+        return tuple(s.name for s in self.sites if s.kind == "display")
 
     @property
     def sensed_kinds(self) -> frozenset[str]:

@@ -99,6 +99,8 @@ def parse_piece(spec: BoardSpec, word: str, mover: int | None) -> str:
 
 def _cell(profile: BoardProfile, name: str) -> str:
     for site in profile.sites:
+        if site.name == name and site.kind == "display":
+            raise BadNotation(f"{name} is a display (LEDs only): nothing is put there")
         if site.name == name and site.kind != "track":
             return name
     raise BadNotation(f"{profile.name} has no cell {name!r}")

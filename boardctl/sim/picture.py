@@ -15,7 +15,7 @@ from pathlib import Path
 
 from boardctl.board import BoardProfile
 from boardctl.engines import BoardSpec, create
-from hardware.leds.render import Canvas, png_bytes
+from hardware.leds.render import DISPLAY_SIZE, Canvas, png_bytes
 
 RGB = tuple[int, int, int]
 
@@ -73,6 +73,10 @@ def board_picture(
     for site in profile.sites:
         cx, cy = canvas.centre(site)
         lit = [pixels[i] for i in site.leds if i < len(pixels) and any(pixels[i])]
+        if site.kind == "display":  # a pip (a die's face): its LED itself, nothing on it
+            pip = tuple(max(p[k] for p in lit) for k in range(3)) if lit else HOLE
+            paint(cx, cy, scale * DISPLAY_SIZE, 0, pip, fade=False)  # type: ignore[arg-type]
+            continue
         if lit:
             glow = tuple(max(p[k] for p in lit) for k in range(3))
             paint(cx, cy, scale * 0.5, scale * 0.3, glow, fade=True)  # type: ignore[arg-type]

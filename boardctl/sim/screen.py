@@ -64,7 +64,7 @@ def command_help(spec: BoardSpec | None) -> tuple[str, str]:
     if spec is None:
         return "hands: place d4 PIECE | lift d4 | move d4 e4", BOARD_HELP
 
-    cells = [s for s in spec.sites if s.kind != "track"]
+    cells = [s for s in spec.sites if s.kind not in ("track", "display")]
     tracks = [s for s in spec.sites if s.kind == "track" and s.path]
     word = example_piece(spec)
     cell = cells[len(cells) // 2] if cells else None

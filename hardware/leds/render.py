@@ -17,6 +17,8 @@ from hardware.leds.base import RGB
 OFF_COLOUR: RGB = (55, 55, 55)
 BACKGROUND: RGB = (24, 24, 24)
 SITE_COLOUR: RGB = (90, 90, 90)
+#: the radius of a display's LED (a die's pip), in cell units: pips sit half a cell apart
+DISPLAY_SIZE = 0.15
 
 
 def _colour(pixels: Sequence[RGB], index: int) -> RGB | None:
@@ -132,9 +134,11 @@ def render_png(
             disc(cx, cy, scale * 0.12, SITE_COLOUR)
             continue
         n = len(site.leds)
+        # a display's LEDs are pips, set closer than cells (a die's face)
+        size = DISPLAY_SIZE if site.kind == "display" else 0.36
         for k, index in enumerate(site.leds):
             offset = (k - (n - 1) / 2) * scale * 0.3
-            disc(cx + offset, cy, scale * 0.36 / n**0.5, _colour(pixels, index) or OFF_COLOUR)
+            disc(cx + offset, cy, scale * size / n**0.5, _colour(pixels, index) or OFF_COLOUR)
     data = png_bytes(width, height, [bytes(row) for row in image])
     if path is not None:
         Path(path).write_bytes(data)

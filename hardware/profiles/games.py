@@ -3,6 +3,9 @@
 A profile for a game with an engine must describe exactly the sites of
 ``create(game, options).board()``, each with its kind, give every site of a
 sensed kind a sensor, and its ``codes`` table may only name the game's pieces.
+Display sites (LEDs only: a die's face) are the exception: a board may leave
+them out (it then shows less, and a note says so), and one it has needs an LED
+and no sensor.
 Nothing here names a game: the engines say it all; a game without an engine is
 refused.
 """
@@ -10,6 +13,7 @@ refused.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +22,8 @@ from boardctl.board import Reports, Site
 from boardctl.engines import GAMES, create, engine_class
 from boardctl.errors import BoardctlError
 from hardware.profiles.report import Report
+
+log = logging.getLogger(__name__)
 
 #: the player counts tried when collecting the pieces of every seat
 _SEATS = range(1, 9)
@@ -92,7 +98,13 @@ def check_game(
 
 def _check_sites(r: Report, game: str, layout: GameLayout, sites: list[Site]) -> None:
     present = {s.name: s for s in sites}
-    missing = [n for n in layout.sites if n not in present]
+    missing = [n for n, k in layout.sites.items() if n not in present and k != "display"]
+    unshown = [n for n, k in layout.sites.items() if n not in present and k == "display"]
+    if unshown:
+        log.info(
+            "%s: no LEDs for the %s display sites %s: the board will not show what they show",
+            r.source, game, ", ".join(unshown),
+        )  # fmt: skip
     if missing:
         shown = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
         r.problem(
@@ -108,8 +120,23 @@ def _check_sites(r: Report, game: str, layout: GameLayout, sites: list[Site]) ->
             )  # fmt: skip
         elif kind != s.kind:
             r.problem("sites", s.name, f"kind is {s.kind!r}", f'a {game} {s.name} is "{kind}"')
+        elif kind == "display":
+            _check_display(r, s)
         elif kind in layout.sensed_kinds and s.reports not in (Reports.PRESENCE, Reports.CODE):
             r.problem(
                 "sites", s.name, f"a {kind} needs a sensor that reports presence or a code",
                 'add channel = N and reports = "presence" or "code"',
             )  # fmt: skip
+
+
+def _check_display(r: Report, s: Site) -> None:
+    """A display shows with LEDs and senses nothing."""
+    if not s.leds:
+        r.problem(
+            "sites", s.name, "is a display but has no LED", "add leds = [N], or leave the site out",
+        )  # fmt: skip
+    if s.channel is not None or s.reports is not Reports.NONE:
+        r.problem(
+            "sites", s.name, "is a display (LEDs only) but has a sensor",
+            "remove channel and reports",
+        )  # fmt: skip

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
 from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.linie1 import data as board_data
+from boardctl.engines.linie1.die import FACES, PIPS, PITCH
 from boardctl.engines.linie1.geometry import (
     BUILDING,
     EDGE,
@@ -1173,6 +1174,18 @@ class Linie1(Engine[State, Action]):
                     ends=tuple(geo.names[m] for m, _ in t.mouths),
                 )
             )
+        # the die's pips beside the board, east of it, level with its middle
+        east, middle = geo.size + 2.5, top / 2
+        for name, col, row in PIPS:
+            sites.append(
+                SiteSpec(
+                    name,
+                    "display",
+                    x=east + col * PITCH,
+                    y=middle + (1 - row) * PITCH,
+                    sensed=False,
+                )
+            )
         lines = len(geo.data.lines)
         cars = [f"car{i + 1}" for i in range(lines)]
         subsets: list[tuple[str, ...]] = [()]
@@ -1239,6 +1252,13 @@ class Linie1(Engine[State, Action]):
         if isinstance(action, Start):
             return frozenset({geo.terminals[action.terminal].name})
         return frozenset()
+
+    def shown(self, state: State) -> frozenset[str]:
+        """The die's face from the roll until the drive is made (the pips of
+        :mod:`.die`); nothing under the speed rule, which rolls no die."""
+        if state.phase != DRIVE or not state.roll:
+            return frozenset()
+        return FACES[state.roll]
 
     def winning_sites(self, state: State) -> frozenset[str]:
         """The winner's route from terminal to terminal through all their stops."""

@@ -35,10 +35,12 @@ function pieceOf(code) {
 function buildBoard(holder, onClick) {
   const b = live.board;
   const sites = b.sites;
+  // a display's pips (a die's face) sit closer than the board's sites: they do not set its scale
+  const spaced = sites.filter((s) => s.kind !== "display");
   let gap = Infinity;
-  for (let i = 0; i < sites.length; i++)
-    for (let j = i + 1; j < sites.length; j++) {
-      const d = Math.hypot(sites[i].x - sites[j].x, sites[i].y - sites[j].y);
+  for (let i = 0; i < spaced.length; i++)
+    for (let j = i + 1; j < spaced.length; j++) {
+      const d = Math.hypot(spaced[i].x - spaced[j].x, spaced[i].y - spaced[j].y);
       if (d > 0 && d < gap) gap = d;
     }
   if (!isFinite(gap)) gap = 1;
@@ -53,16 +55,18 @@ function buildBoard(holder, onClick) {
   for (const s of sites) {
     const g = svg("g", { class: `site ${s.kind}`, "data-site": s.name });
     const attrs = { class: "spot", "stroke-width": r * 0.22 };
-    const spot = s.kind === "cell"
+    const spot = s.kind === "display"
+      ? svg("circle", { cx: s.x, cy: s.y, r: r * 0.4, ...attrs, "stroke-width": r * 0.08 })
+      : s.kind === "cell"
       ? svg("circle", { cx: s.x, cy: s.y, r, ...attrs })
       : svg("rect", { x: s.x - r * 0.8, y: s.y - r * 0.8, width: r * 1.6, height: r * 1.6, rx: r * 0.3, ...attrs });
     const piece = svg("circle", { cx: s.x, cy: s.y, r: r * 0.68, class: "piece", visibility: "hidden" });
     const code = svg("text", { x: s.x, y: s.y + r * 0.18, "font-size": r * 0.5, class: "code" });
     const label = svg("text", { x: s.x, y: s.y - r * 1.05, "font-size": r * 0.38, class: "name" });
-    label.textContent = s.name;
+    label.textContent = s.kind === "display" ? "" : s.name;  // a pip is too small to name
     const title = svg("title");
     g.append(spot, piece, code, label, title);
-    if (onClick) g.addEventListener("click", () => onClick(s, g.getAttribute("data-piece")));
+    if (onClick && s.kind !== "display") g.addEventListener("click", () => onClick(s, g.getAttribute("data-piece")));
     root.appendChild(g);
     parts[s.name] = { g, spot, piece, code, title, site: s };
   }
