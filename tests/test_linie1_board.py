@@ -18,6 +18,7 @@ from boardctl.controller.view import Phase
 from boardctl.engines import CHANCE, create
 from boardctl.engines.linie1.demo import MOVES
 from boardctl.engines.linie1.die import PIPS as PIP_PLACES
+from boardctl.sim.screen import controller_says
 from hardware.profiles import load_profile
 
 PROFILE = load_profile("linie1")
@@ -216,6 +217,10 @@ def test_a_streetcar_set_in_with_the_card_unseen_is_never_taken_for_a_start() ->
     table.wait(c.timing.in_progress + 1.0)
     assert c.match.moves_text() == list(BUILT)
     assert c.state is Phase.WRONG_BOARD and c.status()["offending"] == ["t2a"]
+    # the players are told what the board may show, with no card singled out
+    assert c.status()["to_tell"] == ["start:t2a/B1", "start:t2a/B2", "start:t2a/B3"]
+    says = controller_says(c.status())
+    assert "if this is start:t2a/B1 (or the like), tell it: play ACTION" in says
     # told, the start is played: the streetcar already stands where it goes
     assert c.play("start:t2a/B4", table.now) == "start:t2a/B4"
     assert c.state is Phase.AWAITING_MOVE
@@ -336,3 +341,18 @@ def test_the_die_shows_its_face_in_the_drivers_colour_from_the_roll_until_the_dr
     assert ahead == {"c10": hint, "d10": hint, "e10": hint, "f10": PALETTE.base}
     _play_by_hands(table, (">c10-d10-e10",))
     assert c.match.to_move() == 1 and _pips(_frame(table)) == dark
+
+
+def test_with_dealt_cards_a_wrong_board_names_no_action_to_tell() -> None:
+    table = Table(Controller(PROFILE, options={"secrets": "dealt"}))
+    table.settle()
+    c = table.controller
+    for card in ("L2", "L1", "B4", "B2"):
+        c.roll(f"deal:{card}", table.now)
+    table.settle()
+    # player 1 (line 2) sets a streetcar in t2a on an empty board: caught if told,
+    # and the room must not learn from the board's words that t2a is theirs
+    table.hands("place t2a car2")
+    table.wait(c.timing.grace + 0.5)
+    assert c.state is Phase.WRONG_BOARD
+    assert "to_tell" not in c.status()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from boardctl.board import BoardProfile
@@ -521,7 +522,7 @@ class Controller(Conditions):
         elif explains:
             self.board.verdict = Ambiguous(tuple(ambiguous.candidates[n] for n in explains))
         elif isinstance(judged[0], Wrong):
-            self.board.verdict = Wrong(judged[0].offending, judged[0].restore, verdict.undone)
+            self.board.verdict = replace(judged[0], undone=verdict.undone)
         return self.board.verdict
 
     def _step_cursor(self, now: float) -> None:

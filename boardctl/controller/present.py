@@ -167,4 +167,6 @@ def _status(
         summary["restore"] = dict(verdict.restore)
         if verdict.undone:
             summary["undone_on_board"] = list(verdict.undone)
+        if verdict.told:
+            summary["to_tell"] = list(verdict.told)
     return MappingProxyType(summary)

@@ -158,6 +158,11 @@ class Wrong:
     #: actions an operator undid that the board still shows, in the order
     #: undone (the last played first): to be taken back off the board
     undone: tuple[str, ...] = ()
+    #: actions a person must tell (``Engine.told``) that work on the sites
+    #: that differ, as public texts (a few): the board may show one of them
+    #: (a streetcar set in its terminal, the start not told yet); none in a
+    #: game with secrets
+    told: tuple[str, ...] = ()
 
 
 Verdict = Waiting | Played | Ambiguous | InProgress | Takeback | Wrong
@@ -330,6 +335,10 @@ def diff_sites(a: Mapping[str, str], b: Mapping[str, str]) -> set[str]:
     return {s for s in a.keys() | b.keys() if a.get(s) != b.get(s)}
 
 
+#: how many actions to tell a wrong board names at most
+TOLD_SHOWN = 3
+
+
 class Reconciler:
     """Compares sensed boards with an engine's states, for one board profile.
 
@@ -471,7 +480,22 @@ class Reconciler:
         offending = frozenset(s for s in diff if sensed.get(s) is not None)
         layout = exp.layout
         restore = {s: layout[s] for s in sorted(diff) if s in layout}
-        return Wrong(offending, restore)
+        return Wrong(offending, restore, told=self._told(exp, diff))
+
+    def _told(self, exp: Expectation, diff: frozenset[str]) -> tuple[str, ...]:
+        """A few actions a person must tell that work on ``diff``; none in a
+        game with secrets, where which actions are legal may tell one (Linie 1's
+        dealt cards: a player starts only at their own line's terminals)."""
+        if not self.tells or not diff or self.engine.has_secrets:
+            return ()
+        engine, state = self.engine, exp.state
+        found: list[str] = []
+        for action in engine.actions_touching(state, diff):
+            if engine.told(state, action):
+                found.append(engine.public_action(state, action))
+                if len(found) == TOLD_SHOWN:
+                    break
+        return tuple(found)
 
     def _decide(self, paths: list[Path], pulsed: frozenset[str]) -> Verdict:
         """Played or Ambiguous. ``paths`` come in the engine's own order, that

@@ -13,6 +13,7 @@ method is given the time.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from boardctl.board import BoardProfile, Reports
@@ -133,7 +134,7 @@ class BoardTracker:
         elif not self.set_up or self.behind or (isinstance(verdict, Takeback) and not self.trusted):
             verdict = self.to_restore(reconciler, states[-1])
         elif isinstance(verdict, Wrong) and self.undone:
-            verdict = Wrong(verdict.offending, verdict.restore, self.undone)
+            verdict = replace(verdict, undone=self.undone)
         self.verdict = verdict
 
     def to_restore(self, reconciler: Reconciler, state: Any) -> Wrong:

@@ -80,6 +80,14 @@ def take_off(undone: list[str] | tuple[str, ...]) -> str:
     return f"undone: take {' then '.join(undone)} back off the board"
 
 
+def tell_it(told: list[str] | tuple[str, ...]) -> str:
+    """What the players may do when a board no action explains might show an
+    action a person must tell: ``if this is start:t2a/B1 (or the like), tell
+    it: play ACTION``."""
+    like = " (or the like)" if len(told) > 1 else ""
+    return f"if this is {told[0]}{like}, tell it: play ACTION"
+
+
 @dataclass(frozen=True, slots=True)
 class View:
     """Everything a scene is drawn from. Sites are the profile's site names."""

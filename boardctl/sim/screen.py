@@ -19,7 +19,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.controller import scenes
-from boardctl.controller.view import Fault, fault_words, take_off
+from boardctl.controller.view import Fault, fault_words, take_off, tell_it
 from boardctl.engines import BoardSpec
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import example_piece, piece_word, spec_of
@@ -293,6 +293,8 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
             lines.append(undone_line(undone))
         else:
             lines.append("WRONG BOARD: no legal move explains it")
+        if status.get("to_tell"):
+            lines.append(tell_it(status["to_tell"]))
         lines += _fixes(spec, status, "take away or fix")
     elif phase == "move_in_progress":
         if status.get("verdict") == "ambiguous":
