@@ -36,6 +36,12 @@ class Reports(enum.Enum):
     NONE = "none"
 
 
+#: the control buttons a board may have: a new game, undo, the next variant,
+#: and choose (steps through options; with ``[controller] chance = "button"``
+#: it also draws chance's outcome, a die rolled at a press)
+BUTTONS = ("new", "undo", "mode", "choose")
+
+
 @dataclass(frozen=True, slots=True)
 class Site:
     """A named place on the board: a cell, a track, an edge, a point, a terminal."""
@@ -85,7 +91,7 @@ class BoardProfile:
     #: how the sensors are read: "serial", "gpio" or "shift-register"
     sensing: str = "serial"
     sensing_settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    #: control buttons: name ("new", "undo", "mode") -> GPIO pin
+    #: control buttons: name ("new", "undo", "mode", "choose") -> GPIO pin
     buttons: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     #: where the profile was read from, for messages
     source: str = ""

@@ -118,6 +118,13 @@ class Config:
         """Refuse what :meth:`check_game` refuses, and a ``[board] game`` that
         ``board`` does not play."""
         self.check_game(self.board.game or board.game, board.source)
+        if self.controller.chance == "button" and "choose" not in board.buttons:
+            place = self.where.get(("controller", "chance"), "[controller] chance")
+            raise ConfigError(
+                f'{place}: "button" draws chance\'s outcomes at a press of the choose button, '
+                f"and this board ({board.name}) has none: give it one in its profile's "
+                '[buttons] (choose = PIN), or use "random" or "operator"'
+            )
         if self.board.game and self.board.game != board.game:
             place = self.where.get(("board", "game"), "[board] game")
             raise ConfigError(

@@ -186,3 +186,26 @@ def test_with_chance_on_the_button_the_die_is_thrown_at_each_press() -> None:
     drawn.settle()
     drawn.hands("place c1 s0")
     assert c.match.moves_text() == drawn.controller.match.moves_text()
+
+
+def test_the_control_socket_presses_a_button_and_refuses_one_the_boards_lack() -> None:
+    table = Table(_controller(7, chance_on_button=True))
+    table.settle()
+    loop = Loop(table.controller, _Strip(), clock=lambda: table.now)
+    reply = loop.command({"cmd": "press", "button": "choose"}, table.now)
+    table.settle()
+    assert reply["pressed"] == "choose"
+    assert len(table.controller.match.moves_text()) == 1, "the die thrown at the press"
+    with pytest.raises(ControllerError, match="no button 'roll'; the buttons are new, undo"):
+        loop.command({"cmd": "press", "button": "roll"}, table.now)
+
+
+def test_chance_on_the_button_is_refused_for_a_board_without_a_choose_button() -> None:
+    from boardctl import config
+    from boardctl.errors import ConfigError
+    from hardware.profiles import load_profile
+
+    cfg = config.load(None, ['controller.chance="button"'])
+    cfg.check_board(load_profile("linie1"))
+    with pytest.raises(ConfigError, match=r"\(shiftago-colour\) has none: give it one"):
+        cfg.check_board(load_profile("shiftago-colour"))

@@ -356,3 +356,74 @@ def test_with_dealt_cards_a_wrong_board_names_no_action_to_tell() -> None:
     table.wait(c.timing.grace + 0.5)
     assert c.state is Phase.WRONG_BOARD
     assert "to_tell" not in c.status()
+
+
+def _record_table(record: str) -> Table:
+    data = json.loads((RECORDS / f"{record}.json").read_text())
+    engine = create("linie1", data["options"])
+    table = Table(Controller(profile_for(engine, options=data["options"])))
+    table.settle()
+    return table
+
+
+def test_a_pass_told_late_lets_the_next_tile_already_on_the_board_count() -> None:
+    table = _record_table("stuck_game_is_a_draw")
+    c = table.controller
+    _play_by_hands(table, ("a1:1E",))
+    table.hands("place a3 1E")  # player 2 lays before player 1's pass is told
+    c.play("pass", table.now)
+    table.wait(c.timing.grace + 0.5)
+    assert c.match.moves_text() == ["a1:1E", "pass", "a3:1E"]
+    assert c.state is Phase.AWAITING_MOVE
+
+
+def test_telling_an_action_wakes_a_dozing_board() -> None:
+    table = _record_table("stuck_game_is_a_draw")
+    c = table.controller
+    _play_by_hands(table, ("a1:1E",))
+    table.wait(c.timing.attract_after + 1.0)
+    assert c.state is Phase.ATTRACT
+    assert c.play("pass", table.now) == "pass"
+    assert c.state is Phase.AWAITING_MOVE
+
+
+def test_with_dealt_cards_a_refused_tell_or_outcome_names_no_secret() -> None:
+    table = Table(Controller(PROFILE, options={"secrets": "dealt"}))
+    table.settle()
+    c = table.controller
+    c.roll("deal:L2", table.now)
+    with pytest.raises(ControllerError) as refused:
+        c.roll("deal:L9", table.now)
+    # the outcomes left would tell that L2 was dealt: they read as the room sees them
+    assert str(refused.value).endswith("the outcomes are deal:L?")
+    for card in ("L1", "B4", "B2"):
+        c.roll(f"deal:{card}", table.now)
+    table.settle()
+    for text in ("start:t1a", "start:t2a/B3"):  # another line's terminal, another card
+        with pytest.raises(ControllerError) as refused:
+            c.play(text, table.now)
+        assert str(refused.value) == f"{text!r} is not a legal action now"
+
+
+def test_with_chance_on_the_button_one_press_draws_the_turn_s_tiles_even_made_early() -> None:
+    import random
+
+    from boardctl.daemon.chance import RandomChance
+    from boardctl.sim import hands
+
+    c = Controller(
+        PROFILE, options={}, chance=RandomChance(random.Random(3)), chance_on_button=True
+    )
+    table = Table(c)
+    table.settle()
+    table.hands("place a10 1E")
+    # the second tile earns D's stop sign: the player presses before it is on
+    table.apply(hands.place(c.match.engine.board(), table.layout, "b10", "1E"))
+    table.settle()
+    c.button("choose", table.now)
+    table.hands("place b10 stop")
+    table.wait(1.0)
+    moves = c.match.moves_text()
+    assert moves[:2] == ["a10:1E", "b10:1E"]
+    assert [m[:5] for m in moves[2:]] == ["draw:", "draw:"], "both tiles drawn at one press"
+    assert c.status()["task"] == "lay two tiles or start the trip"

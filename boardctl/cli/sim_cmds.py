@@ -17,8 +17,8 @@ def register(sub: Any) -> None:
         description=(
             "Run the daemon with a virtual microcontroller (over a real pty) and simulated "
             "LEDs, and play by typing what your hands do: insert W3, place d4 white-disc, "
-            "lift d4, move d4 e4, remove a1 b1 c1; new, undo, status, help, quit. "
-            "See docs/sim.md."
+            "lift d4, move d4 e4, remove a1 b1 c1; new, undo, play, roll, choose, press, "
+            "status, help, quit. See docs/sim.md."
         ),
     )
     from boardctl.engines import GAMES

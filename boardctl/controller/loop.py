@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from boardctl.board import BUTTONS
 from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.scenes import Frame, Palette, render
 from boardctl.controller.store import StoreError
@@ -241,6 +242,14 @@ class Loop:
             return {"played": c.roll(_text(body, "action"), now), **c.status()}
         if cmd == "play":
             return {"played": c.play(_text(body, "action"), now), **c.status()}
+        if cmd == "press":
+            name = _text(body, "button")
+            if name not in BUTTONS:
+                raise ControllerError(
+                    f"there is no button {name!r}; the buttons are {', '.join(BUTTONS)}"
+                )
+            c.button(name, now)
+            return {"pressed": name, **c.status()}
         if cmd == "private":
             player = _whole(body, "player", None, "a seat number")
             if player is None or not 0 <= player < c.engine.players:
@@ -258,5 +267,5 @@ class Loop:
             return {"record": self.store.record_of(game_id)}
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, choose, chance, "
-            "play, games, export, private"
+            "play, press, games, export, private"
         )

@@ -269,16 +269,15 @@ class Controller(Conditions):
                 self.undo(now)
             elif name == "mode":
                 self.next_variant(now)
-            elif (
-                name == "choose"
-                and self.chance_on_button
-                and chances.chance_acts(self.engine, self.match.state)
-            ):
-                self.chance_asked = True  # drawn below, once the board is right
+            elif name == "choose" and self.chance_on_button:
+                # chance's next outcomes, drawn once chance acts and the board is right
+                self.chance_asked = True
             elif name == "choose":
                 raise ControllerError("there is nothing to choose now")
             else:
-                log.warning("button %r does nothing: the buttons are new, undo and mode", name)
+                log.warning(
+                    "button %r does nothing: the buttons are new, undo, mode and choose", name
+                )
         except ControllerError as exc:
             log.warning("button %s: %s", name, exc)
         self._update(now)
@@ -373,7 +372,8 @@ class Controller(Conditions):
             raise ControllerError(str(exc)) from None
         outcomes = [a for a, _ in self.engine.chance_outcomes(state)]
         if action not in outcomes:
-            listed = ", ".join(sorted({self.engine.format_action(a) for a in outcomes}))
+            # public texts: the outcomes left may tell what was dealt in secret
+            listed = ", ".join(sorted({self.engine.public_action(state, a) for a in outcomes}))
             raise ControllerError(f"{text!r} is not an outcome now; the outcomes are {listed}")
         public = self.engine.public_action(state, action)
         self._fire("move_made", (Step(action, self.engine.apply(state, action)),))
@@ -388,6 +388,9 @@ class Controller(Conditions):
         after it (the pieces the action puts or takes away are lit as what to
         put right). Returns the action's public text."""
         self.now = now
+        if self.state is Phase.ATTRACT:  # a person telling an action is no idle room
+            self.board.activity_at = now
+            self._update(now)
         state = self.match.state
         if self.state not in PLAYING:
             raise ControllerError(f"cannot play an action while {self.state.value}")
@@ -401,11 +404,17 @@ class Controller(Conditions):
             raise ControllerError(str(exc)) from None
         why = self.engine.why_illegal(state, action)
         if why is not None:
+            if self.engine.has_secrets:  # the reason may name a secret ("your line 2")
+                raise ControllerError(f"{text!r} is not a legal action now")
             raise ControllerError(f"{text!r} cannot be played now: {why}")
         public = self.engine.public_action(state, action)
-        log.info("told %s", public)
+        before = self.reconciler.expect(state).key
         self._fire("move_made", (Step(action, self.engine.apply(state, action)),))
-        self.board.refuse(self.reconciler.expect(self.match.state).key, behind=True)
+        log.info("told %s", public)
+        expected = self.reconciler.expect(self.match.state).key
+        if expected != before:
+            # the board must follow: nothing it shows counts until it has
+            self.board.refuse(expected, behind=True)
         self._judge(deep=self.settled_for() >= 0)
         self._update(now)
         return public
@@ -461,19 +470,21 @@ class Controller(Conditions):
         source, seed = self.chance, self.seed
         if source is None or seed is None:
             return
+        drew = False
         while self.state is Phase.AWAITING_MOVE and chances.chance_acts(
             self.engine, self.match.state
         ):
-            if self.chance_on_button:
-                if not self.chance_asked:
-                    return
-                self.chance_asked = False
+            if self.chance_on_button and not self.chance_asked:
+                return
+            drew = True
             state = self.match.state
             action = chances.outcome_action(
                 self.engine, state, source, seed, len(self.match.actions)
             )
             self._fire("move_made", (Step(action, self.engine.apply(state, action)),))
             self._fire("observe")
+        if drew and not chances.chance_acts(self.engine, self.match.state):
+            self.chance_asked = False  # one press: the outcomes up to the next player's action
 
     # -- choosing -------------------------------------------------------------
     def _current_offers(self) -> tuple[Offer, ...]:

@@ -30,7 +30,7 @@ _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 HELP = (
     "type what the hands do (insert W3, place d4 PIECE, lift d4, move d4 e4, remove b1 c1) "
-    "or new/undo/play/roll/choose/status/quit"
+    "or new/undo/play/roll/choose/press/status/quit"
 )
 
 #: what an operator tells the controller: the typed word, the request and its key
@@ -38,6 +38,7 @@ TOLD = {
     "play": ("play", "action"),
     "roll": ("chance", "action"),
     "choose": ("choose", "option"),
+    "press": ("press", "button"),
 }
 
 #: redraws at most this often while LEDs blink
@@ -233,7 +234,7 @@ class Console:
                 reply = self.sim.request({"cmd": cmd, key: what})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
-                self.note = f"{verb}: {reply.get('played') or reply.get('chosen')}"
+                self.note = f"{verb}: {reply.get('played') or reply.get('chosen') or what}"
             elif verb == "status":
                 status = self.sim.status()
                 who = player_label(game_spec(status), status.get("to_move"), self.sim.lights)

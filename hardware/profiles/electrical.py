@@ -18,7 +18,6 @@ SHIFT_REGISTER_READERS = ("gpio", "spi")
 #: the SPI buses a shift-register chain may be read on (the Pi's main and auxiliary)
 SENSING_SPI_BUSES = (0, 1)
 LED_BACKENDS = ("ws281x", "spi", "serial", "sim")
-BUTTONS = ("new", "undo", "mode")
 #: GPIO pins a profile may name (BCM numbering; 0 and 1 are the HAT EEPROM's)
 BCM_PINS = range(2, 28)
 #: pins rpi_ws281x can drive: PWM0 12/18, PWM1 13/19, PCM 21, SPI 10

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from boardctl.board import BoardProfile, LedChain, Reports, Site
+from boardctl.board import BUTTONS, BoardProfile, LedChain, Reports, Site
 from hardware.profiles.electrical import (
     BCM_PINS,
-    BUTTONS,
     LED_BACKENDS,
     SENSING_KINDS,
     SENSING_SPI_BUSES,
