@@ -29,7 +29,7 @@ from typing import Any
 from boardctl.board import BoardProfile, Reports
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, ControllerError, Timing
-from boardctl.controller.scenes import Frame, Palette, render
+from boardctl.controller.scenes import Frame, Palette, render, scale
 from boardctl.controller.view import Phase
 from boardctl.engines import Match, create
 from boardctl.engines.base import Engine
@@ -44,6 +44,8 @@ TRACES = Path(__file__).resolve().parent / "traces"
 GATE_TIME = 0.03
 #: the loop's checkpoints look at two frames half a blink apart (2 Hz blinking)
 HALF_BLINK = 0.25
+#: where the player to act may act glows in their colour at this strength
+LEGAL_GLOW = 0.6
 
 
 def trace_files() -> list[Path]:
@@ -103,6 +105,7 @@ class Hands:
         self._events: list[tuple[float, str, int]] = []
         self._links: list[tuple[float, str]] = []
         self._chances: list[tuple[float, str]] = []
+        self._told: list[tuple[float, str]] = []
         self.moves: list[str] = list(start)
         self.history: list[str] = []
         self.checks: list[dict[str, Any]] = []
@@ -238,6 +241,23 @@ class Hands:
             self.moves.append(recorded)
             self.history.append(recorded)
 
+    def together(self, texts: Sequence[str], pace: float) -> None:
+        """Do the legal actions ``texts`` (one after the other in the game)
+        with their pieces set down ``pace`` seconds apart, in that order, none
+        waiting for the board to settle after the one before; the players
+        expect each recorded, in that order."""
+        for n, text in enumerate(texts):
+            state = self.match.state
+            action = self.engine.parse_action(text)
+            after = dict(self.engine.layout(self.engine.apply(state, action)))
+            for site in sorted(set(self.layout) | set(after)):
+                if self.layout.get(site) != after.get(site):
+                    self.put(site, after.get(site), 0.0 if n == 0 else pace)
+            recorded = text if self.gated else self.canonical(state, text)
+            self.match.play(action)
+            self.moves.append(recorded)
+            self.history.append(recorded)
+
     def canonical(self, state: Any, text: str) -> str:
         """The action a board without light gates records for ``text``: of the
         actions that leave the same position, the first the engine lists."""
@@ -261,6 +281,47 @@ class Hands:
         thrown); the players expect it recorded."""
         self._chances.append((self.t, text))
         self.match.play(self.engine.parse_action(text))
+        self.moves.append(text)
+        self.history.append(text)
+
+    def tell(self, text: str, *, expect: bool = True) -> None:
+        """A person tells the player's action ``text`` (one the board cannot
+        show, such as a route card shown), as the control socket's ``play``
+        command does; the players expect it recorded. The board is then to
+        follow it: the hands put right what it changes."""
+        self._told.append((self.t, text))
+        action = self.engine.parse_action(text)
+        assert self.engine.why_illegal(self.match.state, action) is None, text
+        self.match.play(action)
+        if expect:
+            self.moves.append(text)
+            self.history.append(text)
+
+    def drive(self, text: str, pace: float = 0.5, midway: str | None = None) -> None:
+        """Drive a piece that stands on others (Linie 1's streetcar) as ``text``
+        says (``>a10-b10``: the cells it stops on on its way), cell by cell:
+        lift it off where it stands, set it on the next cell ``pace`` seconds
+        later, lift it again ``pace`` seconds after that; the players expect
+        one drive recorded. Just before it is lifted off the cell ``midway``,
+        the board shows a drive under way: nothing recorded yet, nothing red
+        or amber."""
+        action = self.engine.parse_action(text)
+        after = dict(self.engine.layout(self.engine.apply(self.match.state, action)))
+        here, car = next(
+            (site, part)
+            for site, piece in sorted(self.layout.items())
+            for part in piece.split("+")
+            if part not in after.get(site, "").split("+")
+        )
+        for n, site in enumerate(text.lstrip(">").split("-")):
+            self.wait(0.0 if n == 0 else pace)
+            if here == midway:
+                self.check("move_in_progress", red=[], amber=[])
+            self.put(here, _without(self.layout[here], car))
+            self.put(site, _with(self.layout.get(site), car), pace)
+            here = site
+        assert self.layout == after, (text, self.layout)
+        self.match.play(action)
         self.moves.append(text)
         self.history.append(text)
 
@@ -291,12 +352,14 @@ class Hands:
     # -- what the players expect
     def check(self, phase: str | Sequence[str] | None = None, **more: Any) -> None:
         """At this time the board shows ``phase``; ``red``/``amber``: exactly
-        these sites blink red / glow amber; ``moves``: this many recorded."""
+        these sites blink red / glow amber; ``legal``: exactly these sites glow
+        in the colour of the player to act as where they may act; ``moves``:
+        this many recorded."""
         entry: dict[str, Any] = {"t": self.t}
         if phase is not None:
             entry["phase"] = phase
         entry["moves"] = more.pop("moves", len(self.moves))
-        for key in ("red", "amber"):
+        for key in ("red", "amber", "legal"):
             if key in more:
                 entry[key] = sorted(more.pop(key))
         assert not more, f"unknown check {sorted(more)}"
@@ -371,6 +434,8 @@ class Hands:
             steps.append({"t": t, "link": what})
         for t, text in self._chances:
             steps.append({"t": t, "chance": text})
+        for t, text in self._told:
+            steps.append({"t": t, "play": text})
         steps.sort(key=lambda s: s["t"])
         return steps
 
@@ -407,6 +472,17 @@ class Hands:
         text = json.dumps(self.build(), indent=1)
         path.write_text(_compact(text) + "\n", encoding="utf-8")
         return path
+
+
+def _without(piece: str, part: str) -> str | None:
+    """``piece`` with ``part`` taken off it (None: nothing left)."""
+    rest = [p for p in piece.split("+") if p != part]
+    return "+".join(rest) or None
+
+
+def _with(piece: str | None, part: str) -> str:
+    """``part`` put on ``piece`` (on an empty site: ``part`` alone)."""
+    return part if piece is None else f"{piece}+{part}"
 
 
 def _compact(text: str) -> str:
@@ -574,6 +650,13 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
                         loop.command({"cmd": "chance", "action": steps[i]["chance"]}, clock.now)
                     except ControllerError as exc:
                         out.problems.append(f"at {t_step} s chance refused: {exc}")
+                elif "play" in steps[i]:
+                    # a person tells an action, as the control socket's play does
+                    turn()
+                    try:
+                        loop.command({"cmd": "play", "action": steps[i]["play"]}, clock.now)
+                    except ControllerError as exc:
+                        out.problems.append(f"at {t_step} s play refused: {exc}")
                 else:
                     for event in _event(profile, steps[i]):
                         loop.emit(event)
@@ -599,6 +682,7 @@ def _check(
 ) -> None:
     view = controller.view()
     frames = [render(view, profile, palette, now + k * HALF_BLINK) for k in (0, 1)]
+    glow = scale(palette.player(view.to_move), LEGAL_GLOW)
     found = {
         "phase": view.phase.value,
         "moves": len(controller.match.actions),
@@ -606,6 +690,7 @@ def _check(
         "amber": sorted(
             lit(profile, frames[:1], palette.restore) & lit(profile, frames[1:], palette.restore)
         ),
+        "legal": sorted(lit(profile, frames[:1], glow) & lit(profile, frames[1:], glow)),
     }
     for key, want in check.items():
         if key == "t":
