@@ -61,3 +61,31 @@ def test_a_wrong_light_is_told() -> None:
             check["red"] = ["e4"]
     problems = verdict(wrong, run(wrong))
     assert any("red is ['d4'], expected ['e4']" in p for p in problems)
+
+
+def test_a_told_action_is_played_and_one_the_rules_refuse_is_told() -> None:
+    data = load(TRACES / "linie1" / "start-told.json")
+    assert verdict(data, run(data)) == []
+    untold = copy.deepcopy(data)
+    untold["steps"] = [s for s in untold["steps"] if "play" not in s]
+    problems = verdict(untold, run(untold))
+    assert any("recorded []" in p for p in problems)  # no start guessed, so no drive either
+    refused = copy.deepcopy(data)
+    for step in refused["steps"]:
+        if "play" in step:
+            step["play"] = "pass"  # player 1 can still lay a tile
+    outcome = run(refused)
+    assert any("play refused" in p for p in outcome.problems), outcome.problems
+
+
+def test_a_wrong_way_lit_is_told() -> None:
+    data = load(TRACES / "linie1" / "drive-cell-by-cell.json")
+    wrong = copy.deepcopy(data)
+    for check in wrong["expect"]["checks"]:
+        if check.get("legal") == ["a10", "b10", "t2a"]:
+            check["legal"] = ["a10", "b10", "c10", "t2a"]
+    problems = verdict(wrong, run(wrong))
+    assert any(
+        "legal is ['a10', 'b10', 't2a'], expected ['a10', 'b10', 'c10', 't2a']" in p
+        for p in problems
+    ), problems

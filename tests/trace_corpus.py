@@ -30,6 +30,21 @@ CAUSE_BIDI_TWO = (
     "two sticks of two turns laid before the board settles between them are not read as "
     "the two actions: the board is flagged wrong and nothing more is recorded"
 )
+CAUSE_LINIE1_ORDER = (
+    "the two tiles of a Linie 1 turn set down before the board settles between them are "
+    "recorded in the engine's order, not in the order the readings showed them set down"
+)
+CAUSE_PASSING = (
+    "a streetcar standing on a cell it drives over is not a drive under way (only the cells "
+    "it leaves and stops on are): resting there longer than the grace time, the board is "
+    "flagged wrong"
+)
+CAUSE_PART_LIFTED = (
+    "a cell whose streetcar was lifted off, its tile left there, blinks red as something to "
+    "take away instead of glowing amber as the streetcar to put back: a wrong board's "
+    "offending sites are all that read something other than expected, a piece with a part "
+    "missing included"
+)
 
 #: a short Shiftago game (no line)
 GAME = ["Sf", "E2", "Nc", "E5", "Ne", "Nb", "Nf", "Nc", "Sg", "Sc", "W1", "Nf"]
@@ -824,6 +839,190 @@ def linie1(profile: str) -> Iterator[Hands]:
     yield h
 
 
+#: the index in the demo of its winning start, read off the board (the cards were shown)
+def _trip() -> tuple[list[str], int]:
+    game = _linie1_game()
+    return game, game.index("start:t2a")
+
+
+def rolled(h: Hands, roll: str, lit: list[str]) -> None:
+    """The die's result told by an operator: the cells of the streetcar's
+    way, where it stands and where it may stop, lit in the mover's colour."""
+    h.chance(roll)
+    h.wait(1.0)
+    h.check("awaiting_move", legal=lit, red=[], amber=[])
+
+
+def driven(h: Hands, text: str, pace: float, pause: float = 1.0) -> None:
+    """The streetcar driven cell by cell, ``pace`` seconds between each lift and
+    set; recorded as one drive once it stands still where it stops."""
+    h.drive(text, pace)
+    settled(h, pause)
+
+
+#: the streetcar's first drive after the start, and where it may go
+FIRST_DRIVE, FIRST_WAY = ">a10-b10", ["a10", "b10", "t2a"]
+#: the second drive, from b10's stop five cells to g10's
+SECOND_DRIVE = ">c10-d10-e10-f10-g10"
+SECOND_WAY = ["b10", "c10", "d10", "e10", "f10", "g10"]
+
+
+def linie1_trips(profile: str) -> Iterator[Hands]:
+    if profile != LINIE1:
+        return
+    game, won = _trip()
+    started = game[: won + 1]  # the winning start played: the die to roll
+    assert game[won + 1 : won + 3] == ["roll:H", FIRST_DRIVE]
+    assert game[won + 7 : won + 9] == ["roll:H", SECOND_DRIVE]
+    for name, pace, words in (
+        ("drive-cell-by-cell", 0.5, "half a second"),
+        ("drive-quickly", 0.12, "0.12 s"),
+    ):
+        h = Hands(
+            name, profile,
+            f"after the start, H rolled (told): the streetcar's way lit, then driven out of "
+            f"t2a cell by cell to b10's stop, lifted and set {words} apart, recorded as one "
+            f"drive; two tiles, H again, and a drive of five cells to g10's stop",
+            options={}, start=started, parts=True,
+        )  # fmt: skip
+        h.wait(1.0)
+        rolled(h, "roll:H", FIRST_WAY)
+        driven(h, FIRST_DRIVE, pace)
+        tiles(h, game[won + 3 : won + 7], 1.0)
+        rolled(h, "roll:H", SECOND_WAY)
+        h.drive(SECOND_DRIVE, pace, midway="e10")
+        settled(h, 1.0)
+        yield h
+    h = Hands(
+        "drive-resting-on-the-way", profile,
+        "after the start, H rolled (told): the streetcar driven to b10's stop resting two "
+        "seconds on a10 on its way, then five cells to g10's stop the same way",
+        options={}, start=started, parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    rolled(h, "roll:H", FIRST_WAY)
+    driven(h, FIRST_DRIVE, 2.0)
+    tiles(h, game[won + 3 : won + 7], 1.0)
+    rolled(h, "roll:H", SECOND_WAY)
+    driven(h, SECOND_DRIVE, 2.0)
+    h.expected_failure(CAUSE_PASSING)
+    yield h
+    h = Hands(
+        "streetcar-on-a-wrong-cell", profile,
+        "after the start, H rolled (told): the streetcar taken out of t2a and set on a2, "
+        "off its way: red there and the terminal amber after the grace time; then driven "
+        "from a2 on its way to b10's stop",
+        options={}, start=started, parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    rolled(h, "roll:H", FIRST_WAY)
+    h.lift("t2a")
+    h.put("a2", "5N+car2", 0.5)
+    h.wait(1.0)
+    h.check("move_in_progress", red=[], amber=[])
+    h.wait(1.0)
+    h.check("wrong_board", red=["a2"], amber=["t2a"])
+    h.flagged()
+    driven(h, FIRST_DRIVE, 0.5)
+    yield h
+    h = Hands(
+        "streetcar-off-its-way", profile,
+        "H rolled (told) with the streetcar at b10's stop: lifted off and set on c3, off "
+        "its way: red at c3 and b10 amber (the streetcar to put back) after the grace "
+        "time; then driven from c3 on its way to g10's stop",
+        options={}, start=game[: won + 7], parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    rolled(h, "roll:H", SECOND_WAY)
+    h.put("b10", "1E+stop")
+    h.put("c3", "4S+car2", 0.5)
+    h.wait(2.0)
+    h.check("wrong_board", red=["c3"], amber=["b10"])
+    h.flagged()
+    driven(h, SECOND_DRIVE, 0.5)
+    h.expected_failure(CAUSE_PART_LIFTED)
+    yield h
+    h = Hands(
+        "start-read-off-the-board", profile,
+        "the route complete and the cards shown by an earlier caught start: the streetcar "
+        "set into t2a is the start; H rolled (told), the way lit, and the first drive",
+        options={}, start=game[:won], parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act("start:t2a")
+    settled(h, 1.0)
+    rolled(h, "roll:H", FIRST_WAY)
+    driven(h, FIRST_DRIVE, 0.5)
+    yield h
+    built = [m for m in game[:won] if not m.startswith("start:")]
+    h = Hands(
+        "start-told", profile,
+        "the route complete, the cards still on the table: the streetcar set into t2a is "
+        "no start (red there after the grace time, nothing recorded however long it "
+        "stands) until the start with the route card is told; then H rolled (told) and "
+        "the first drive",
+        options={}, start=built, parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("t2a", "car2")
+    h.wait(1.0)
+    h.check("move_in_progress", red=[], amber=[])
+    h.wait(2.0)
+    h.check("wrong_board", red=["t2a"], amber=[])
+    h.flagged()
+    h.wait(4.0)
+    h.check("wrong_board", red=["t2a"], amber=[])
+    h.tell("start:t2a/B4")
+    h.wait(0.1)
+    h.check("awaiting_move", red=[], amber=[])
+    h.wait(0.9)
+    rolled(h, "roll:H", FIRST_WAY)
+    driven(h, FIRST_DRIVE, 0.5)
+    yield h
+    early = game.index("start:t2a/B4")
+    h = Hands(
+        "caught-start", profile,
+        "the streetcar set into t2a and the start told with the route card while the "
+        "route is not complete: the trip is caught, the streetcar blinks red until it is "
+        "lifted off; then the turn's two tiles",
+        options={}, start=game[:early], parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("t2a", "car2")
+    h.wait(1.0)
+    h.check("move_in_progress", red=[], amber=[])
+    h.tell("start:t2a/B4")
+    h.wait(1.0)
+    h.check("wrong_board", red=["t2a"], amber=[])
+    h.flagged()
+    h.wait(2.0)
+    h.check("wrong_board", red=["t2a"], amber=[])
+    h.lift("t2a")
+    settled(h, 1.0)
+    tiles(h, game[early + 1 : early + 3], 1.0)
+    yield h
+    turn = game[4:6]
+    assert turn == ["a1:2E", "b1:1E"]
+    for name, order, pace, words, cause in (
+        ("two-tiles-at-once", turn, 0.05, "a1's then b1's", None),
+        ("two-tiles-at-once-b1-first", turn[::-1], 0.05, "b1's then a1's", CAUSE_LINIE1_ORDER),
+        ("two-tiles-0.3-s-apart", turn[::-1], 0.3, "b1's then a1's", None),
+    ):
+        h = Hands(
+            name, profile,
+            f"the two tiles of a turn, {words}, set down {pace} s apart: both recorded, "
+            "in that order; then the draws",
+            options={}, start=game[:4], parts=True,
+        )  # fmt: skip
+        h.wait(1.0)
+        h.together(order, pace)
+        settled(h, 1.0)
+        tiles(h, game[6:10], 1.0)
+        if cause:
+            h.expected_failure(cause)
+        yield h
+
+
 def _state(h: Hands, moves: list[str]) -> object:
     from boardctl.engines import Match
 
@@ -847,6 +1046,7 @@ CORPUS: list[Callable[[str], Iterator[Hands]]] = [
     bidiline,
     beeline,
     linie1,
+    linie1_trips,
 ]
 
 
@@ -855,13 +1055,14 @@ def traces() -> Iterator[Hands]:
         for describe in CORPUS:
             if profile == DUPLO and describe is not duplo:
                 continue
-            if describe in (bidiline, beeline, linie1):
+            if describe in (bidiline, beeline, linie1, linie1_trips):
                 continue
             yield from describe(profile)
     for profile in (BIDI, BIDI_PRESENCE):
         yield from bidiline(profile)
     yield from beeline(BEELINE)
     yield from linie1(LINIE1)
+    yield from linie1_trips(LINIE1)
 
 
 def main() -> None:
