@@ -839,8 +839,9 @@ def linie1(profile: str) -> Iterator[Hands]:
     yield h
 
 
-#: the index in the demo of its winning start, read off the board (the cards were shown)
 def _trip() -> tuple[list[str], int]:
+    """The demo game and the index of its winning start, read off the board
+    (the cards were shown by the caught start before it)."""
     game = _linie1_game()
     return game, game.index("start:t2a")
 
