@@ -34,17 +34,6 @@ CAUSE_LINIE1_ORDER = (
     "the two tiles of a Linie 1 turn set down before the board settles between them are "
     "recorded in the engine's order, not in the order the readings showed them set down"
 )
-CAUSE_PASSING = (
-    "a streetcar standing on a cell it drives over is not a drive under way (only the cells "
-    "it leaves and stops on are): resting there longer than the grace time, the board is "
-    "flagged wrong"
-)
-CAUSE_PART_LIFTED = (
-    "a cell whose streetcar was lifted off, its tile left there, blinks red as something to "
-    "take away instead of glowing amber as the streetcar to put back: a wrong board's "
-    "offending sites are all that read something other than expected, a piece with a part "
-    "missing included"
-)
 
 #: a short Shiftago game (no line)
 GAME = ["Sf", "E2", "Nc", "E5", "Ne", "Nb", "Nf", "Nc", "Sg", "Sc", "W1", "Nf"]
@@ -906,7 +895,6 @@ def linie1_trips(profile: str) -> Iterator[Hands]:
     tiles(h, game[won + 3 : won + 7], 1.0)
     rolled(h, "roll:H", SECOND_WAY)
     driven(h, SECOND_DRIVE, 2.0)
-    h.expected_failure(CAUSE_PASSING)
     yield h
     h = Hands(
         "streetcar-on-a-wrong-cell", profile,
@@ -941,7 +929,6 @@ def linie1_trips(profile: str) -> Iterator[Hands]:
     h.check("wrong_board", red=["c3"], amber=["b10"])
     h.flagged()
     driven(h, SECOND_DRIVE, 0.5)
-    h.expected_failure(CAUSE_PART_LIFTED)
     yield h
     h = Hands(
         "start-read-off-the-board", profile,

@@ -394,6 +394,12 @@ class Reconciler:
         """What a sensor may see while ``code`` is built or taken apart."""
         return self._board.parts(code)
 
+    def extra(self, sensed: str | None, expected: str | None) -> bool:
+        """Whether a site holds something to take away: a piece, unless it is
+        what is expected there with parts missing (a tile whose streetcar was
+        lifted off: only the streetcar is to be put back)."""
+        return sensed is not None and not self._board.part_of(sensed, expected)
+
     def held(self) -> int:
         """How many options the cache holds."""
         return sum(exp.held() for exp in self._cache.values())
@@ -477,8 +483,8 @@ class Reconciler:
         return Waiting()
 
     def _wrong(self, exp: Expectation, sensed: Mapping[str, str], diff: frozenset[str]) -> Wrong:
-        offending = frozenset(s for s in diff if sensed.get(s) is not None)
         layout = exp.layout
+        offending = frozenset(s for s in diff if self.extra(sensed.get(s), layout.get(s)))
         restore = {s: layout[s] for s in sorted(diff) if s in layout}
         return Wrong(offending, restore, told=self._told(exp, diff))
 
@@ -583,18 +589,29 @@ class Reconciler:
     ) -> InProgress | None:
         """The options (all touching every site of ``diff``) that the board is
         on its way to: every differing site shows nothing, or a piece (or a
-        part of one) the action moves."""
+        part of one) the action moves; a site the action passes over without
+        changing it (a cell a streetcar drives across) may also show its piece
+        with a moving part set on it."""
         parts = self.parts
         candidates: list[Path] = []
         destinations: set[str] = set()
         for option in options:
-            if not diff <= option.changed:
+            if not diff <= option.touched:
                 continue
             after = dict(option.after)
             allowed: set[str | None] = {None}
             for s in option.changed:
                 allowed |= parts(after[s]) | parts(exp.seen(s))
-            if all(sensed.get(s) in allowed for s in diff):
+            over = diff - option.changed
+            if over:
+                moving = self._moving(exp, option, after)
+                passing = {
+                    s: {self._board.with_part(exp.seen(s), m) for m in moving} - {None}
+                    for s in over
+                }
+                if not all(sensed.get(s) in passing[s] for s in over):
+                    continue
+            if all(sensed.get(s) in allowed for s in diff - over):
                 candidates.append((option,))
                 destinations.update(s for s in option.changed if sensed.get(s) != after[s])
         if not candidates:
@@ -613,6 +630,18 @@ class Reconciler:
             if now is None or now in parts(before) - {before}:
                 lifted.add(s)
         return InProgress(tuple(candidates), frozenset(lifted), frozenset(destinations))
+
+    def _moving(self, exp: Expectation, option: Option, after: Mapping[str, Any]) -> set[str]:
+        """The single pieces ``option`` carries from one site to another (a
+        streetcar): those that leave or reach a site it changes."""
+        parts = self.parts
+        moving: set[str] = set()
+        for s in option.changed:
+            before_parts, after_parts = parts(exp.seen(s)), parts(after.get(s))
+            for p in before_parts ^ after_parts:
+                if p is not None and parts(p) == {p}:
+                    moving.add(p)
+        return moving
 
     def _first_step_done(
         self,

@@ -144,7 +144,7 @@ class BoardTracker:
         expected = reconciler.expect(state).layout
         diff = diff_sites(self.sensed, expected)
         return Wrong(
-            frozenset(s for s in diff if s in self.sensed),
+            frozenset(s for s in diff if reconciler.extra(self.sensed.get(s), expected.get(s))),
             {s: expected[s] for s in sorted(diff) if s in expected},
             self.undone,
         )

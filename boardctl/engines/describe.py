@@ -85,10 +85,13 @@ class BoardSpec:
     players: tuple[PlayerSpec, ...]
     _sites: Mapping[str, SiteSpec] = field(init=False, repr=False, compare=False)
     _pieces: Mapping[str, PieceSpec] = field(init=False, repr=False, compare=False)
+    #: a piece made of parts, by the set of its parts
+    _made_of: Mapping[frozenset[str], str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         sites = {s.name: s for s in self.sites}
         pieces = {p.code: p for p in self.pieces}
+        made_of = {frozenset(p.parts): p.code for p in self.pieces if p.parts}
         if len(sites) != len(self.sites):
             raise ValueError("a board spec names a site twice")
         if len(pieces) != len(self.pieces):
@@ -100,6 +103,7 @@ class BoardSpec:
                 raise ValueError(f"site {s.name}: a display is never sensed (sensed=False)")
         object.__setattr__(self, "_sites", MappingProxyType(sites))
         object.__setattr__(self, "_pieces", MappingProxyType(pieces))
+        object.__setattr__(self, "_made_of", MappingProxyType(made_of))
 
     @property
     def site_names(self) -> tuple[str, ...]:
@@ -144,6 +148,24 @@ class BoardSpec:
         piece = self._pieces.get(code)
         extra: tuple[str, ...] = piece.parts if piece is not None else ()
         return frozenset({code, *extra})
+
+    def singles_of(self, code: str) -> frozenset[str]:
+        """The single pieces ``code`` is made of (itself when it is single)."""
+        piece = self._pieces.get(code)
+        return frozenset(piece.parts) if piece is not None and piece.parts else frozenset({code})
+
+    def part_of(self, code: str, whole: str | None) -> bool:
+        """Whether ``code`` is ``whole`` with some of its parts missing (a tile
+        and its stop sign, the streetcar lifted off), or ``whole`` itself."""
+        return whole is not None and self.singles_of(code) <= self.singles_of(whole)
+
+    def with_part(self, code: str | None, part: str) -> str | None:
+        """The code a sensor reads where ``part`` (a single piece) is set on
+        ``code`` (a streetcar on a tile it passes over): ``part`` alone on an
+        empty site; None when no declared piece is made that way."""
+        if code is None:
+            return part
+        return self._made_of.get(self.singles_of(code) | {part})
 
     def singles(self) -> tuple[PieceSpec, ...]:
         """The pieces a hand holds one at a time."""
