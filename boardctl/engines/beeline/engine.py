@@ -823,8 +823,63 @@ class Beeline(Engine[State, Action]):
         _, pos, _ = self._why_static(state, action)
         if pos is None:
             return frozenset()
-        changed = {i for i, (a, b) in enumerate(zip(state.cells, pos.cells, strict=True)) if a != b}
-        return frozenset(self.geo.names[i] for i in changed)
+        # only the piece's own cells and those a send-back emptied are written
+        before = state.cells
+        after = pos.cells
+        written = {*self._own_cells(action), *pos.removed}
+        return frozenset(self.geo.names[i] for i in written if before[i] != after[i])
+
+    def _own_cells(self, action: Action) -> tuple[int, ...]:
+        """The cells a piece is put on: its cell, and for a replacement also
+        where the replaced MARK goes."""
+        index = self.geo.index
+        if isinstance(action, Replace):
+            return (index[action.cell], index[action.to])
+        return (index[action.cell],)
+
+    def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
+        """Without working out each legal action's position: an action touches
+        its own cells, and others only by a send-back, which empties MARKS and
+        can only follow a line's front landing on the other line. Only the
+        actions that may send back are applied, and only when a MARK's cell is
+        asked about."""
+        index = self.geo.index
+        asked = {index[s] for s in sites if s in index}
+        if not asked:
+            return
+        cells = state.cells
+        # a send-back empties MARKS only
+        marks = any(cells[i] >= MARK0 for i in asked)
+        lines = (set(state.lines[0]), set(state.lines[1]))
+        fronts = [
+            self._front(cells, line) if cells[line[-1]] >= MARK0 else -1 for line in state.lines
+        ]
+        # a state where a line already points into the other: anything may send back
+        pending = any(fronts[q] >= 0 and fronts[q] in lines[1 - q] for q in (0, 1))
+        nbr = self._nbr
+        p = state.player
+        for action in self.legal_actions(state):
+            own = self._own_cells(action)
+            hit = any(c in asked for c in own)
+            if not hit and not marks:
+                continue
+            # the line a piece joins: it gains the piece's cells and cells next
+            # to them (the NODE it leaves from or runs into); its front, when it
+            # ends in the piece's MARK, is the cell that MARK points at
+            joins = action.colour if isinstance(action, (Node, Replace)) else p
+            other = 1 - joins
+            near = {*own, *(n for c in own for n in nbr[c])}
+            may = pending or (
+                fronts[other] >= 0 and (fronts[other] in lines[joins] or fronts[other] in near)
+            )
+            if not may and not isinstance(action, Node):
+                m = own[-1]
+                may = nbr[m][action.exit] in lines[other]
+            if may:
+                if self.touches(state, action) & sites:
+                    yield action
+            elif hit:
+                yield action
 
     def player_sites(self, state: State) -> tuple[PlayerSites, ...]:
         """Each player's RUT (its empty cells, where his next piece may go)
