@@ -134,7 +134,7 @@ def _touched_by_layout(engine: Beeline, state: State, action: Mark | Node | Repl
     return {s for s in before.keys() | after.keys() if before.get(s) != after.get(s)}
 
 
-def test_the_actions_touching_a_cell_are_found_as_the_full_list_would_find_them() -> None:
+def test_the_actions_touching_a_cell_and_the_cells_lit_are_found_as_applying_finds_them() -> None:
     """Every position of two games with dead ends allowed (each holds a move
     that sends a line back, so a MARK other than the piece's own is lifted):
     the actions touching each cell are those of the whole list whose board
@@ -151,6 +151,7 @@ def test_the_actions_touching_a_cell_are_found_as_the_full_list_would_find_them(
             touched = {a: _touched_by_layout(engine, state, a) for a in legal}
             for action in legal:
                 assert engine.touches(state, action) == touched[action]
+                assert engine.highlight(state, action) == touched[action]
                 sent_back += len(touched[action]) > (2 if isinstance(action, Replace) else 1)
             for cell in cells:
                 expected = [a for a in legal if cell in touched[a]]
