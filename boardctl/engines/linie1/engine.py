@@ -144,6 +144,8 @@ class Linie1(Engine[State, Action]):
             [Lay(((cell, code),)) for code in range(size_codes)] if cell in geo.names else []
             for cell in range(geo.width * geo.width)
         ]
+        #: the sites a lay on one cell touches, built once
+        self._lay_sites = {cell: frozenset({name}) for cell, name in geo.names.items()}
 
     # -- the game --------------------------------------------------------
     def initial(self) -> State:
@@ -1318,7 +1320,10 @@ class Linie1(Engine[State, Action]):
     def touches(self, state: State, action: Action) -> frozenset[str]:
         geo = self.geo
         if isinstance(action, Lay):
-            return frozenset(geo.names[c] for c, _ in action.parts)
+            parts = action.parts
+            if len(parts) == 1:
+                return self._lay_sites[parts[0][0]]
+            return frozenset(geo.names[c] for c, _ in parts)
         if isinstance(action, Drive):
             p = state.player
             here = self._site_name(site_of(state.cars[p]))
