@@ -129,6 +129,14 @@ def _public(engine: Engine[Any, Any], state: Any) -> tuple[dict[str, Any], str]:
     return engine.public_view(state), engine.public_render(state)
 
 
+@lru_cache(maxsize=16)
+def _summary(match: Match[Any, Any], state: Any, applied: int) -> dict[str, Any]:
+    """``match.summary()`` while ``match`` stands at ``state`` after ``applied``
+    actions: a function of those alone (the engine's task may look at every
+    legal action), worked out once, not on every turn of the loop."""
+    return match.summary()
+
+
 def _status(
     scene: Scene,
     engine: Engine[Any, Any],
@@ -140,7 +148,7 @@ def _status(
     controller says about the board, all of it public."""
     state = match.state
     verdict = board.verdict
-    summary = match.summary()
+    summary = dict(_summary(match, state, len(match.actions)))
     actor = engine.actor(state)
     position, picture = _public(engine, state)
     summary.update(
