@@ -13,7 +13,9 @@ the turn must be read (``Played``, or ``Ambiguous`` naming it).
 * Shiftago 2 players Express on a colour board (one insertion), and Expert
   with an insertion that scores and its score read together;
 * DuploLine: one action, and a whole turn (a disc and a ring action);
-* every other game: one action, with its default options.
+* every other game: one action, with its default options; Linie 1 also a
+  whole turn of two tiles laid on two cells (the full 12 x 12 board, a
+  position up to 150 actions in), and Beeline a turn of two pieces.
 
     .venv/bin/python bench/reconcile.py [--trials N] [--big-trials N] [--seed S]
 """
@@ -188,6 +190,26 @@ def main() -> None:
             report(
                 f"{game}, one action", time_turns(engine, profile_for(engine), one_action, t, 60, s)
             )
+    linie1 = create("linie1")
+    report(
+        "linie1, two tiles",
+        time_turns(linie1, profile_for(linie1), two_tiles, t // 3, 150, s),
+    )
+    beeline = create("beeline")
+    report(
+        "beeline, two pieces",
+        time_turns(beeline, profile_for(beeline), two_actions, t, 60, s),
+    )
+
+
+def two_tiles(engine: Engine[Any, Any], rng: random.Random, longest: int) -> Turn:
+    """A Linie 1 turn of two tiles, each laid on its own cell, on a board
+    with up to ``longest`` actions played."""
+    while True:
+        states, actions = two_actions(engine, rng, longest)
+        cells = [getattr(a, "parts", ()) for a in actions]
+        if all(len(p) == 1 for p in cells) and cells[0][0][0] != cells[1][0][0]:
+            return states, actions
 
 
 def _scoring_turn(engine: Engine[Any, Any], rng: random.Random, _longest: int) -> Turn:

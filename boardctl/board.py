@@ -104,10 +104,18 @@ class BoardProfile:
         by_channel = {s.channel: s for s in self.sites if s.channel is not None}
         object.__setattr__(self, "_by_name", MappingProxyType(by_name))
         object.__setattr__(self, "_by_channel", MappingProxyType(by_channel))
+        cells = tuple(
+            (s.name, s.channel, s.reports is Reports.CODE)
+            for s in self.sites
+            if s.channel is not None and s.reports not in (Reports.PULSE, Reports.NONE)
+        )
+        object.__setattr__(self, "_cells", cells)
 
     # dataclass(slots=True) with __post_init__ caches: declared here for mypy
     _by_name: Mapping[str, Site] = field(init=False, repr=False, compare=False)
     _by_channel: Mapping[int, Site] = field(init=False, repr=False, compare=False)
+    #: the sites a snapshot's layout is read from: (name, channel, reports a code)
+    _cells: tuple[tuple[str, int, bool], ...] = field(init=False, repr=False, compare=False)
 
     @property
     def channel_count(self) -> int:
@@ -149,13 +157,13 @@ class BoardProfile:
         """The pieces a full snapshot of readings shows, by site (cells only:
         pulse sites are events, not layout)."""
         layout: dict[str, str] = {}
-        for s in self.sites:
-            if s.channel is None or s.reports in (Reports.PULSE, Reports.NONE):
-                continue
-            if s.channel < len(values):
-                piece = self.sensed_piece(s.name, values[s.channel])
-                if piece is not None:
-                    layout[s.name] = piece
+        n = len(values)
+        codes = self.codes
+        for name, channel, code in self._cells:
+            if channel < n:
+                value = values[channel]
+                if value:  # as sensed_piece reads it, without looking the site up
+                    layout[name] = codes.get(value, f"?{value}") if code else OCCUPIED
         return layout
 
     def projected_layout(self, layout: Mapping[str, str]) -> dict[str, str]:

@@ -126,3 +126,38 @@ def test_listed_actions_are_legal_apply_and_differ_on_the_board(seed: int, cut: 
             assert ENGINE.why_illegal(state, action)
         else:
             assert ENGINE.why_illegal(state, action) is None
+
+
+def _touched_by_layout(engine: Beeline, state: State, action: Mark | Node | Replace) -> set[str]:
+    before = engine.layout(state)
+    after = engine.layout(engine.apply(state, action))
+    return {s for s in before.keys() | after.keys() if before.get(s) != after.get(s)}
+
+
+def test_the_actions_touching_a_cell_and_the_cells_lit_are_found_as_applying_finds_them() -> None:
+    """Every position of two games with dead ends allowed (each holds a move
+    that sends a line back, so a MARK other than the piece's own is lifted):
+    the actions touching each cell are those of the whole list whose board
+    changes there, in the list's order."""
+    engine = Beeline(Beeline.Options(dead_ends=True))
+    cells = engine.sites()
+    sent_back = 0
+    for seed in (19, 28):
+        rng = random.Random(seed)
+        pick = random.Random(-seed)
+        state = engine.initial()
+        while not engine.outcome(state).over:
+            legal = list(engine.legal_actions(state))
+            touched = {a: _touched_by_layout(engine, state, a) for a in legal}
+            for action in legal:
+                assert engine.touches(state, action) == touched[action]
+                assert engine.highlight(state, action) == touched[action]
+                sent_back += len(touched[action]) > (2 if isinstance(action, Replace) else 1)
+            for cell in cells:
+                expected = [a for a in legal if cell in touched[a]]
+                assert list(engine.actions_touching(state, frozenset({cell}))) == expected
+            pair = frozenset(pick.sample(cells, 2))
+            expected = [a for a in legal if touched[a] & pair]
+            assert list(engine.actions_touching(state, pair)) == expected
+            state = engine.apply(state, rng.choice(legal))
+    assert sent_back  # the games reach the case the shortcut must not miss

@@ -198,3 +198,25 @@ def test_every_tile_the_rules_allow_is_offered_and_no_other(seed: int) -> None:
                 action = Lay(((cell, code),))
                 allowed = engine.why_illegal(state, action) is None
                 assert allowed == (action in offered), engine.format_action(action)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), limit=st.integers(0, 300))
+def test_the_lays_touching_a_cell_are_those_of_the_whole_list_in_its_order(
+    seed: int, limit: int
+) -> None:
+    """Each track cell and terminal alone, and a few sets of sites: the
+    actions found from the sites are the legal actions that touch them, in the
+    order the engine lists them (the reconciler keeps that order)."""
+    engine = Linie1()
+    state = _playout(engine, seed, limit).state
+    legal = list(engine.legal_actions(state))
+    touched = [(a, engine.touches(state, a)) for a in legal]
+    sites = engine.sites()
+    for site in sites:
+        expected = [a for a, t in touched if site in t]
+        assert list(engine.actions_touching(state, frozenset({site}))) == expected
+    rng = random.Random(seed)
+    for _ in range(10):
+        some = frozenset(rng.sample(sites, 3))
+        assert list(engine.actions_touching(state, some)) == [a for a, t in touched if t & some]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -120,6 +121,22 @@ def build_view(
     )
 
 
+@lru_cache(maxsize=16)
+def _public(engine: Engine[Any, Any], state: Any) -> tuple[dict[str, Any], str]:
+    """The state as the room may see it and the board drawn for them: worked
+    out once per state (states are immutable), not on every turn of the loop.
+    Shared between views: read, never changed."""
+    return engine.public_view(state), engine.public_render(state)
+
+
+@lru_cache(maxsize=16)
+def _summary(match: Match[Any, Any], state: Any, applied: int) -> dict[str, Any]:
+    """``match.summary()`` while ``match`` stands at ``state`` after ``applied``
+    actions: a function of those alone (the engine's task may look at every
+    legal action), worked out once, not on every turn of the loop."""
+    return match.summary()
+
+
 def _status(
     scene: Scene,
     engine: Engine[Any, Any],
@@ -131,8 +148,9 @@ def _status(
     controller says about the board, all of it public."""
     state = match.state
     verdict = board.verdict
-    summary = match.summary()
+    summary = dict(_summary(match, state, len(match.actions)))
     actor = engine.actor(state)
+    position, picture = _public(engine, state)
     summary.update(
         {
             "phase": scene.phase.value,
@@ -140,8 +158,8 @@ def _status(
             "moves": list(scene.public_moves),
             "verdict": type(verdict).__name__.lower(),
             "actor": "chance" if actor is CHANCE else actor,
-            "position": engine.public_view(state),
-            "picture": engine.public_render(state),
+            "position": position,
+            "picture": picture,
         }
     )
     if winning:

@@ -293,7 +293,7 @@ class Expectation:
                 frozenset(delta),
                 tuple(delta.items()),
                 touched,
-                engine.highlight(self.state, action),
+                touched if rec.highlight_is_touches else engine.highlight(self.state, action),
                 state,
             )
             got = (option, Expectation(rec, state, self, delta))
@@ -323,9 +323,10 @@ class Expectation:
         if self._highlights is None:
             engine = self._rec.engine
             state = self.state
+            light = engine.touches if self._rec.highlight_is_touches else engine.highlight
             sites: set[str] = set()
             for action in engine.legal_actions(state):
-                sites |= engine.highlight(state, action)
+                sites |= light(state, action)
             self._highlights = frozenset(sites)
         return self._highlights
 
@@ -369,6 +370,9 @@ class Reconciler:
         self._board = engine.board()
         #: whether the engine has actions a person must tell (``Engine.told``)
         self.tells = type(engine).told is not Engine.told
+        #: the engine lights what an action touches (the interface's default
+        #: highlight): an option's highlight is its touched sites, not asked twice
+        self.highlight_is_touches = type(engine).highlight is Engine.highlight
         #: options built and cached since the cache was last trimmed
         self.kept = 0
 

@@ -570,6 +570,13 @@ class Beeline(Engine[State, Action]):
         return self._why_after(state, pos, line_of)
 
     def legal_actions(self, state: State) -> Iterator[Action]:
+        return self._legal(state)
+
+    def _legal(self, state: State, only: set[int] | None = None) -> Iterator[Action]:
+        """The legal actions in their order; with ``only``, those that put a
+        piece on an empty cell of ``only`` and every NODE replacing a MARK
+        whose MARK goes to one of them (the other actions could only touch
+        these cells by a send-back, which lifts MARKS only)."""
         if state.end is not End.PLAYING:
             return
         st = state
@@ -584,6 +591,8 @@ class Beeline(Engine[State, Action]):
         kinds = [k for k in KINDS if self._has_kind(hand, k)]
         if kinds:
             for x, entry, via in self._spots(cells, st.lines[p], st.hop[p], p):
+                if only is not None and x not in only:
+                    continue
                 for k in kinds:
                     for t in k.turns:
                         ex = (entry + t) % 6
@@ -606,7 +615,7 @@ class Beeline(Engine[State, Action]):
             opp_rut = self._rut_cells(cells, st.lines[q], st.hop[q], q)
             own = st.lines[p]
             own_front = self._front(cells, own) if cells[own[-1]] >= MARK0 else -2
-            for x in range(len(cells)):
+            for x in range(len(cells)) if only is None else sorted(only):
                 if cells[x] != EMPTY or not (usable >> x) & 1 or x in opp_rut:
                     continue
                 for colour in (p, q):
@@ -635,6 +644,8 @@ class Beeline(Engine[State, Action]):
                     base.cells, base.lines[owner], base.hop[owner], owner
                 ):
                     if owner == q and (dark_q >> to) & 1:
+                        continue
+                    if only is not None and to not in only:
                         continue
                     for t in KINDS[kind].turns:
                         ex = (entry + t) % 6
@@ -823,8 +834,90 @@ class Beeline(Engine[State, Action]):
         _, pos, _ = self._why_static(state, action)
         if pos is None:
             return frozenset()
-        changed = {i for i, (a, b) in enumerate(zip(state.cells, pos.cells, strict=True)) if a != b}
-        return frozenset(self.geo.names[i] for i in changed)
+        # only the piece's own cells and those a send-back emptied are written
+        before = state.cells
+        after = pos.cells
+        written = {*self._own_cells(action), *pos.removed}
+        return frozenset(self.geo.names[i] for i in written if before[i] != after[i])
+
+    def _own_cells(self, action: Action) -> tuple[int, ...]:
+        """The cells a piece is put on: its cell, and for a replacement also
+        where the replaced MARK goes."""
+        index = self.geo.index
+        if isinstance(action, Replace):
+            return (index[action.cell], index[action.to])
+        return (index[action.cell],)
+
+    def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
+        """Without working out each legal action's position: an action touches
+        its own cells, and others only by a send-back (see :meth:`_may_send_back`),
+        which empties MARKS. Only the actions that may send back are applied,
+        and only when a MARK's cell is asked about."""
+        index = self.geo.index
+        asked = {index[s] for s in sites if s in index}
+        if not asked:
+            return
+        cells = state.cells
+        marks = any(cells[i] >= MARK0 for i in asked)
+        lines = self._lines_ahead(state)
+        for action in self._legal(state, None if marks else asked):
+            own = self._own_cells(action)
+            hit = any(c in asked for c in own)
+            if not hit and not marks:
+                continue
+            if self._may_send_back(state, lines, action, own):
+                if self.touches(state, action) & sites:
+                    yield action
+            elif hit:
+                yield action
+
+    def highlight(self, state: State, action: Action) -> frozenset[str]:
+        """What a legal action touches (:meth:`touches`), worked out without
+        applying it unless it may send a line back."""
+        own = self._own_cells(action)
+        if self._may_send_back(state, self._lines_ahead(state), action, own):
+            return self.touches(state, action)
+        names = self.geo.names
+        return frozenset(names[c] for c in own)
+
+    def _lines_ahead(self, state: State) -> tuple[tuple[set[int], set[int]], tuple[int, int], bool]:
+        """Each line's cells, each line's front (-1 unless it ends in a MARK),
+        and whether a line already points into the other."""
+        cells = state.cells
+        lines = (set(state.lines[0]), set(state.lines[1]))
+        f0, f1 = (
+            self._front(cells, line) if cells[line[-1]] >= MARK0 else -1 for line in state.lines
+        )
+        pending = (f0 >= 0 and f0 in lines[1]) or (f1 >= 0 and f1 in lines[0])
+        return lines, (f0, f1), pending
+
+    def _may_send_back(
+        self,
+        state: State,
+        ahead: tuple[tuple[set[int], set[int]], tuple[int, int], bool],
+        action: Action,
+        own: tuple[int, ...],
+    ) -> bool:
+        """False when the legal ``action`` surely sends no line back, so that it
+        changes its own cells and no other. A line is sent back when it ends
+        in a MARK whose front is on the other line: the line the piece joins
+        gains the piece's cells and cells next to them (the NODE it leaves from
+        or runs into), and its front, when it ends in the piece's MARK, is the
+        cell that MARK points at; the other line keeps its front."""
+        lines, fronts, pending = ahead
+        if pending:
+            return True
+        joins = action.colour if isinstance(action, (Node, Replace)) else state.player
+        other = 1 - joins
+        front = fronts[other]
+        nbr = self._nbr
+        if front >= 0 and (
+            front in lines[joins] or front in own or any(front in nbr[c] for c in own)
+        ):
+            return True
+        if isinstance(action, Node):
+            return False
+        return nbr[own[-1]][action.exit] in lines[other]
 
     def player_sites(self, state: State) -> tuple[PlayerSites, ...]:
         """Each player's RUT (its empty cells, where his next piece may go)

@@ -144,6 +144,8 @@ class Linie1(Engine[State, Action]):
             [Lay(((cell, code),)) for code in range(size_codes)] if cell in geo.names else []
             for cell in range(geo.width * geo.width)
         ]
+        #: the sites a lay on one cell touches, built once
+        self._lay_sites = {cell: frozenset({name}) for cell, name in geo.names.items()}
 
     # -- the game --------------------------------------------------------
     def initial(self) -> State:
@@ -366,20 +368,68 @@ class Linie1(Engine[State, Action]):
             bare_ok[c] |= bare
         return rail_ok, bare_ok
 
-    def _lays(self, state: State) -> Iterator[Lay]:
+    def _masks_at(self, tiles: bytes, cell: int) -> tuple[int, int]:
+        """:meth:`_side_masks` for the one track cell ``cell``: (the sides where a
+        rail may lead, the sides where no rail may be)."""
+        sides = self.geo.sides
+        around = self._around
+        rail = self._static_rail[cell]
+        bare = self._static_bare[cell]
+        pop = _POP
+        for bit, j, k, back in around[cell]:
+            if k != TRACK:
+                continue
+            code = tiles[j]
+            if code:
+                if sides[code] & back:
+                    rail |= bit
+                else:
+                    bare |= bit
+                continue
+            r = 0
+            f = self._static_forb[j]
+            for bit2, y, k2, back2 in around[j]:
+                if k2 == TRACK:
+                    code2 = tiles[y]
+                    if code2:
+                        if sides[code2] & back2:
+                            r |= bit2
+                        else:
+                            f |= bit2
+            f1 = f & ~back
+            if pop[15 & ~f1] >= 2:
+                rail |= bit
+            r0 = r & ~back
+            if not r0 or (not (r0 & (f | back)) and pop[15 & ~(f | back)] >= 2):
+                bare |= bit
+        return rail, bare
+
+    def _lays(self, state: State, only: frozenset[int] | None = None) -> Iterator[Lay]:
+        """The lays in ``state``, or (``only``) those that lay on one of these
+        cells, in the same order."""
         geo = self.geo
         p = state.player
         hand = state.hands[p]
         if not any(hand):
             return
         tiles = state.tiles
-        rail_ok, bare_ok = self._side_masks(tiles)
+        cells: list[int]
+        rail_ok: list[int] | dict[int, int]
+        bare_ok: list[int] | dict[int, int]
+        if only is None:
+            cells = geo.track_cells
+            rail_ok, bare_ok = self._side_masks(tiles)
+        else:
+            cells = sorted(only)
+            rail_ok, bare_ok = {}, {}
+            for c in cells:
+                rail_ok[c], bare_ok[c] = self._masks_at(tiles, c)
         codes = [c for k in range(1, geo.kinds + 1) if hand[k] for c in geo.codes_of[k]]
         groups: dict[int, list[int]] = {}
         for c in codes:
             groups.setdefault(geo.sides[c], []).append(c)
         lays = self._single
-        for cell in geo.track_cells:
+        for cell in cells:
             old = tiles[cell]
             rail = rail_ok[cell]
             bare = bare_ok[cell]
@@ -395,9 +445,11 @@ class Linie1(Engine[State, Action]):
                     if hand[c >> 2] and not (sides_ & ~rail) and not (~sides_ & 15 & ~bare):
                         yield row[c]
         if state.laid == 0:
-            yield from self._double_exchanges(state, {})
+            yield from self._double_exchanges(state, {}, only)
 
-    def _double_exchanges(self, state: State, cache: dict[int, tuple[int, int]]) -> Iterator[Lay]:
+    def _double_exchanges(
+        self, state: State, cache: dict[int, tuple[int, int]], only: frozenset[int] | None = None
+    ) -> Iterator[Lay]:
         geo = self.geo
         hand = state.hands[state.player]
         tiles = state.tiles
@@ -414,6 +466,8 @@ class Linie1(Engine[State, Action]):
                     continue
                 if (geo.sides[old_a] >> d) & 1:
                     continue  # already joined: exchange them one at a time
+                if only is not None and a not in only and b not in only:
+                    continue
                 for ca in geo.upgrades[old_a]:
                     if not hand[ca >> 2] or not (geo.sides[ca] >> d) & 1:
                         continue
@@ -1217,31 +1271,59 @@ class Linie1(Engine[State, Action]):
 
     def layout(self, state: State) -> Mapping[str, str]:
         geo = self.geo
-        out: dict[str, str] = {}
         tiles = state.tiles
-        stop_cells = set(state.stops)
+        names = geo.names
+        kind = geo.kind
+        code_name = geo.code_name
         cars: dict[int, list[str]] = {}
         for q, pos in enumerate(state.cars):
             if pos >= 0:
                 cars.setdefault(site_of(pos), []).append(f"car{state.lines[q] + 1}")
-        for c in geo.track_cells:
-            code = tiles[c]
-            if code:
-                parts = [geo.code_name(code)]
-                if c in stop_cells:
+        # the tiles alone, then the few that carry a stop sign or a streetcar
+        out = {
+            names[c]: code_name(code) for c, code in enumerate(tiles) if code and kind[c] == TRACK
+        }
+        for c in {*state.stops, *cars}:
+            if 0 <= c < len(tiles) and tiles[c] and kind[c] == TRACK:
+                parts = [code_name(tiles[c])]
+                if c in state.stops:
                     parts.append("stop")
                 parts += sorted(cars.get(c, ()))
-                out[geo.names[c]] = "+".join(parts)
+                out[names[c]] = "+".join(parts)
         for t in geo.terminals:
             here = cars.get(TERMINAL_AT + t.index)
             if here:
                 out[t.name] = "+".join(sorted(here))
         return out
 
+    def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
+        """While tiles are laid, straight from the cells asked about to the
+        lays on them (and from a terminal to the starts there), without listing
+        every lay on the board."""
+        if state.phase != LAY:
+            return super().actions_touching(state, sites)
+        return self._lays_touching(state, sites)
+
+    def _lays_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
+        geo = self.geo
+        if state.laid == 0 and not state.caught:
+            for start in self._starts(state):
+                if geo.terminals[start.terminal].name in sites:
+                    yield start
+        cells = frozenset(
+            c for c in (geo.cell_of.get(s) for s in sites) if c is not None and geo.kind[c] == TRACK
+        )
+        if cells:
+            yield from self._lays(state, cells)
+        # pass, the one other action, touches nothing
+
     def touches(self, state: State, action: Action) -> frozenset[str]:
         geo = self.geo
         if isinstance(action, Lay):
-            return frozenset(geo.names[c] for c, _ in action.parts)
+            parts = action.parts
+            if len(parts) == 1:
+                return self._lay_sites[parts[0][0]]
+            return frozenset(geo.names[c] for c, _ in parts)
         if isinstance(action, Drive):
             p = state.player
             here = self._site_name(site_of(state.cars[p]))
