@@ -399,7 +399,16 @@ def through_mcu(
                     continue
                 shown = visible(engine, state)
                 if not shown:
-                    break  # only actions the board cannot show (Linie 1: a caught start, pass)
+                    unseen = told_unseen(engine, state)
+                    if not unseen:
+                        break  # only starts that carry a route card are left: not timed
+                    # told as an operator does, not timed (a pass, a caught start)
+                    told = rng.choice(unseen)
+                    n = len(probe.commits)
+                    loop.submit({"cmd": "play", "action": engine.format_action(told)})
+                    probe.wait_count(probe.commits, n + 1, "the told action to be played")
+                    state = engine.apply(state, told)
+                    continue
                 action = rng.choice(shown)
                 text = engine.format_action(action)
                 after = engine.apply(state, action)
@@ -450,12 +459,24 @@ def through_mcu(
 
 
 def visible(engine: Engine[Any, Any], state: Any) -> list[Any]:
-    """The legal actions hands can make: those that change the board."""
+    """The legal actions hands can make: those that change the board and
+    need not be told (a Linie 1 start carrying its route card is told)."""
     before = engine.layout(state)
     return [
         a
         for a in engine.legal_actions(state)
-        if engine.layout(engine.apply_unchecked(state, a)) != before
+        if not engine.told(state, a) and engine.layout(engine.apply_unchecked(state, a)) != before
+    ]
+
+
+def told_unseen(engine: Engine[Any, Any], state: Any) -> list[Any]:
+    """The legal actions a person tells that leave the board as it was (a
+    pass, a caught start): told by the bench as an operator does."""
+    before = engine.layout(state)
+    return [
+        a
+        for a in engine.legal_actions(state)
+        if engine.told(state, a) and engine.layout(engine.apply_unchecked(state, a)) == before
     ]
 
 
@@ -549,7 +570,11 @@ def in_process(game: str, moves: int, seed: int) -> list[float]:
             continue
         shown = visible(engine, state)
         if not shown:
-            break  # only actions the board cannot show are left (Linie 1: a caught start, pass)
+            unseen = told_unseen(engine, state)
+            if not unseen:
+                break  # only starts that carry a route card are left: not timed
+            c.play(engine.format_action(rng.choice(unseen)), clock[0])  # told, not timed
+            continue
         action = rng.choice(shown)
         text = engine.format_action(action)
         after = engine.layout(engine.apply(state, action))
