@@ -22,17 +22,9 @@ SHIFTAGO = (COLOUR, PRESENCE)
 EXPRESS = {"players": 2, "variant": "express"}
 
 #: the misreads known today, by cause (the xfail reasons)
-CAUSE_ORDER = (
-    "the two actions of a DuploLine turn made before the board settles between them are "
-    "recorded in the engine's order, not in the order the readings showed them made"
-)
 CAUSE_BIDI_TWO = (
     "two sticks of two turns laid before the board settles between them are not read as "
     "the two actions: the board is flagged wrong and nothing more is recorded"
-)
-CAUSE_LINIE1_ORDER = (
-    "the two tiles of a Linie 1 turn set down before the board settles between them are "
-    "recorded in the engine's order, not in the order the readings showed them set down"
 )
 
 #: a short Shiftago game (no line)
@@ -470,7 +462,6 @@ def duplo(profile: str) -> Iterator[Hands]:
         h.wait(0.1)
         h.act(DUPLO_GAME[k + 1], pace=0.05)
         settled(h, 0.8)
-    h.expected_failure(CAUSE_ORDER)
     yield h
     mid = DUPLO_GAME[:6]  # black to act: a disc next (Da4-a3)
     h = Hands(
@@ -991,10 +982,10 @@ def linie1_trips(profile: str) -> Iterator[Hands]:
     yield h
     turn = game[4:6]
     assert turn == ["a1:2E", "b1:1E"]
-    for name, order, pace, words, cause in (
-        ("two-tiles-at-once", turn, 0.05, "a1's then b1's", None),
-        ("two-tiles-at-once-b1-first", turn[::-1], 0.05, "b1's then a1's", CAUSE_LINIE1_ORDER),
-        ("two-tiles-0.3-s-apart", turn[::-1], 0.3, "b1's then a1's", None),
+    for name, order, pace, words in (
+        ("two-tiles-at-once", turn, 0.05, "a1's then b1's"),
+        ("two-tiles-at-once-b1-first", turn[::-1], 0.05, "b1's then a1's"),
+        ("two-tiles-0.3-s-apart", turn[::-1], 0.3, "b1's then a1's"),
     ):
         h = Hands(
             name, profile,
@@ -1006,8 +997,6 @@ def linie1_trips(profile: str) -> Iterator[Hands]:
         h.together(order, pace)
         settled(h, 1.0)
         tiles(h, game[6:10], 1.0)
-        if cause:
-            h.expected_failure(cause)
         yield h
 
 

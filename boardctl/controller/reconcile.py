@@ -56,6 +56,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from boardctl.board import BoardProfile
@@ -336,6 +337,13 @@ def diff_sites(a: Mapping[str, str], b: Mapping[str, str]) -> set[str]:
     return {s for s in a.keys() | b.keys() if a.get(s) != b.get(s)}
 
 
+def _in_time_order(path: Path, changed: Mapping[str, float]) -> bool:
+    """Whether the steps of ``path`` changed their sites in their order: each
+    step's first change no earlier than the one before it."""
+    firsts = [min((changed[s] for s in o.changed if s in changed), default=0.0) for o in path]
+    return all(a <= b for a, b in pairwise(firsts))
+
+
 #: how many actions to tell a wrong board names at most
 TOLD_SHOWN = 3
 
@@ -419,10 +427,14 @@ class Reconciler:
         pulses: Iterable[str] = (),
         *,
         deep: bool = False,
+        changed: Mapping[str, float] | None = None,
     ) -> Verdict:
         """What ``sensed`` means for the game whose states so far are ``states``
         (oldest first; the last is the current one). ``pulses`` are the pulse
-        sites (light gates) that fired since the last action."""
+        sites (light gates) that fired since the last action; ``changed`` when
+        each site's reading last changed: of the chains that leave the same
+        game in another order (two tiles set down before the board settled),
+        the one in the order the sites changed is the one played."""
         if self.kept > KEEP:
             # a board changed many ways over one position: forget what was
             # searched (the answers do not depend on it)
@@ -441,7 +453,7 @@ class Reconciler:
             return self._wrong(exp, sensed, diff)
         found: list[Path] = [(o,) for o in first if o.leaves(sensed, diff)]
         if found:
-            return self._decide(found, pulsed)
+            return self._decide(found, pulsed, changed)
         progress = self._in_progress(exp, first, sensed, diff, pulsed)
 
         if deep:
@@ -450,7 +462,7 @@ class Reconciler:
             except _OutOfBudget:
                 return progress if progress is not None else self._wrong(exp, sensed, diff)
             if chains:
-                return self._decide(chains, pulsed)
+                return self._decide(chains, pulsed, changed)
             back = self._takeback(states, layout_key(sensed))
             if back is not None:
                 return back
@@ -507,7 +519,12 @@ class Reconciler:
                     break
         return tuple(found)
 
-    def _decide(self, paths: list[Path], pulsed: frozenset[str]) -> Verdict:
+    def _decide(
+        self,
+        paths: list[Path],
+        pulsed: frozenset[str],
+        changed: Mapping[str, float] | None = None,
+    ) -> Verdict:
         """Played or Ambiguous. ``paths`` come in the engine's own order, that
         of ``legal_actions`` (for a chain: its first step, then its second)."""
         if len(paths) > 1 and pulsed:
@@ -516,7 +533,12 @@ class Reconciler:
                 paths = narrowed
         if len({p[-1].state for p in paths}) == 1:
             # one game whichever was done (W1 and Sa on an empty corner): the
-            # pulse named it, or the first the engine lists stands for all
+            # pulse named it, the order the sites changed in (two tiles set
+            # down at once), or the first the engine lists stands for all
+            if len(paths) > 1 and changed:
+                in_order = [p for p in paths if _in_time_order(p, changed)]
+                if in_order:
+                    return Played(in_order[0])
             return Played(paths[0])
         return Ambiguous(tuple(paths))
 

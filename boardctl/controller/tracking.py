@@ -48,6 +48,8 @@ class BoardTracker:
         #: pulse site -> when it fired, since the last action
         self.pulses: dict[str, float] = {}
         self.changed_at = 0.0
+        #: site -> when its reading last changed
+        self.site_changed: dict[str, float] = {}
         self.activity_at = 0.0
         self.have_snapshot = False
         #: whether the verdict is the thorough one of a settled board
@@ -96,6 +98,9 @@ class BoardTracker:
     def _sense(self, now: float) -> None:
         sensed = self.profile.sensed_layout(tuple(self.values))
         if sensed != self.sensed:
+            for site in sensed.keys() | self.sensed.keys():
+                if sensed.get(site) != self.sensed.get(site):
+                    self.site_changed[site] = now
             self.sensed = sensed
             self.changed_at = now
             self.activity_at = now
@@ -125,7 +130,9 @@ class BoardTracker:
         if self.blocked is not None:
             self.verdict = self.to_restore(reconciler, states[-1])
             return
-        verdict = reconciler.reconcile(states, self.sensed, self.pulses, deep=deep)
+        verdict = reconciler.reconcile(
+            states, self.sensed, self.pulses, deep=deep, changed=self.site_changed
+        )
         if isinstance(verdict, Waiting):
             self.trusted = True
             self.set_up = True
