@@ -11,7 +11,7 @@ what a player would notice going wrong at each.
 Columns: actions missed (done, not recorded), actions invented (recorded, not
 done; a takeback counts as recorded), false flags (the board turned "wrong"
 more often than it was wrong), missed flags (a wrong board never flagged),
-wrong lights (a checkpoint whose phase, red or amber sites were not what the
+wrong lights (a checkpoint whose phase, red, amber or legal sites were not what the
 trace expects), and the traces with any of these (of them, the known misreads).
 """
 
