@@ -427,3 +427,13 @@ def test_with_chance_on_the_button_one_press_draws_the_turn_s_tiles_even_made_ea
     assert moves[:2] == ["a10:1E", "b10:1E"]
     assert [m[:5] for m in moves[2:]] == ["draw:", "draw:"], "both tiles drawn at one press"
     assert c.status()["task"] == "lay two tiles or start the trip"
+
+
+def test_a_tell_sent_twice_is_refused_the_second_time() -> None:
+    table = _record_table("stuck_game_is_a_draw")
+    c = table.controller
+    _play_by_hands(table, ("a1:1E",))
+    assert c.play("pass", table.now, ply=1) == "pass"
+    with pytest.raises(ControllerError, match="'pass' was told after 1 actions, and 2 are"):
+        c.play("pass", table.now, ply=1)
+    assert c.match.moves_text() == ["a1:1E", "pass"]

@@ -241,7 +241,8 @@ class Loop:
         if cmd == "chance":
             return {"played": c.roll(_text(body, "action"), now), **c.status()}
         if cmd == "play":
-            return {"played": c.play(_text(body, "action"), now), **c.status()}
+            ply = _whole(body, "ply", None, "the number of actions played")
+            return {"played": c.play(_text(body, "action"), now, ply), **c.status()}
         if cmd == "press":
             name = _text(body, "button")
             if name not in BUTTONS:

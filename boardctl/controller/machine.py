@@ -380,14 +380,22 @@ class Controller(Conditions):
         self._update(now)
         return public
 
-    def play(self, text: str, now: float) -> str:
+    def play(self, text: str, now: float, ply: int | None = None) -> str:
         """A person tells a player's action, in the game's notation: one the
         board cannot show (``Engine.told``: a pass, a route card shown), or
         any legal action, which the board must then follow. Played at once
         whatever the board shows; the board is then judged against the game
         after it (the pieces the action puts or takes away are lit as what to
-        put right). Returns the action's public text."""
+        put right). ``ply``, when given, is the number of actions the teller
+        saw played: a tell sent twice, or after the game moved on, is refused.
+        Returns the action's public text."""
         self.now = now
+        played = len(self.match.actions)
+        if ply is not None and ply != played:
+            raise ControllerError(
+                f"{text!r} was told after {ply} actions, and {played} are played now: "
+                "the game has moved on (told twice?); tell it again if it still holds"
+            )
         if self.state is Phase.ATTRACT:  # a person telling an action is no idle room
             self.board.activity_at = now
             self._update(now)

@@ -370,7 +370,9 @@ async function operatorPage() {
   $("undo").onclick = () => operatorCommand({ cmd: "undo" });
   $("play-form").onsubmit = (e) => {
     e.preventDefault();
-    operatorCommand({ cmd: "play", action: $("play-action").value.trim() });
+    // the actions seen played: a second click after the first was played is refused
+    const ply = ((live.state || {}).moves || []).length;
+    operatorCommand({ cmd: "play", action: $("play-action").value.trim(), ply });
   };
   if (token) say("the token was not accepted", true);
   showPanel();
