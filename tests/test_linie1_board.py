@@ -437,3 +437,17 @@ def test_a_tell_sent_twice_is_refused_the_second_time() -> None:
     with pytest.raises(ControllerError, match="'pass' was told after 1 actions, and 2 are"):
         c.play("pass", table.now, ply=1)
     assert c.match.moves_text() == ["a1:1E", "pass"]
+
+
+def test_with_dealt_cards_a_trip_s_ways_are_lit_once_the_cards_are_shown() -> None:
+    table = _record_table("dealt_cards_are_chance_and_stay_secret")
+    c = table.controller
+    data = json.loads((RECORDS / "dealt_cards_are_chance_and_stay_secret.json").read_text())
+    moves = data["moves"]
+    start = moves.index("start:t1a")
+    _play_by_hands(table, tuple(moves[:start]))
+    # a start is legal and the cards are unshown: no hint, it would tell the line
+    assert not c.view().legal
+    _play_by_hands(table, (moves[start], moves[start + 1]))  # the start, then roll:H
+    assert c.match.moves_text()[-1] == "roll:H"
+    assert c.view().legal >= {"c1"}, "the way the streetcar may drive is lit"

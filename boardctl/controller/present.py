@@ -69,7 +69,7 @@ def build_view(
     phase = scene.phase
     verdict = board.verdict
     state = match.state
-    secret = engine.has_secrets
+    secret = not engine.hints_public(state)
     legal: frozenset[str] = frozenset()
     if phase is Phase.CHOOSING:
         legal = frozenset(s for o in scene.offers for s in o.sites)

@@ -231,6 +231,13 @@ class Engine(abc.ABC, Generic[S, A]):
     #: whether any state of this game holds something not every player may see
     has_secrets: ClassVar[bool] = False
 
+    def hints_public(self, state: S) -> bool:
+        """Whether the room may see where the player to act may act in
+        ``state`` (the legal actions' highlights, the destinations of a move
+        under way): false where they would tell a secret. By default, in any
+        game without secrets."""
+        return not self.has_secrets
+
     def public_view(self, state: S) -> dict[str, Any]:
         """The state as every player may see it, JSON-ready. Two states that
         differ only in a secret give equal public views."""

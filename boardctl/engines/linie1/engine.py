@@ -928,6 +928,15 @@ class Linie1(Engine[State, Action]):
             return bool(action.card) or self._start(state, action).caught
         return False
 
+    def hints_public(self, state: State) -> bool:
+        """With dealt cards, where a player may start tells their line: the
+        hints are hidden while a start is legal for a player whose cards are
+        unshown; lays and drives tell nothing secret."""
+        if not self.dealt:
+            return True
+        p = state.player
+        return state.shown[p] or state.phase != LAY or bool(state.laid) or state.caught
+
     def choosing(self, state: State) -> bool:
         """While driving: the player picks one of several ways forward."""
         return state.phase == DRIVE and len(self._offered_drives(state)) > 1
