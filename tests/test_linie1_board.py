@@ -108,13 +108,19 @@ def test_two_tiles_a_turn_a_stop_sign_an_exchange_and_a_wrong_tile() -> None:
     assert c.status()["task"] == "draw a tile from the stacks (1 to draw)"
 
 
-def test_dealt_cards_light_no_hint_and_show_no_route() -> None:
+def _dealt(*cards: str) -> Table:
+    """The reference board with dealt cards, these dealt (told as outcomes)."""
     table = Table(Controller(PROFILE, options={"secrets": "dealt"}))
     table.settle()
-    c = table.controller
-    for card in ("L1", "L2", "B1", "B2"):
-        c.roll(f"deal:{card}", table.now)
+    for card in cards:
+        table.controller.roll(f"deal:{card}", table.now)
     table.settle()
+    return table
+
+
+def test_dealt_cards_light_no_hint_and_show_no_route() -> None:
+    table = _dealt("L1", "L2", "B1", "B2")
+    c = table.controller
     assert c.match.moves_text()[-1] == "deal:B2"
     assert c.status()["moves"][-1] == "deal:B?"
     table.hands("place a6 1E")
@@ -263,12 +269,10 @@ def test_play_refuses_what_the_rules_refuse_and_chance_s_outcomes() -> None:
     ],
 )
 def test_a_pass_a_take_and_a_caught_start_are_told_on_a_board(record: str) -> None:
-    data = json.loads((RECORDS / f"{record}.json").read_text())
-    engine = create("linie1", data["options"])
-    table = Table(Controller(profile_for(engine, options=data["options"])))
-    table.settle()
-    _play_by_hands(table, tuple(data["moves"]))
-    assert table.controller.match.moves_text() == data["moves"]
+    table = _record_table(record)
+    moves = _record(record)["moves"]
+    _play_by_hands(table, tuple(moves))
+    assert table.controller.match.moves_text() == moves
 
 
 class _Strip:
@@ -344,12 +348,8 @@ def test_the_die_shows_its_face_in_the_drivers_colour_from_the_roll_until_the_dr
 
 
 def test_with_dealt_cards_a_wrong_board_names_no_action_to_tell() -> None:
-    table = Table(Controller(PROFILE, options={"secrets": "dealt"}))
-    table.settle()
+    table = _dealt("L2", "L1", "B4", "B2")
     c = table.controller
-    for card in ("L2", "L1", "B4", "B2"):
-        c.roll(f"deal:{card}", table.now)
-    table.settle()
     # player 1 (line 2) sets a streetcar in t2a on an empty board: caught if told,
     # and the room must not learn from the board's words that t2a is theirs
     table.hands("place t2a car2")
@@ -358,8 +358,14 @@ def test_with_dealt_cards_a_wrong_board_names_no_action_to_tell() -> None:
     assert "to_tell" not in c.status()
 
 
+def _record(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((RECORDS / f"{name}.json").read_text())
+    return data
+
+
 def _record_table(record: str) -> Table:
-    data = json.loads((RECORDS / f"{record}.json").read_text())
+    """The record's own board (a small one given by its options), empty."""
+    data = _record(record)
     engine = create("linie1", data["options"])
     table = Table(Controller(profile_for(engine, options=data["options"])))
     table.settle()
@@ -442,8 +448,7 @@ def test_a_tell_sent_twice_is_refused_the_second_time() -> None:
 def test_with_dealt_cards_a_trip_s_ways_are_lit_once_the_cards_are_shown() -> None:
     table = _record_table("dealt_cards_are_chance_and_stay_secret")
     c = table.controller
-    data = json.loads((RECORDS / "dealt_cards_are_chance_and_stay_secret.json").read_text())
-    moves = data["moves"]
+    moves = _record("dealt_cards_are_chance_and_stay_secret")["moves"]
     start = moves.index("start:t1a")
     _play_by_hands(table, tuple(moves[:start]))
     # a start is legal and the cards are unshown: no hint, it would tell the line
