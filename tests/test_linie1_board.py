@@ -456,3 +456,19 @@ def test_with_dealt_cards_a_trip_s_ways_are_lit_once_the_cards_are_shown() -> No
     _play_by_hands(table, (moves[start], moves[start + 1]))  # the start, then roll:H
     assert c.match.moves_text()[-1] == "roll:H"
     assert c.view().legal >= {"c1"}, "the way the streetcar may drive is lit"
+
+
+def test_a_takeback_by_the_board_says_which_told_actions_to_tell_again() -> None:
+    table = _record_table("stuck_game_is_a_draw")
+    c = table.controller
+    _play_by_hands(table, ("a1:1E", "pass", "a3:1E", "pass"))
+    table.hands("lift a3")  # player 1 takes the tile back: the pass after it goes too
+    table.wait(c.timing.takeback_hold + 1.0)
+    assert c.match.moves_text() == ["a1:1E", "pass"]
+    assert c.status()["told_undone"] == ["pass"]
+    table.hands("place a3 1E")
+    says = controller_says(c.status())
+    assert "taken back with the move: pass (told): tell it again if it still holds" in says
+    c.play("pass", table.now)
+    assert c.match.moves_text() == ["a1:1E", "pass", "a3:1E", "pass"]
+    assert "told_undone" not in c.status()

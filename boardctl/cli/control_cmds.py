@@ -59,7 +59,7 @@ def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _print_status(reply: dict[str, Any]) -> None:
-    from boardctl.controller.view import take_off, tell_it
+    from boardctl.controller.view import take_off, tell_again, tell_it
 
     print(f"board {reply.get('board')}: {reply.get('phase')}")
     print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
@@ -87,6 +87,8 @@ def _print_status(reply: dict[str, Any]) -> None:
         print("choose with: boardctl choose OPTION (its text or number)")
     if reply.get("undone_on_board"):
         print(take_off(reply["undone_on_board"]))
+    if reply.get("told_undone"):
+        print(tell_again(reply["told_undone"]))
     if reply.get("to_tell"):
         print(tell_it(reply["to_tell"]).replace("play ACTION", "boardctl play ACTION"))
     if reply.get("offending"):

@@ -144,6 +144,9 @@ class Controller(Conditions):
         #: the same board), with the state they were offered in: a further
         #: change on the board that only one of them explains makes the choice
         self._open_choice: tuple[Any, Ambiguous, tuple[Offer, ...]] | None = None
+        #: told actions a takeback by the board undid, and the number of
+        #: actions before the first of them: shown until the game is past it
+        self._told_undone: tuple[int, tuple[str, ...]] | None = None
         configured = engines(
             game or profile.game, profile.game_options if options is None else options
         )
@@ -581,6 +584,8 @@ class Controller(Conditions):
         self.last_move = frozenset(touched)
         self.cursor = None
         self._open_choice = None
+        if self._told_undone is not None and len(self.match.actions) > self._told_undone[0]:
+            self._told_undone = None  # the game is past where they were
         self.board.played()
         if self.match.outcome().over:
             self.recorder.finish(self.match.summary())
@@ -593,13 +598,20 @@ class Controller(Conditions):
         steps = min(steps, len(self.match.actions))
         self.recorder.undo(steps)
         texts: list[str] = []
+        told: list[str] = []
+        first_told = 0
         for _step in range(steps):
-            before = self.match.states[-2]
+            before, action = self.match.states[-2], self.match.actions[-1]
             self.match.undo()
             text = self.public_moves.pop()
             if not chances.chance_acts(self.engine, before):
                 texts.append(text)
+                if not block and self.engine.told(before, action):
+                    told.insert(0, text)
+                    first_told = len(self.match.actions)
             log.info("took back %s", text)
+        # the board cannot show a told action: it must be told again
+        self._told_undone = (first_told, tuple(told)) if told else None
         self.last_move = frozenset()
         self.cursor = None
         self._open_choice = None
@@ -617,6 +629,7 @@ class Controller(Conditions):
         self.reconciler = Reconciler(engine, self.profile)
         self.last_move = frozenset()
         self._open_choice = None
+        self._told_undone = None
         self.chance_asked = False
         self.board.new_game()
         self.seed = self.chance.new_seed() if self.chance is not None else None
@@ -658,6 +671,7 @@ class Controller(Conditions):
                 else "random"
             ),
             public_moves=tuple(self.public_moves),
+            told_undone=self._told_undone[1] if self._told_undone else (),
         )
         return build_view(scene, self.engine, self.match, self.board, self.reconciler)
 

@@ -52,6 +52,9 @@ class Scene:
     chance: str = "random"
     #: the moves so far in public notation
     public_moves: tuple[str, ...] = ()
+    #: told actions the board took back with a move (it cannot show them):
+    #: to be told again once the move is made again
+    told_undone: tuple[str, ...] = ()
 
 
 def _sites_of(path: Sequence[Any]) -> frozenset[str]:
@@ -171,6 +174,8 @@ def _status(
         summary["outcomes"] = sorted(
             {engine.public_action(state, a) for a, _ in engine.chance_outcomes(state)}
         )
+    if scene.told_undone:
+        summary["told_undone"] = list(scene.told_undone)
     if scene.fault is not None:
         summary["fault"] = scene.fault
     if scene.fault_kind is not None:

@@ -80,6 +80,15 @@ def take_off(undone: list[str] | tuple[str, ...]) -> str:
     return f"undone: take {' then '.join(undone)} back off the board"
 
 
+def tell_again(told: list[str] | tuple[str, ...]) -> str:
+    """What the players must do when the board took back told actions with a
+    move: ``taken back with the move: pass (told): tell it again if it
+    still holds``."""
+    return (
+        f"taken back with the move: {' then '.join(told)} (told): tell it again if it still holds"
+    )
+
+
 def tell_it(told: list[str] | tuple[str, ...]) -> str:
     """What the players may do when a board no action explains might show an
     action a person must tell: ``if this is start:t2a/B1 (or the like), tell

@@ -19,7 +19,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.controller import scenes
-from boardctl.controller.view import Fault, fault_words, take_off, tell_it
+from boardctl.controller.view import Fault, fault_words, take_off, tell_again, tell_it
 from boardctl.engines import BoardSpec
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import example_piece, piece_word, spec_of
@@ -332,6 +332,8 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
         lines.append("  clear the board for the next game, or type new")
     elif phase == "awaiting_move":
         lines.append("the board is right")
+    if status.get("told_undone"):
+        lines.append(tell_again(status["told_undone"]))
     return lines
 
 

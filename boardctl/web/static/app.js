@@ -142,6 +142,7 @@ function problemText(st) {
     }
   }
   if (st.undone_on_board && st.undone_on_board.length) out.push(`Undone on the board: ${st.undone_on_board.join(", ")}.`);
+  if (st.told_undone && st.told_undone.length) out.push(`Taken back with the move: ${st.told_undone.join(", ")} (told); tell it again if it still holds.`);
   if (st.to_tell && st.to_tell.length) out.push(`If this is ${st.to_tell[0]}${st.to_tell.length > 1 ? " (or the like)" : ""}, tell it on the operator page.`);
   if (st.candidates && st.candidates.length) out.push(`The board can be read more than one way: ${st.candidates.map((c) => c.join(" ")).join(" or ")}; make the move clearer.`);
   if (st.choices && st.choices.length) out.push(`Choose one: ${st.choices.join(", ")}.`);
