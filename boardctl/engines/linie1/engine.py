@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
@@ -321,62 +321,37 @@ class Linie1(Engine[State, Action]):
                         )
         return None
 
-    def _side_masks(self, tiles: bytes) -> tuple[list[int], list[int]]:
-        """Per track cell, the sides where a rail may lead and the sides where
-        no rail may be, by rules a, b, d and e (the fast form of :meth:`_fits`)."""
+    def _pressed(self, tiles: bytes, x: int) -> tuple[int, int]:
+        """For the empty track cell ``x``: (the sides a neighbour's rail leads
+        into, the sides where no rail may be: the board's and the neighbours'
+        bare sides)."""
         sides = self.geo.sides
-        around = self._around
-        n = len(tiles)
-        req = [0] * n
-        forb = self._static_forb[:]
-        for x in self.geo.track_cells:
-            if tiles[x]:
-                continue
-            r = f = 0
-            for bit, y, k, back in around[x]:
-                if k == TRACK:
-                    code = tiles[y]
-                    if code:
-                        if sides[code] & back:
-                            r |= bit
-                        else:
-                            f |= bit
-            req[x] = r
-            forb[x] |= f
-        rail_ok = self._static_rail[:]
-        bare_ok = self._static_bare[:]
-        pop = _POP
-        for c in self.geo.track_cells:
-            rail = bare = 0
-            for bit, j, k, back in around[c]:
-                if k == TRACK:
-                    code = tiles[j]
-                    if code:
-                        if sides[code] & back:
-                            rail |= bit
-                        else:
-                            bare |= bit
+        r, f = 0, self._static_forb[x]
+        for bit, y, k, back in self._around[x]:
+            if k == TRACK:
+                code = tiles[y]
+                if code:
+                    if sides[code] & back:
+                        r |= bit
                     else:
-                        r, f = req[j], forb[j]
-                        f1 = f & ~back
-                        if pop[15 & ~f1] >= 2:
-                            rail |= bit
-                        r0 = r & ~back
-                        if not r0 or (not (r0 & (f | back)) and pop[15 & ~(f | back)] >= 2):
-                            bare |= bit
-            rail_ok[c] |= rail
-            bare_ok[c] |= bare
-        return rail_ok, bare_ok
+                        f |= bit
+        return r, f
 
-    def _masks_at(self, tiles: bytes, cell: int) -> tuple[int, int]:
-        """:meth:`_side_masks` for the one track cell ``cell``: (the sides where a
-        rail may lead, the sides where no rail may be)."""
+    def _cell_masks(
+        self,
+        tiles: bytes,
+        c: int,
+        req: Sequence[int] | Mapping[int, int],
+        forb: Sequence[int] | Mapping[int, int],
+    ) -> tuple[int, int]:
+        """(The sides of track cell ``c`` where a rail may lead, the sides where
+        no rail may be), given ``req`` and ``forb`` (:meth:`_pressed`) of its
+        empty track neighbours."""
         sides = self.geo.sides
-        around = self._around
-        rail = self._static_rail[cell]
-        bare = self._static_bare[cell]
         pop = _POP
-        for bit, j, k, back in around[cell]:
+        rail = self._static_rail[c]
+        bare = self._static_bare[c]
+        for bit, j, k, back in self._around[c]:
             if k != TRACK:
                 continue
             code = tiles[j]
@@ -386,23 +361,39 @@ class Linie1(Engine[State, Action]):
                 else:
                     bare |= bit
                 continue
-            r = 0
-            f = self._static_forb[j]
-            for bit2, y, k2, back2 in around[j]:
-                if k2 == TRACK:
-                    code2 = tiles[y]
-                    if code2:
-                        if sides[code2] & back2:
-                            r |= bit2
-                        else:
-                            f |= bit2
-            f1 = f & ~back
-            if pop[15 & ~f1] >= 2:
+            r, f = req[j], forb[j]
+            if pop[15 & ~(f & ~back)] >= 2:
                 rail |= bit
             r0 = r & ~back
             if not r0 or (not (r0 & (f | back)) and pop[15 & ~(f | back)] >= 2):
                 bare |= bit
         return rail, bare
+
+    def _side_masks(self, tiles: bytes) -> tuple[list[int], list[int]]:
+        """Per track cell, the sides where a rail may lead and the sides where
+        no rail may be, by rules a, b, d and e (the fast form of :meth:`_fits`)."""
+        n = len(tiles)
+        req = [0] * n
+        forb = self._static_forb[:]
+        cells = self.geo.track_cells
+        for x in cells:
+            if not tiles[x]:
+                req[x], forb[x] = self._pressed(tiles, x)
+        rail_ok = self._static_rail[:]
+        bare_ok = self._static_bare[:]
+        for c in cells:
+            rail_ok[c], bare_ok[c] = self._cell_masks(tiles, c, req, forb)
+        return rail_ok, bare_ok
+
+    def _masks_at(self, tiles: bytes, cell: int) -> tuple[int, int]:
+        """:meth:`_side_masks` for the one track cell ``cell``: (the sides where a
+        rail may lead, the sides where no rail may be)."""
+        req: dict[int, int] = {}
+        forb: dict[int, int] = {}
+        for _bit, j, k, _back in self._around[cell]:
+            if k == TRACK and not tiles[j]:
+                req[j], forb[j] = self._pressed(tiles, j)
+        return self._cell_masks(tiles, cell, req, forb)
 
     def _lays(self, state: State, only: frozenset[int] | None = None) -> Iterator[Lay]:
         """The lays in ``state``, or (``only``) those that lay on one of these
