@@ -426,7 +426,7 @@ class Controller(Conditions):
         if expected != before:
             # the board must follow: nothing it shows counts until it has
             self.board.refuse(expected, behind=True)
-        self._judge(deep=self.settled_for() >= 0)
+            self._judge(deep=self.settled_for() >= 0)
         self._update(now)
         return public
 

@@ -167,7 +167,7 @@ def _status(
     )
     if winning:
         summary["winning"] = sorted(winning)
-    if isinstance(actor, int) and type(engine).told is not Engine.told:
+    if isinstance(actor, int) and engine.tells:
         summary["told"] = True  # some actions are told: `boardctl play`
     if actor is CHANCE:
         summary["chance"] = scene.chance

@@ -377,7 +377,7 @@ class Reconciler:
         self._sensing = frozenset(s.name for s in profile.sites if s.channel is not None)
         self._board = engine.board()
         #: whether the engine has actions a person must tell (``Engine.told``)
-        self.tells = type(engine).told is not Engine.told
+        self.tells = engine.tells
         #: the engine lights what an action touches (the interface's default
         #: highlight): an option's highlight is its touched sites, not asked twice
         self.highlight_is_touches = type(engine).highlight is Engine.highlight

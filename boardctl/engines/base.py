@@ -227,6 +227,12 @@ class Engine(abc.ABC, Generic[S, A]):
         no action is told."""
         return False
 
+    @property
+    def tells(self) -> bool:
+        """Whether any action of this game may be told (:meth:`told` is the
+        engine's own)."""
+        return type(self).told is not Engine.told
+
     # -- hidden information -------------------------------------------------
     #: whether any state of this game holds something not every player may see
     has_secrets: ClassVar[bool] = False
