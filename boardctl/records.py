@@ -1,8 +1,13 @@
 """Game records: the JSON file the project writes for every game played.
 
 A record is ``{"game": "shiftago", "options": {...}, "moves": ["W1", ...]}``
-with, optionally, ``"started"`` and ``"ended"`` (ISO 8601 times) and
-``"result"`` (the replay summary when the game ended). Golden records in the
+with, optionally, ``"started"`` and ``"ended"`` (ISO 8601 times),
+``"result"`` (the replay summary when the game ended), and where the computer
+played a seat ``"seats"`` (per seat ``{"player": "hands"}`` or ``{"player":
+"computer", "level": 3, "seed": ...}``) and ``"plans"`` (the 1-based numbers
+of the moves where a turn of the computer's began, each with how many times
+another move was asked for there): with them the computer's moves replay
+exactly (``boardctl rules think``). Golden records in the
 test suite add ``"note"`` (what the record shows), and ``"expect"`` (the
 replay's summary, in part) or ``"expect_error"`` (``{"move": N, "reason": ...}``
 for a record whose move N is illegal) and ``"checkpoints"`` (expected
@@ -24,9 +29,10 @@ from typing import Any
 
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import RecordError
+from boardctl.seats import ALL_HANDS, SeatError, Seats
 from boardctl.textfiles import MAX_RECORD, UnreadableFile, parse_json, read_bytes
 
-_KEYS = {"game", "options", "moves", "started", "ended", "result"}
+_KEYS = {"game", "options", "moves", "started", "ended", "result", "seats", "plans"}
 #: more moves than any game of the engines has (a record beyond is refused)
 MAX_MOVES = 10_000
 #: keys of golden test records: a comment and the expected replay, kept but not played
@@ -45,6 +51,10 @@ class GameRecord:
     result: Mapping[str, Any] | None = None
     #: ``note``, ``expect``, ``expect_error`` and ``checkpoints`` of golden test records
     annotations: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: who played each seat (the computer's with level and seed)
+    seats: Seats = ALL_HANDS
+    #: 0-based ply where a turn of the computer's began -> its attempt
+    plans: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def engine(self) -> Engine[Any, Any]:
         """The engine this record is played with (errors name the record's options)."""
@@ -66,6 +76,9 @@ class GameRecord:
             data["ended"] = self.ended
         if self.result is not None:
             data["result"] = dict(self.result)
+        if self.seats.any_computer:
+            data["seats"] = self.seats.to_json()
+            data["plans"] = {str(ply + 1): n for ply, n in sorted(self.plans.items())}
         data.update(self.annotations)
         return data
 
@@ -105,6 +118,11 @@ class GameRecord:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError(f'{where}: "result" must be an object')
+        try:
+            seats = Seats.from_json(data.get("seats", []), f'{where}: "seats"')
+        except SeatError as exc:
+            raise RecordError(str(exc)) from None
+        plans = _plans(data.get("plans", {}), len(moves), where)
         return cls(
             game=game,
             options=MappingProxyType(dict(options)),
@@ -113,7 +131,33 @@ class GameRecord:
             ended=data.get("ended"),
             result=MappingProxyType(dict(result)) if result is not None else None,
             annotations=MappingProxyType({k: data[k] for k in _ANNOTATIONS if k in data}),
+            seats=seats,
+            plans=MappingProxyType(plans),
         )
+
+
+def _plans(data: object, moves: int, where: str) -> dict[int, int]:
+    """A record's ``plans``: move number (1 first, as text) -> attempt."""
+    example = '{"4": 0, "9": 1}'
+    if not isinstance(data, dict):
+        raise RecordError(f'{where}: "plans" must be an object like {example}')
+    plans: dict[int, int] = {}
+    for key, attempt in data.items():
+        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= moves):
+            raise RecordError(
+                f'{where}: "plans": {key!r} must be the number of a move, 1 to {moves}'
+            )
+        if (
+            isinstance(attempt, bool)
+            or not isinstance(attempt, int)
+            or not 0 <= attempt <= MAX_MOVES
+        ):
+            raise RecordError(
+                f'{where}: "plans": move {key}: the attempt must be a whole number from 0, '
+                f"not {attempt!r}"
+            )
+        plans[int(key) - 1] = attempt
+    return plans
 
 
 def load(path: str | os.PathLike[str]) -> GameRecord:

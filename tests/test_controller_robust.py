@@ -69,10 +69,10 @@ class _FullDisk:
         self.fail = True
         self.moves: list[str] = []
 
-    def begin(self, game: str, options: Any, seed: int | None = None) -> None:
+    def begin(self, game: str, options: Any, seed: int | None = None, seats: Any = None) -> None:
         pass
 
-    def record(self, move: str, public: str | None = None) -> None:
+    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
         if self.fail:
             raise StoreError("cannot write to games.db: database or disk is full")
         self.moves.append(move)

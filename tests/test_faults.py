@@ -58,10 +58,10 @@ class _Card:
         self.full = False
         self.moves: list[str] = []
 
-    def begin(self, game: str, options: object, seed: int | None = None) -> None:
+    def begin(self, game: str, options: object, seed: int | None = None, seats: object = None) -> None:
         pass
 
-    def record(self, move: str, public: str | None = None) -> None:
+    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
         if self.full:
             from boardctl.controller.store import StoreError
 

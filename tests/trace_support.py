@@ -531,10 +531,12 @@ class Log:
         self.history: list[str] = []
         self.moves: list[str] = []
 
-    def begin(self, game: str, options: Mapping[str, Any], seed: int | None = None) -> None:
+    def begin(
+        self, game: str, options: Mapping[str, Any], seed: int | None = None, seats: Any = None
+    ) -> None:
         self.moves = []
 
-    def record(self, move: str, public: str | None = None) -> None:
+    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
         self.history.append(move)
         self.moves.append(move)
 

@@ -21,10 +21,12 @@ from typing import Any, Protocol
 
 from boardctl.board import BUTTONS
 from boardctl.controller.machine import Controller, ControllerError
+from boardctl.controller.opponent import ComputerFailed, ComputerMoved
 from boardctl.controller.scenes import Frame, Palette, render
 from boardctl.controller.store import StoreError
 from boardctl.controller.view import Phase, View
 from boardctl.errors import BoardctlError
+from boardctl.seats import Seats
 from boardctl.sensing import SensorEvent
 
 log = logging.getLogger(__name__)
@@ -83,9 +85,20 @@ def _text(body: Mapping[str, Any], key: str) -> str:
     return value
 
 
+def _words(value: str | list[Any]) -> str | list[str]:
+    """A request's seats: text, or a list of text (anything else refused)."""
+    if isinstance(value, str):
+        if len(value) > 200:
+            raise ControllerError("'seats' is too long: a word per seat, e.g. \"hands,computer:3\"")
+        return value
+    if len(value) > 8 or not all(isinstance(v, str) and len(v) <= 20 for v in value):
+        raise ControllerError('\'seats\' must list a word per seat, e.g. ["hands", "computer:3"]')
+    return value
+
+
 def animated(view: View) -> bool:
     """Whether the scene changes with time alone (blinking, waves)."""
-    return view.phase not in _STILL or bool(view.destinations)
+    return view.phase not in _STILL or bool(view.destinations) or view.computer is not None
 
 
 class Loop:
@@ -123,8 +136,9 @@ class Loop:
         self.watchers: list[Callable[[Controller, View, Frame], None]] = []
 
     # -- thread-safe entry points ----------------------------------------------
-    def emit(self, event: SensorEvent) -> None:
-        """A sensor source's ``emit``: queue one event."""
+    def emit(self, event: SensorEvent | ComputerMoved | ComputerFailed) -> None:
+        """A sensor source's ``emit`` (and the computer player's, with its
+        answer): queue one event."""
         self._queue.put(event)
 
     def submit(self, request: Mapping[str, Any], timeout: float = 5.0) -> dict[str, Any]:
@@ -201,6 +215,9 @@ class Loop:
                 item.reply = {"ok": False, "error": f"the controller failed: {exc}"}
             item.done.set()
             return
+        if isinstance(item, ComputerMoved | ComputerFailed):
+            self._guarded(self.controller.computer_answered, item, now)
+            return
         self._guarded(self.controller.feed, item, now)
 
     def _guarded(self, step: Callable[..., None], *args: Any) -> None:
@@ -232,8 +249,20 @@ class Loop:
         if cmd == "status":
             return c.status()
         if cmd == "new":
-            c.new(body.get("game"), body.get("options"), now)
+            seats = body.get("seats")
+            if seats is not None and not isinstance(seats, str | list):
+                raise ControllerError(
+                    "'seats' must be text like \"hands,computer:3\" or a list of such words"
+                )
+            c.new(
+                body.get("game"),
+                body.get("options"),
+                now,
+                None if seats is None else Seats.of(_words(seats)),
+            )
             return c.status()
+        if cmd == "another":
+            return {"instead_of": c.another(now), **c.status()}
         if cmd == "undo":
             return {"undone": c.undo(now), **c.status()}
         if cmd == "choose":
@@ -267,6 +296,6 @@ class Loop:
             game_id = _whole(body, "id", None, "a game number from `boardctl games`")
             return {"record": self.store.record_of(game_id)}
         raise ControllerError(
-            f"unknown command {cmd!r}; the commands are status, new, undo, choose, chance, "
-            "play, press, games, export, private"
+            f"unknown command {cmd!r}; the commands are status, new, undo, another, choose, "
+            "chance, play, press, games, export, private"
         )

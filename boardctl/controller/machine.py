@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from boardctl.board import BoardProfile
 from boardctl.controller import chance as chances
 from boardctl.controller.choosing import Offer, offers, pick, steps_of
+from boardctl.controller.opponent import ComputerEvent, ComputerView, Opponent, Thinker
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
 from boardctl.controller.present import Scene, build_view
 from boardctl.controller.reconcile import (
@@ -35,6 +36,7 @@ from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View, status_of
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import BoardctlError
+from boardctl.seats import ALL_HANDS, SeatError, Seats
 from boardctl.sensing import (
     ButtonPress,
     LinkDown,
@@ -59,11 +61,21 @@ class ControllerError(BoardctlError, ValueError):
 
 
 class Recorder(Protocol):
-    """Where games and actions are written before they show (see :mod:`.store`)."""
+    """Where games and actions are written before they show (see :mod:`.store`).
+    ``seats`` names the computer's seats (with their levels and seeds), and
+    ``attempt`` marks an action where a plan of the computer's began (how
+    many times another move was asked for there): a record keeps both so
+    that the computer's moves replay exactly."""
 
-    def begin(self, game: str, options: Mapping[str, Any], seed: int | None = None) -> None: ...
+    def begin(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        seed: int | None = None,
+        seats: Seats = ALL_HANDS,
+    ) -> None: ...
 
-    def record(self, move: str, public: str | None = None) -> None: ...
+    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None: ...
 
     def undo(self, steps: int) -> None: ...
 
@@ -73,10 +85,16 @@ class Recorder(Protocol):
 class NullRecorder:
     """Records nothing (for a controller without storage)."""
 
-    def begin(self, game: str, options: Mapping[str, Any], seed: int | None = None) -> None:
+    def begin(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        seed: int | None = None,
+        seats: Seats = ALL_HANDS,
+    ) -> None:
         pass
 
-    def record(self, move: str, public: str | None = None) -> None:
+    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
         pass
 
     def undo(self, steps: int) -> None:
@@ -99,8 +117,12 @@ class Controller(Conditions):
     on with, ``seed`` its stored seed. ``chance`` draws chance's outcomes
     (without one they come from an operator or the board), each one only
     once the choose button is pressed with ``chance_on_button``; ``engines`` builds
-    an engine by name. Every method takes ``now``, the loop's monotonic time
-    in seconds.
+    an engine by name. ``seats`` says who plays each seat of the games
+    started here (hands by default; ``resume_seats`` those of the game resumed,
+    with the plies its computer's plans began at and their attempts),
+    ``thinker`` runs the computer's thinking and ``seeds`` gives each
+    computer seat of a new game its seed. Every method takes ``now``, the
+    loop's monotonic time in seconds.
     """
 
     state: Phase  # set by the machine
@@ -118,6 +140,10 @@ class Controller(Conditions):
         chance_on_button: bool = False,
         seed: int | None = None,
         engines: EngineFactory = create,
+        seats: Seats = ALL_HANDS,
+        resume_seats: tuple[Seats, Mapping[int, int]] | None = None,
+        thinker: Thinker | None = None,
+        seeds: Callable[[], int] | None = None,
     ) -> None:
         self.profile = profile
         self.timing = timing or Timing()
@@ -155,16 +181,25 @@ class Controller(Conditions):
             configured.name,
             configured.options_json(),
         )
+        self.seeds = seeds or (chance.new_seed if chance is not None else None)
+        self.opponent = Opponent(thinker, retry=self.timing.retry_think)
+        #: who plays each seat of the next game
+        self.next_seats = self._checked_seats(seats, configured)
         if resume is not None:
             r_game, r_options, moves = resume
             self.engine = engines(r_game, r_options)
             self.match: Match[Any, Any] = Match.from_moves(self.engine, moves)
             self.seed = seed if seed is not None or chance is None else chance.new_seed()
+            seats_now, attempts = resume_seats or (Seats(), {})
+            self.opponent.begin(self._checked_seats(seats_now, self.engine), attempts)
         else:
             self.engine = configured
             self.match = Match(self.engine)
             self.seed = chance.new_seed() if chance is not None else None
-            self.recorder.begin(self.engine.name, self.engine.options_json(), self.seed)
+            self.opponent.begin(self._seated(self.next_seats))
+            self.recorder.begin(
+                self.engine.name, self.engine.options_json(), self.seed, self.opponent.seats
+            )
         self.public_moves: list[str] = [
             self.engine.public_action(s, a)
             for s, a in zip(self.match.states, self.match.actions, strict=False)
@@ -262,7 +297,9 @@ class Controller(Conditions):
         if self.state is Phase.ATTRACT:
             self._fire("wake")
         try:
-            if self.state is Phase.CHOOSING and name in _STEPPERS:
+            if name == "choose" and self._computer_shows_move():
+                self.another(now)
+            elif self.state is Phase.CHOOSING and name in _STEPPERS:
                 self._step_cursor(now)
             elif self.state is Phase.CHOOSING and name == "undo" and self.cursor is not None:
                 self.cursor = None
@@ -296,8 +333,15 @@ class Controller(Conditions):
         log.log(logging.DEBUG if again else logging.ERROR, "fault: %s", reason)
         self._try("cannot_save")
 
-    def new(self, game: str | None, options: Mapping[str, Any] | None, now: float) -> None:
-        """An operator starts a new game (the profile's game, other options allowed)."""
+    def new(
+        self,
+        game: str | None,
+        options: Mapping[str, Any] | None,
+        now: float,
+        seats: Seats | None = None,
+    ) -> None:
+        """An operator starts a new game (the profile's game, other options
+        allowed; ``seats``: who plays each seat, else as the last game)."""
         self.now = now
         game = game or self.engine.name
         if game != self.profile.game:
@@ -309,7 +353,9 @@ class Controller(Conditions):
                 f"cannot start a game while {self.state.value}: wait for the sensors"
             )
         engine = self.engines(game, options if options is not None else self.engine.options_json())
+        chosen = self._checked_seats(self.next_seats if seats is None else seats, engine)
         self.next_game = (engine.name, engine.options_json())
+        self.next_seats = chosen
         self._fire("new_game", engine)
         self._update(now)
 
@@ -337,8 +383,14 @@ class Controller(Conditions):
         if not can("take_back", self.state):
             raise ControllerError(f"cannot undo while {self.state.value}")
         depth = chances.undo_depth(self.engine, self.match.states, drawn=self.chance is not None)
+        if depth and self.opponent.seats.any_computer:
+            depth = self._undo_past_computer(depth)
         if depth == 0:
-            raise ControllerError("nothing to undo: only chance has acted")
+            raise ControllerError(
+                "nothing to undo: only the computer and chance have acted"
+                if self.opponent.seats.any_computer
+                else "nothing to undo: only chance has acted"
+            )
         text = self.public_moves[-depth]
         self._fire("take_back", depth, True)
         self._update(now)
@@ -409,6 +461,12 @@ class Controller(Conditions):
             raise ControllerError(
                 "chance acts now, not a player: give its outcome with `boardctl roll`"
             )
+        computer = self.opponent.seat_to_act(self.engine, state)
+        if computer is not None:
+            raise ControllerError(
+                f"the computer plays this turn (level {computer.level}): make the move "
+                "it shows, or ask for another (`boardctl another`)"
+            )
         try:
             action = self.engine.parse_action(text)
         except ValueError as exc:
@@ -430,11 +488,118 @@ class Controller(Conditions):
         self._update(now)
         return public
 
+    # -- the computer's seats ---------------------------------------------------
+    def _checked_seats(self, seats: Seats, engine: Engine[Any, Any]) -> Seats:
+        """``seats`` for a game of ``engine``, without seeds; refused when they
+        do not fit it or when this controller has no computer to seat."""
+        try:
+            seats.check(engine.players, engine.name)
+        except SeatError as exc:
+            raise ControllerError(str(exc)) from None
+        if seats.any_computer and (self.opponent.thinker is None or self.seeds is None):
+            raise ControllerError(
+                f"seats {str(seats)!r}: this controller has no computer player; "
+                "every seat is played by hands"
+            )
+        return seats.unseeded()
+
+    def _seated(self, seats: Seats) -> Seats:
+        """The seats of a game that begins: each computer seat with a seed of its own."""
+        if not seats.any_computer or self.seeds is None:
+            return seats
+        return seats.seeded(self.seeds)
+
+    @property
+    def seats(self) -> Seats:
+        """Who plays each seat of the game under way (with the computer's seeds)."""
+        return self.opponent.seats
+
+    def _computer_view(self) -> ComputerView | None:
+        if self.state not in PLAYING and self.state is not Phase.SETUP:
+            return None
+        return self.opponent.view(self.engine, self.match)
+
+    def _computer_shows_move(self) -> bool:
+        shown = self._computer_view()
+        return shown is not None and shown.doing == "ready"
+
+    def _follow_computer(self, now: float) -> None:
+        """Ask for the computer's move when its seat is to act (and stop its
+        thinking when the game has gone elsewhere, or the board sleeps or
+        fails), then tell the reconciler what the board may show."""
+        awake = self.state in PLAYING or self.state is Phase.SETUP
+        self.opponent.follow(self.engine, self.match, awake, now)
+        self._direct()
+
+    def _direct(self) -> None:
+        if self.reconciler.direct(self.opponent.directed(self.engine, self.match)):
+            self._judge(deep=self.settled_for() >= 0)
+
+    def computer_answered(self, event: ComputerEvent, now: float) -> None:
+        """The computer's thinking ended: its move is shown, or its failure."""
+        self.now = now
+        plan = self.opponent.answer(event, self.engine, now)
+        if plan is not None:
+            shown = ", ".join(
+                self.engine.public_action(s, a)
+                for s, a in zip(plan.states, plan.actions, strict=True)
+            )
+            log.info("the computer (seat %d) plays %s", plan.seat + 1, shown)
+        elif self.opponent.failure is not None and self.opponent.failed_at == now:
+            log.error(
+                "the computer player failed: %s; asking again in %.0f s",
+                self.opponent.failure,
+                self.opponent.retry,
+            )
+        self._update(now)
+
+    def another(self, now: float) -> str:
+        """Ask the computer for another move than the one it shows; returns
+        the move given up, in public notation."""
+        self.now = now
+        shown = self._computer_view()
+        if shown is None or shown.doing != "ready":
+            raise ControllerError(
+                "the computer shows no move now: another is asked for once it shows one"
+            )
+        try:
+            self.opponent.another(self.engine, self.match)
+        except ValueError as exc:
+            raise ControllerError(str(exc)) from None
+        log.info("another move asked for, instead of %s", shown.texts[0])
+        self._update(now)
+        return shown.texts[0]
+
+    def _undo_past_computer(self, depth: int) -> int:
+        """How far an undo goes with the computer in the game: back to the
+        start of the latest turn of a seat played by hands, the computer's
+        moves after it (and chance's outcomes) taken back with it. 0 when
+        no hands have acted."""
+        engine, states = self.engine, self.match.states
+        first = len(self.match.actions) - depth
+
+        def by_hands(i: int) -> bool:
+            actor = engine.actor(states[i])
+            return isinstance(actor, int) and self.opponent.seats.computer(actor) is None
+
+        while first >= 0 and not by_hands(first):
+            first -= 1
+        if first < 0:
+            return 0
+        seat = engine.actor(states[first])
+        while first > 0 and engine.actor(states[first - 1]) == seat:
+            first -= 1
+        return len(self.match.actions) - first
+
     # -- following the board --------------------------------------------------
     def _judge(self, deep: bool) -> None:
         self.board.judge(self.reconciler, self.match.states, deep=deep)
 
     def _update(self, now: float) -> None:
+        self._follow_board(now)
+        self._follow_computer(now)
+
+    def _follow_board(self, now: float) -> None:
         if self.state in _ASLEEP or not self.board.have_snapshot:
             return
         if self.board.forget_pulses(now, self.timing.pulse_memory):
@@ -576,7 +741,8 @@ class Controller(Conditions):
         for step in steps:
             before = self.match.state
             public = self.engine.public_action(before, step.action)
-            self.recorder.record(self.engine.format_action(step.action), public)
+            attempt = self.opponent.committed(len(self.match.actions), step.action)
+            self.recorder.record(self.engine.format_action(step.action), public, attempt)
             self.match.play(step.action)
             self.public_moves.append(public)
             touched |= step.changed | self.engine.highlight(before, step.action)
@@ -610,6 +776,7 @@ class Controller(Conditions):
                     told.insert(0, text)
                     first_told = len(self.match.actions)
             log.info("took back %s", text)
+        self.opponent.withdrawn(len(self.match.actions))
         # the board cannot show a told action: it must be told again
         self._told_undone = (first_told, tuple(told)) if told else None
         self.last_move = frozenset()
@@ -633,7 +800,9 @@ class Controller(Conditions):
         self.chance_asked = False
         self.board.new_game()
         self.seed = self.chance.new_seed() if self.chance is not None else None
-        self.recorder.begin(engine.name, engine.options_json(), self.seed)
+        self.opponent.begin(self._seated(self.next_seats))
+        self.recorder.begin(engine.name, engine.options_json(), self.seed, self.opponent.seats)
+        self._direct()
         self._judge(deep=self.settled_for() >= 0)
 
     def start_next_game(self, *_: Any) -> None:
@@ -652,7 +821,12 @@ class Controller(Conditions):
         open_offers: tuple[Offer, ...] = ()
         if phase is Phase.CHOOSING or isinstance(verdict, Ambiguous):
             open_offers = self._current_offers()
-        playing = phase in PLAYING and not chances.chance_acts(self.engine, self.match.state)
+        computer = self._computer_view()
+        playing = (
+            phase in PLAYING
+            and computer is None
+            and not chances.chance_acts(self.engine, self.match.state)
+        )
         scene = Scene(
             phase=phase,
             since=self.since,
@@ -672,6 +846,8 @@ class Controller(Conditions):
             ),
             public_moves=tuple(self.public_moves),
             told_undone=self._told_undone[1] if self._told_undone else (),
+            seats=self.opponent.seats,
+            computer=computer,
         )
         return build_view(scene, self.engine, self.match, self.board, self.reconciler)
 
@@ -682,7 +858,8 @@ class Controller(Conditions):
     def next_deadline(self) -> float | None:
         """The next time at which the controller must act although nothing
         happened (settle, grace, takeback, attract, forgetting a pulse,
-        confirming an option picked with the buttons)."""
+        confirming an option picked with the buttons, asking a failed
+        computer player again)."""
         times: list[float] = []
         base = self.board.changed_at + self.timing.settle
         for extra in (0.0, self.timing.grace, self.timing.takeback_hold, self.timing.clear_hold):
@@ -695,5 +872,7 @@ class Controller(Conditions):
             times.append(self.cursor_at + self.timing.choose_hold)
         if self.state is Phase.FAULT and self.fault_kind is Fault.STORAGE:
             times.append(self.fault_at + self.timing.retry_save)
+        if self.opponent.failure is not None:
+            times.append(self.opponent.failed_at + self.opponent.retry)
         future = [t for t in times if t > self.now]
         return min(future) if future else None

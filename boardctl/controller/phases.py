@@ -54,6 +54,8 @@ class Timing:
     choose_hold: float = 3.0
     #: a game that could not be saved is tried again this often (space may be freed)
     retry_save: float = 5.0
+    #: the computer player that failed (its process stopped) is asked again this often
+    retry_think: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)

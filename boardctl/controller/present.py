@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from boardctl.controller.choosing import Offer
+from boardctl.controller.opponent import ComputerView
 from boardctl.controller.reconcile import (
     Ambiguous,
     InProgress,
@@ -29,6 +30,7 @@ from boardctl.controller.reconcile import (
 from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View
 from boardctl.engines import CHANCE, Engine, Match
+from boardctl.seats import ALL_HANDS, Seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,10 @@ class Scene:
     #: told actions the board took back with a move (it cannot show them):
     #: to be told again once the move is made again
     told_undone: tuple[str, ...] = ()
+    #: who plays each seat
+    seats: Seats = ALL_HANDS
+    #: the computer's seat to act: thinking, its move shown, or failed
+    computer: ComputerView | None = None
 
 
 def _sites_of(path: Sequence[Any]) -> frozenset[str]:
@@ -121,6 +127,15 @@ def build_view(
         cursor=scene.cursor if phase is Phase.CHOOSING else None,
         status=_status(scene, engine, match, board, winning),
         fault=scene.fault_kind,
+        computer=scene.computer,
+    )
+
+
+def computer_fault(error: str) -> str:
+    """What a failed computer player means, for a person at the board."""
+    return (
+        f"the computer player stopped ({error}): it is asked again by itself; "
+        "undo and a new game work meanwhile"
     )
 
 
@@ -176,6 +191,20 @@ def _status(
         )
     if scene.told_undone:
         summary["told_undone"] = list(scene.told_undone)
+    if scene.seats.any_computer:
+        summary["seats"] = [str(scene.seats[n]) for n in range(engine.players)]
+    computer = scene.computer
+    if computer is not None:
+        summary["computer"] = {
+            "seat": computer.seat,
+            "level": computer.level,
+            "doing": computer.doing,
+            "moves": list(computer.texts),
+        }
+        if computer.error is not None:
+            summary["computer"]["error"] = computer.error
+            summary["fault"] = computer_fault(computer.error)
+            summary["fault_kind"] = "computer"
     if scene.fault is not None:
         summary["fault"] = scene.fault
     if scene.fault_kind is not None:

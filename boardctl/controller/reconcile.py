@@ -41,6 +41,10 @@ every legal action:
 * an action a person must tell (:meth:`~boardctl.engines.base.Engine.told`:
   a pass, a route card shown) is never a candidate, even where its pieces
   match the board: the controller plays it only when told.
+* where the computer acts (:meth:`Reconciler.direct`), the one action it
+  chose is the only candidate (none while it thinks), and a chain may go on
+  from it with the next player's actions: a reply made before the board
+  settled on the computer's move is read with it.
 
 The search is bounded: each reconcile examines at most ``budget`` actions
 (each one applied to its state, or taken from the cache). When the budget
@@ -253,14 +257,23 @@ class Expectation:
         order, leaving out those a person must tell (``Engine.told``)."""
         found = self._acts.get(sites)
         if found is None:
-            engine, state = self._rec.engine, self.state
+            rec = self._rec
+            engine, state = rec.engine, self.state
             acts = engine.actions_touching(state, sites)
-            if self._rec.tells:
+            if self.directed:
+                only = rec.only(state)
+                found = tuple(a for a in acts if a == only)
+            elif rec.tells:
                 found = tuple(a for a in acts if not engine.told(state, a))
             else:
                 found = tuple(acts)
             self._acts[sites] = found
         return found
+
+    @property
+    def directed(self) -> bool:
+        """Whether the computer acts here: the board may show its action alone."""
+        return self._rec.directs(self.state)
 
     def covering(self, sites: frozenset[str]) -> list[Any]:
         """The legal actions that touch every one of ``sites``, in the
@@ -307,15 +320,21 @@ class Expectation:
         return sum(1 + nxt.held() for _, nxt in self._next.values())
 
     def forget(self) -> None:
-        """Drop the states the search reached from here."""
+        """Drop the states the search reached from here, and what was found
+        of this one's actions."""
         self._next.clear()
         self._acts.clear()
+        self._highlights = None
 
     @property
     def options(self) -> tuple[Option, ...]:
         """Every legal action as an option: each one applied, so slow for a
         game with many actions (for tests and tools; the search never asks)."""
-        return tuple(self.step(a)[0] for a in self._rec.engine.legal_actions(self.state))
+        acts = self._rec.engine.legal_actions(self.state)
+        if self.directed:
+            only = self._rec.only(self.state)
+            acts = (a for a in acts if a == only)
+        return tuple(self.step(a)[0] for a in acts)
 
     @property
     def highlights(self) -> frozenset[str]:
@@ -326,7 +345,11 @@ class Expectation:
             state = self.state
             light = engine.touches if self._rec.highlight_is_touches else engine.highlight
             sites: set[str] = set()
-            for action in engine.legal_actions(state):
+            acts = engine.legal_actions(state)
+            if self.directed:
+                only = self._rec.only(state)
+                acts = (a for a in acts if a == only)
+            for action in acts:
                 sites |= light(state, action)
             self._highlights = frozenset(sites)
         return self._highlights
@@ -383,6 +406,28 @@ class Reconciler:
         self.highlight_is_touches = type(engine).highlight is Engine.highlight
         #: options built and cached since the cache was last trimmed
         self.kept = 0
+        #: states where the computer acts -> the action it chose (None while
+        #: it thinks): the only action the board may show there
+        self._only: dict[Any, Any] = {}
+
+    def direct(self, only: Mapping[Any, Any]) -> bool:
+        """Where the computer acts: in each state of ``only`` the board may
+        show that one action (``None``: no action, the computer is still
+        thinking), and nothing else a player could do there. True when this
+        changes what the board may show."""
+        if only == self._only:
+            return False
+        self._only = dict(only)
+        for cached in self._cache.values():
+            cached.forget()
+        return True
+
+    def directs(self, state: Any) -> bool:
+        return bool(self._only) and state in self._only
+
+    def only(self, state: Any) -> Any:
+        """The one action the board may show in a state the computer acts in."""
+        return self._only.get(state)
 
     # -- building blocks ---------------------------------------------------
     def expect(self, state: Any) -> Expectation:
@@ -553,17 +598,19 @@ class Reconciler:
         exp: Expectation,
         rest: frozenset[str],
         diff: frozenset[str],
-        mover: int,
+        mover: int | None,
         budget: _Budget,
     ) -> Iterator[tuple[Option, Expectation]]:
         """Steps of a turn that goes on: actions that change a site still
         differing (``rest``) and one where the board differs from the turn's
-        start (``diff``), and leave ``mover`` to act."""
+        start (``diff``), and leave ``mover`` to act; the computer's action
+        may hand the turn to whoever acts next."""
         acts = exp.touching(rest)
         budget.spend(len(acts))
         for action in acts:
             option, nxt = exp.step(action)
-            if option.changed & rest and option.changed & diff and nxt.mover == mover:
+            moves_on = nxt.mover == mover or exp.directed
+            if option.changed & rest and option.changed & diff and moves_on:
                 yield option, nxt
 
     def _chains(
@@ -577,25 +624,26 @@ class Reconciler:
         it (a score's marbles being lifted one by one, the one still standing
         on a track's entry cell, is the score under way, not the score and an
         insertion into that cell)."""
-        mover = exp.mover
         found: list[Path] = []
-        if mover is None or self.chain_length < 2:
+        if exp.mover is None or (self.chain_length < 2 and not exp.directed):
             return found
 
-        def walk(node: Expectation, path: Path, rest: frozenset[str]) -> None:
+        def walk(node: Expectation, path: Path, rest: frozenset[str], led: int) -> None:
+            """``led``: how many steps of ``path`` the computer chose (they
+            do not count against the chain's length)."""
             for option in self._options(node, node.covering(rest), budget):
                 if option.leaves(sensed, rest) and option.changed & diff:
                     found.append((*path, option))
-            if len(path) + 1 < self.chain_length:
-                for option, nxt in list(self._steps(node, rest, diff, mover, budget)):
+            if len(path) + 1 - led < self.chain_length or node.directed:
+                for option, nxt in list(self._steps(node, rest, diff, node.mover, budget)):
                     after = self._rest(option, sensed, rest)
                     if after:
-                        walk(nxt, (*path, option), after)
+                        walk(nxt, (*path, option), after, led + node.directed)
 
-        for option, nxt in list(self._steps(exp, diff, diff, mover, budget)):
+        for option, nxt in list(self._steps(exp, diff, diff, exp.mover, budget)):
             rest = self._rest(option, sensed, diff)
             if rest:
-                walk(nxt, (option,), rest)
+                walk(nxt, (option,), rest, int(exp.directed))
         return found
 
     def _takeback(self, states: Sequence[Any], key: Key) -> Takeback | None:

@@ -18,6 +18,11 @@ profile's site -> LED mapping:
    the engine shows in a player's colour whoever acts (the ends of a line);
 5. shown: the display sites the engine shows (a die's face, from its
    ``shown``) in the colour of the player to act, while playing;
+   the computer's seat to act: while it thinks, a light runs round the board
+   in its colour; then its move: where the move goes breathing in its colour,
+   the pieces to take off blinking in it (a human's hints glow steadily);
+   a computer player that failed blinks the turn's tracks and edges in its
+   colour and vermilion by turns;
 6. move under way: the destinations of a lifted piece or a marble in transit,
    blinking in the player's colour (amber and colour in turn when ambiguous);
 7. errors and restore hints: offending sites blink vermilion, sites to restore
@@ -205,6 +210,10 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
     if phase.playing:
         canvas.paint(view.shown & displays, mover)
 
+    # the computer's seat: thinking, its move to make, or failed
+    if view.computer is not None and (phase.playing or phase is Phase.SETUP):
+        _computer(canvas, profile, palette, view, now, blink)
+
     # 6. a move under way
     if phase is Phase.MOVE_IN_PROGRESS:
         canvas.paint(view.lifted, scale(palette.highlight, 0.5))
@@ -220,6 +229,46 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
     if phase is Phase.TAKEBACK_OFFERED:
         canvas.paint(view.takeback, palette.restore if blink else palette.highlight)
     return canvas.frame()
+
+
+#: seconds the thinking light takes to go once round the board
+THINKING_ROUND = 1.6
+
+
+def _computer(
+    canvas: Canvas, profile: BoardProfile, palette: Palette, view: View, now: float, blink: bool
+) -> None:
+    """The computer's seat to act (see the module's docstring, layer 5)."""
+    computer = view.computer
+    assert computer is not None
+    colour = palette.player(computer.seat)
+    if computer.doing == "ready":
+        moves = computer.directions
+        canvas.paint(moves.to, scale(colour, 0.35 + 0.65 * _breathe(now - view.since, 1.2)))
+        canvas.paint(moves.take, colour if blink else scale(palette.highlight, 0.1))
+    elif computer.doing == "thinking":
+        _thinking(canvas, profile, colour, now)
+    else:
+        rails = {s.name for s in profile.sites if s.kind in ("track", "edge", "turn")}
+        canvas.paint(
+            rails or frozenset(s.name for s in profile.sites), colour if blink else palette.error
+        )
+
+
+def _thinking(canvas: Canvas, profile: BoardProfile, colour: RGB, now: float) -> None:
+    """A light that runs round the board's centre, with a fading tail."""
+    sites = [s for s in profile.sites if s.kind != "display"]
+    if not sites:
+        return
+    cx = sum(s.x for s in sites) / len(sites)
+    cy = sum(s.y for s in sites) / len(sites)
+    head = (now / THINKING_ROUND) % 1.0
+    for site in sites:
+        # clockwise from north, as a hand goes round a clock
+        angle = (math.atan2(site.x - cx, site.y - cy) / (2 * math.pi)) % 1.0
+        behind = (head - angle) % 1.0
+        if behind < 0.3:
+            canvas.paint({site.name}, scale(colour, 1.0 - behind / 0.3))
 
 
 def _celebrate(

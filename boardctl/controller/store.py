@@ -7,8 +7,11 @@ finished games are kept and exported as game records
 (``{"game", "options", "moves", "started", "ended", "result"}``).
 
 Each game keeps the seed its chance outcomes are drawn from (so a resumed game
-draws on as it would have), and each move its public text beside its full
-one: the record of an unfinished game shows only what every player may see.
+draws on as it would have), who played each seat (the computer's with their
+levels and seeds), and each move its public text beside its full one: the
+record of an unfinished game shows only what every player may see. A move
+where a plan of the computer's began keeps how many times another move was
+asked for there (its attempt), so the computer's moves replay exactly.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import BoardctlError
+from boardctl.seats import ALL_HANDS, Seats
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -33,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     ended TEXT,
     result TEXT,
     status TEXT NOT NULL DEFAULT 'playing',
-    seed INTEGER
+    seed INTEGER,
+    seats TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -41,6 +46,7 @@ CREATE TABLE IF NOT EXISTS moves (
     move TEXT NOT NULL,
     at TEXT NOT NULL,
     public TEXT,
+    attempt INTEGER,
     PRIMARY KEY (game_id, seq)
 );
 """
@@ -136,7 +142,12 @@ class Store:
 
     def _add_columns(self) -> None:
         """Bring a database written before games kept seeds and public texts up to date."""
-        for table, column, kind in (("games", "seed", "INTEGER"), ("moves", "public", "TEXT")):
+        for table, column, kind in (
+            ("games", "seed", "INTEGER"),
+            ("games", "seats", "TEXT"),
+            ("moves", "public", "TEXT"),
+            ("moves", "attempt", "INTEGER"),
+        ):
             names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
             if column not in names:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
@@ -171,26 +182,40 @@ class Store:
         return None if row is None else int(row[0])
 
     # -- the recorder the controller writes to ---------------------------------
-    def begin(self, game: str, options: Mapping[str, Any], seed: int | None = None) -> None:
-        """A new game (``seed``: what its chance outcomes are drawn from); one
-        left unfinished is kept as abandoned."""
+    def begin(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        seed: int | None = None,
+        seats: Seats = ALL_HANDS,
+    ) -> None:
+        """A new game (``seed``: what its chance outcomes are drawn from;
+        ``seats``: who plays each seat); one left unfinished is kept as
+        abandoned."""
         now = self._now()
         self._write(
             "UPDATE games SET status = 'abandoned', ended = ? WHERE status = 'playing'", (now,)
         )
         self._game_id = self._write(
-            "INSERT INTO games (game, options, started, seed) VALUES (?, ?, ?, ?)",
-            (game, json.dumps(dict(options), sort_keys=True), now, seed),
+            "INSERT INTO games (game, options, started, seed, seats) VALUES (?, ?, ?, ?, ?)",
+            (
+                game,
+                json.dumps(dict(options), sort_keys=True),
+                now,
+                seed,
+                json.dumps(seats.to_json()) if seats.any_computer else None,
+            ),
         )
 
-    def record(self, move: str, public: str | None = None) -> None:
+    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
         """One action: its notation, and what every player may read of it
-        (``public``; the notation itself when it holds no secret)."""
+        (``public``; the notation itself when it holds no secret); ``attempt``
+        where a plan of the computer's began with it."""
         game_id = self._require()
         self._write(
-            "INSERT INTO moves (game_id, seq, move, at, public) VALUES "
-            "(?, (SELECT COUNT(*) FROM moves WHERE game_id = ?), ?, ?, ?)",
-            (game_id, game_id, move, self._now(), public),
+            "INSERT INTO moves (game_id, seq, move, at, public, attempt) VALUES "
+            "(?, (SELECT COUNT(*) FROM moves WHERE game_id = ?), ?, ?, ?, ?)",
+            (game_id, game_id, move, self._now(), public, attempt),
         )
 
     def undo(self, steps: int) -> None:
@@ -245,6 +270,27 @@ class Store:
         self._game_id = int(row[0])
         return str(row[1]), json.loads(row[2]), self.moves(int(row[0]))
 
+    def seats(self) -> tuple[Seats, dict[int, int]]:
+        """Who plays each seat of the current game (the one :meth:`current`
+        gave), and the plies where the computer's plans began, with their
+        attempts."""
+        if self._game_id is None:
+            return Seats(), {}
+        return self._seats(self._game_id), self._plans(self._game_id)
+
+    def _seats(self, game_id: int) -> Seats:
+        row = self._db.execute("SELECT seats FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None or row[0] is None:
+            return Seats()
+        return Seats.from_json(json.loads(row[0]), f"{self.path}: game {game_id}: seats")
+
+    def _plans(self, game_id: int) -> dict[int, int]:
+        rows = self._db.execute(
+            "SELECT seq, attempt FROM moves WHERE game_id = ? AND attempt IS NOT NULL",
+            (game_id,),
+        ).fetchall()
+        return {int(seq): int(attempt) for seq, attempt in rows}
+
     def seed(self) -> int | None:
         """The seed of the current game (the one :meth:`current` gave), if it has one."""
         if self._game_id is None:
@@ -298,4 +344,10 @@ class Store:
             record["ended"] = row[3]
         if row[4] is not None:
             record["result"] = json.loads(row[4])
+        seats = self._seats(game_id)
+        if seats.any_computer:
+            record["seats"] = seats.to_json()
+            record["plans"] = {
+                str(ply + 1): attempt for ply, attempt in sorted(self._plans(game_id).items())
+            }
         return record

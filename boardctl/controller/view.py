@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from boardctl.controller.opponent import ComputerView
 from boardctl.engines.describe import PlayerSites
 
 
@@ -141,6 +142,8 @@ class View:
     status: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: in :attr:`Phase.FAULT`: which kind (the sensors' when not known)
     fault: Fault | None = None
+    #: the computer's seat to act: thinking, its move to make shown, or failed
+    computer: ComputerView | None = None
 
 
 def status_of(view: View) -> dict[str, Any]:

@@ -1,0 +1,350 @@
+"""The computer's seat through the controller, with the thinking scripted: what
+the board shows while it thinks and once it has chosen, that the board then
+takes only its move (at the visitor's pace, and with a quick reply), another
+move, undo, a new game while it thinks, and a thinker that fails."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+from controller_support import Table, profile_for
+
+from boardctl.controller.machine import Controller, ControllerError
+from boardctl.controller.opponent import ComputerFailed, ComputerMoved, Think
+from boardctl.controller.scenes import Palette, render, scale
+from boardctl.controller.store import Store
+from boardctl.controller.view import Phase
+from boardctl.engines import create
+from boardctl.records import GameRecord
+from boardctl.seats import Seats
+
+
+class ScriptedThinker:
+    """Keeps the requests; a test answers them when it likes, with the
+    ``pick``-th legal action not excluded, then (while the same seat acts)
+    the first legal action."""
+
+    def __init__(self) -> None:
+        self.asked: list[Think] = []
+        self.cancelled = 0
+
+    def ask(self, request: Think) -> None:
+        self.asked.append(request)
+
+    def cancel(self) -> None:
+        self.cancelled += 1
+
+    @staticmethod
+    def turn(request: Think, pick: int = 0) -> tuple[str, ...]:
+        engine, state = request.engine, request.state
+        first = [
+            a for a in engine.legal_actions(state) if engine.format_action(a) not in request.exclude
+        ][pick]
+        actions = [first]
+        state = engine.apply(state, first)
+        while engine.actor(state) == request.seat and not engine.outcome(state).over:
+            action = next(iter(engine.legal_actions(state)))
+            actions.append(action)
+            state = engine.apply(state, action)
+        return tuple(engine.format_action(a) for a in actions)
+
+    def answer(self, table: Table, pick: int = 0) -> tuple[str, ...]:
+        request = self.asked[-1]
+        turn = self.turn(request, pick)
+        table.controller.computer_answered(ComputerMoved(request.id, turn), table.now)
+        return turn
+
+
+SEEDS = itertools.count(1000)
+
+
+def _controller(game: str, seats: str, **kwargs: Any) -> tuple[Controller, ScriptedThinker]:
+    engine = create(game)
+    thinker = ScriptedThinker()
+    c = Controller(
+        profile_for(engine),
+        seats=Seats.from_str(seats),
+        thinker=thinker,
+        seeds=lambda: next(SEEDS),
+        **kwargs,
+    )
+    return c, thinker
+
+
+def _make(table: Table, text: str) -> None:
+    """Hands make the action ``text`` on the board, then let it settle."""
+    c = table.controller
+    engine, state = c.engine, c.match.state
+    action = engine.parse_action(text)
+    after = table.profile.projected_layout(engine.layout(engine.apply(state, action)))
+    table.apply(_changes(table, engine, state, action, after))
+    table.settle()
+
+
+def _changes(table: Table, engine: Any, state: Any, action: Any, after: Any) -> list[Any]:
+    from controller_support import through_track
+
+    from boardctl.sim import hands
+
+    track = through_track(engine, state, action)
+    if track is not None:
+        piece = engine.layout(engine.apply(state, action))[track.path[0]]
+        return hands.insert(engine.board(), table.layout, track.name, piece)
+    lifts = [hands.Change(s, after.get(s)) for s in sorted(table.layout) if s not in after]
+    puts = [hands.Change(s, p) for s, p in sorted(after.items()) if table.layout.get(s) != p]
+    return lifts + puts
+
+
+def _shade_of(led: tuple[int, int, int], colour: tuple[int, int, int]) -> bool:
+    """Whether ``led`` is ``colour`` dimmed (within rounding)."""
+    if max(led) == 0:
+        return False
+    f = max(led) / max(colour)
+    return all(abs(a - b * f) <= 2 for a, b in zip(led, colour, strict=True))
+
+
+def _colour_of(c: Controller, site: str, now: float) -> tuple[int, int, int]:
+    frame = render(c.view(), c.profile, Palette(), now)
+    return frame[c.profile.site(site).leds[0]]
+
+
+def test_the_computer_thinks_then_shows_its_move_in_its_colour_and_takes_only_it() -> None:
+    c, thinker = _controller("shiftago", "hands,computer:2")
+    table = Table(c)
+    table.settle()
+    assert not thinker.asked, "hands play seat 1: nothing to think about yet"
+    _make(table, "W3")
+    assert len(thinker.asked) == 1
+    request = thinker.asked[0]
+    assert (request.seat, request.level, request.ply, request.attempt) == (1, 2, 1, 0)
+    status = c.status()
+    assert status["computer"] == {"seat": 1, "level": 2, "doing": "thinking", "moves": []}
+    assert status["seats"] == ["hands", "computer:2"]
+    # while it thinks a light runs round the board in its colour (frames differ)
+    blue = Palette().player(1)
+    frames = {render(c.view(), c.profile, Palette(), table.now + t / 10) for t in range(8)}
+    assert len(frames) > 1
+    assert any(_shade_of(led, blue) and max(led) > 120 for f in frames for led in f)
+    (move,) = thinker.answer(table)
+    status = c.status()
+    assert status["computer"]["doing"] == "ready"
+    assert status["computer"]["moves"] == [move]
+    track = move  # a Shiftago insertion is named by its track
+    lit = {_colour_of(c, track, table.now + t / 10) for t in range(12)}
+    assert len(lit) > 1 and all(max(x) > 0 for x in lit), "the track breathes"
+    assert all(_shade_of(col, blue) for col in lit), "in the computer's colour (sky blue)"
+    others = [s for s in c.engine.sites() if s[0] in "NSEW" and s not in (track, "W3")]
+    assert {_colour_of(c, s, table.now) for s in others} == {scale(blue, 0.2)}, (
+        "no other track is offered: only the tint of whose turn it is"
+    )
+    # another legal insertion is a wrong board, with what to fix lit
+    other = next(
+        c.engine.format_action(a)
+        for a in c.engine.legal_actions(c.match.state)
+        if c.engine.format_action(a) != move
+    )
+    before = dict(table.layout)
+    _make(table, other)
+    table.wait(c.timing.grace)
+    assert c.state is Phase.WRONG_BOARD
+    assert c.match.moves_text() == ["W3"]
+    wrong = c.status()
+    assert wrong["offending"] or wrong["restore"]
+    # put right, then made as shown
+    from boardctl.sim import hands
+
+    table.apply(
+        [
+            hands.Change(s, before.get(s))
+            for s in sorted(set(before) | set(table.layout))
+            if before.get(s) != table.layout.get(s)
+        ]
+    )
+    table.settle()
+    assert c.state is Phase.AWAITING_MOVE
+    _make(table, move)
+    assert c.match.moves_text() == ["W3", move]
+    assert "computer" not in c.status(), "the visitor's turn again"
+
+
+def test_a_reply_made_before_the_board_settles_on_the_computers_move_is_read_with_it() -> None:
+    c, thinker = _controller("shiftago", "hands,computer:3")
+    table = Table(c)
+    table.settle()
+    _make(table, "W3")
+    (move,) = thinker.answer(table)
+    engine = c.engine
+    after = engine.apply(c.match.state, engine.parse_action(move))
+    reply = next(
+        engine.format_action(a)
+        for a in engine.legal_actions(after)
+        if engine.format_action(a) not in (move,) and not engine.format_action(a).startswith("W")
+    )
+    # the computer's move, then at once the visitor's reply: no settling between
+    state = c.match.state
+    first = _changes(
+        table,
+        engine,
+        state,
+        engine.parse_action(move),
+        table.profile.projected_layout(engine.layout(after)),
+    )
+    table.apply(first)
+    second_after = engine.apply(after, engine.parse_action(reply))
+    table.apply(
+        _changes(
+            table,
+            engine,
+            after,
+            engine.parse_action(reply),
+            table.profile.projected_layout(engine.layout(second_after)),
+        )
+    )
+    table.settle()
+    assert c.match.moves_text() == ["W3", move, reply]
+
+
+def test_another_move_is_asked_for_by_the_button_and_never_the_same_again() -> None:
+    c, thinker = _controller("shiftago", "computer:1")
+    table = Table(c)
+    table.settle()
+    assert len(thinker.asked) == 1, "the computer plays seat 1: it thinks at once"
+    (first,) = thinker.answer(table)
+    c.button("choose", table.now)
+    assert len(thinker.asked) == 2
+    again = thinker.asked[-1]
+    assert (again.attempt, again.exclude) == (1, (first,))
+    assert c.status()["computer"]["doing"] == "thinking"
+    (second,) = thinker.answer(table)
+    assert second != first
+    assert c.another(table.now) == second
+    assert thinker.asked[-1].exclude == (first, second)
+    (third,) = thinker.answer(table)
+    _make(table, third)
+    assert c.match.moves_text() == [third]
+
+
+def test_undo_takes_back_the_computers_move_with_the_visitors_before_it() -> None:
+    c, thinker = _controller("shiftago", "hands,computer:3")
+    table = Table(c)
+    table.settle()
+    _make(table, "W3")
+    (move,) = thinker.answer(table)
+    _make(table, move)
+    assert c.match.moves_text() == ["W3", move]
+    c.undo(table.now)
+    assert c.match.moves_text() == []
+    assert c.match.to_move() == 0
+
+
+def test_undo_while_the_computer_thinks_stops_it_and_a_late_answer_is_dropped() -> None:
+    c, thinker = _controller("shiftago", "hands,computer:3")
+    table = Table(c)
+    table.settle()
+    _make(table, "W3")
+    request = thinker.asked[-1]
+    c.undo(table.now)
+    assert c.match.moves_text() == []
+    assert thinker.cancelled == 1
+    late = ScriptedThinker.turn(request)
+    c.computer_answered(ComputerMoved(request.id, late), table.now)
+    assert "computer" not in c.status(), "the answer to a position left behind is dropped"
+
+
+def test_a_new_game_while_the_computer_thinks_stops_the_thinking() -> None:
+    c, thinker = _controller("shiftago", "hands,computer:3")
+    table = Table(c)
+    table.settle()
+    _make(table, "W3")
+    request = thinker.asked[-1]
+    c.new(None, None, table.now)
+    assert thinker.cancelled == 1
+    c.computer_answered(ComputerMoved(request.id, ScriptedThinker.turn(request)), table.now)
+    assert c.match.moves_text() == []
+    assert c.seats.any_computer, "the next game keeps the seats"
+    c.new(None, None, table.now, Seats())
+    assert not c.seats.any_computer
+
+
+def test_a_computer_that_fails_is_shown_as_such_and_asked_again() -> None:
+    c, thinker = _controller("shiftago", "computer:2")
+    table = Table(c)
+    table.settle()
+    request = thinker.asked[-1]
+    c.computer_answered(
+        ComputerFailed(request.id, "its process stopped (exit status -9)"), table.now
+    )
+    status = c.status()
+    assert status["computer"]["doing"] == "failed"
+    assert status["fault_kind"] == "computer"
+    assert "exit status -9" in status["fault"]
+    frames = {render(c.view(), c.profile, Palette(), table.now + t / 4) for t in range(4)}
+    assert len(frames) > 1, "the failure blinks"
+    asked = len(thinker.asked)
+    table.wait(c.timing.retry_think + 0.1)
+    assert len(thinker.asked) == asked + 1, "asked again after the retry time"
+    thinker.answer(table)
+    assert c.status()["computer"]["doing"] == "ready"
+    assert "fault" not in c.status()
+
+
+def test_telling_an_action_for_the_computer_is_refused() -> None:
+    c, _ = _controller("shiftago", "computer:2")
+    table = Table(c)
+    table.settle()
+    with pytest.raises(ControllerError, match="the computer plays this turn"):
+        c.play("W3", table.now)
+
+
+def test_seats_that_do_not_fit_the_game_are_refused() -> None:
+    with pytest.raises(ControllerError, match="has 2 players"):
+        _controller("shiftago", "hands,computer:2,computer:3")
+    engine = create("shiftago")
+    with pytest.raises(ControllerError, match="no computer player"):
+        Controller(profile_for(engine), seats=Seats.from_str("computer:2"))
+
+
+def test_the_computers_whole_turn_of_two_actions_is_shown_and_taken_made_at_once() -> None:
+    c, thinker = _controller("duploline", "hands,computer:3")
+    table = Table(c)
+    table.settle()
+    engine = c.engine
+    opening = engine.format_action(next(iter(engine.legal_actions(c.match.state))))
+    _make(table, opening)
+    turn = thinker.answer(table)
+    assert len(turn) == 2, "a disc action and a ring action"
+    status = c.status()
+    assert status["computer"]["moves"] == list(turn)
+    first, second = (engine.parse_action(t) for t in turn)
+    state = c.match.state
+    mid = engine.apply(state, first)
+    end = engine.apply(mid, second)
+    after = table.profile.projected_layout(engine.layout(end))
+    table.apply(_changes(table, engine, state, first, after))
+    table.settle()
+    assert c.match.moves_text() == [opening, *turn]
+
+
+def test_the_record_names_the_computers_seat_level_seed_and_plans(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.db") as store:
+        c, thinker = _controller("shiftago", "hands,computer:4", recorder=store)
+        table = Table(c)
+        table.settle()
+        _make(table, "W3")
+        thinker.answer(table)
+        c.another(table.now)
+        (move,) = thinker.answer(table)
+        _make(table, move)
+        record = store.record_of(1)
+        seats, plans = store.seats()
+    assert record["seats"][0] == {"player": "hands"}
+    assert record["seats"][1]["player"] == "computer"
+    assert record["seats"][1]["level"] == 4
+    assert isinstance(record["seats"][1]["seed"], int)
+    assert record["plans"] == {"2": 1}, "move 2 began a plan, at the second attempt"
+    parsed = GameRecord.from_json(record)
+    assert parsed.seats == seats and dict(parsed.plans) == plans == {1: 1}
+    assert GameRecord.from_json(parsed.to_json()) == parsed
