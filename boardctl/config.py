@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, get_type_hints
 
 from boardctl.errors import ConfigError
+from boardctl.seats import ALL_HANDS, SeatError, Seats
 from boardctl.textfiles import MAX_DEPTH, UnreadableFile, depth, read_toml
 
 if TYPE_CHECKING:
@@ -99,6 +100,13 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ComputerConfig:
+    #: the longest the computer may think over one turn, in seconds; past it
+    #: the best move found so far is played (a level's own budget is far less)
+    max_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     board: BoardConfig
     game_options: Mapping[str, Any]
@@ -109,6 +117,9 @@ class Config:
     control: ControlConfig
     logging: LoggingConfig
     web: WebConfig
+    computer: ComputerConfig
+    #: who plays each seat ([game] seats: "hands,computer:3"); every seat hands by default
+    seats: Seats = ALL_HANDS
     #: (section, key) -> where its value came from ("file:line: [section] key")
     where: Mapping[tuple[str, str], str] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
@@ -141,7 +152,7 @@ class Config:
         from boardctl.errors import BadOptions, UnknownGame
 
         try:
-            create(game, dict(self.game_options))
+            engine = create(game, dict(self.game_options))
         except UnknownGame as exc:
             if self.board.game:
                 place = self.where.get(("board", "game"), "[board] game")
@@ -155,6 +166,11 @@ class Config:
             keys = [k for k in self.game_options if repr(k) in str(exc)] or list(self.game_options)
             place = self.where.get((_GAME, keys[0]), "[game]") if keys else "[game]"
             raise ConfigError(f"{place}: {exc}") from None
+        try:
+            self.seats.check(engine.players, engine.name)
+        except SeatError as exc:
+            place = self.where.get((_GAME, SEATS), f"[game] {SEATS}")
+            raise ConfigError(f"{place}: {exc}") from None
 
     def to_toml(self) -> str:
         """The configuration as TOML that :func:`load` reads back."""
@@ -162,6 +178,7 @@ class Config:
         for name, section in _sections().items():
             lines.append(f"[{name}]")
             if section is None:
+                lines.append(f"{SEATS} = {_toml_value(str(self.seats))}")
                 for key, value in self.game_options.items():
                     lines.append(f"{key} = {_toml_value(value)}")
             else:
@@ -173,6 +190,8 @@ class Config:
 
 #: the [game] section holds the engine's options, checked by the engine itself
 _GAME = "game"
+#: the key of [game] that is not an engine's option: who plays each seat
+SEATS = "seats"
 
 _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
     ("serial", "baudrate"): (0, 4_000_000),
@@ -181,6 +200,7 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
     ("controller", "attract_after_s"): (0, 86_400),
     ("controller", "frame_rate_hz"): (1, 120),
     ("leds", "brightness"): (-1.0, 1.0),
+    ("computer", "max_seconds"): (1.0, 120.0),
 }
 _CHOICES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("logging", "level"): ("debug", "info", "warning", "error"),
@@ -192,7 +212,7 @@ def _sections() -> dict[str, type[Any] | None]:
     hints = get_type_hints(Config)
     out: dict[str, type[Any] | None] = {}
     for f in dataclasses.fields(Config):
-        if f.name == "where":
+        if f.name in ("where", SEATS):
             continue
         out[_GAME if f.name == "game_options" else f.name] = (
             None if f.name == "game_options" else hints[f.name]
@@ -294,6 +314,20 @@ def _check(section: str, key: str, value: Any, expected: Any, where: str) -> Any
     return value
 
 
+def _seats(value: Any, where: str) -> Seats:
+    """``[game] seats``: text like "hands,computer:3", or a list of such words."""
+    if not isinstance(value, str | list) or (
+        isinstance(value, list) and not all(isinstance(v, str) for v in value)
+    ):
+        raise ConfigError(
+            f'{where}: must be text naming who plays each seat, e.g. "hands,computer:3"'
+        )
+    try:
+        return Seats.of(value)
+    except SeatError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
 def load(
     path: str | Path | None = None,
     overrides: Sequence[str] = (),
@@ -350,7 +384,9 @@ def load(
     built: dict[str, Any] = {}
     for section, cls in sections.items():
         if cls is None:
-            built["game_options"] = MappingProxyType(dict(merged[section]))
+            options = dict(merged[section])
+            built[SEATS] = _seats(options.pop(SEATS, ""), where.get((section, SEATS), ""))
+            built["game_options"] = MappingProxyType(options)
             continue
         hints = get_type_hints(cls)
         values = {}

@@ -58,7 +58,9 @@ class _Card:
         self.full = False
         self.moves: list[str] = []
 
-    def begin(self, game: str, options: object, seed: int | None = None, seats: object = None) -> None:
+    def begin(
+        self, game: str, options: object, seed: int | None = None, seats: object = None
+    ) -> None:
         pass
 
     def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:

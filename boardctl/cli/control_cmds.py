@@ -1,4 +1,5 @@
-"""``boardctl status|new|undo|choose|roll|play|games|export``: talk to the running daemon."""
+"""``boardctl status|new|undo|another|choose|roll|play|games|export``: talk to the
+running daemon."""
 
 from __future__ import annotations
 
@@ -21,9 +22,21 @@ def register(subparsers: Any) -> None:
     add("status", "what the board and the game are doing").set_defaults(handler=_status)
     p = add("new", "start a new game")
     p.add_argument("game", nargs="?", help="the game (default: the board's own)")
-    p.add_argument("options", nargs="*", metavar="KEY=VALUE", help="game options, e.g. players=4")
+    p.add_argument(
+        "options",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="game options, e.g. players=4; seats=hands,computer:3 says who plays each seat "
+        "(hands, or the computer at a level from 1 to 5)",
+    )
     p.set_defaults(handler=_new)
-    add("undo", "take the last action back").set_defaults(handler=_undo)
+    add(
+        "undo",
+        "take the last action back (with the computer in the game: back to your last turn)",
+    ).set_defaults(handler=_undo)
+    add("another", "ask the computer for another move than the one it shows").set_defaults(
+        handler=_another
+    )
     p = add("choose", "pick an option while the board is choosing (see `boardctl status`)")
     p.add_argument("option", help="the option's text as status lists it, or its number")
     p.set_defaults(handler=_choose)
@@ -79,6 +92,20 @@ def _print_status(reply: dict[str, Any]) -> None:
     if reply.get("told"):
         print("an action the board cannot show (a pass, a card): boardctl play ACTION")
     print("moves: " + (" ".join(reply.get("moves", [])) or "none"))
+    if reply.get("seats"):
+        print("seats: " + ", ".join(reply["seats"]))
+    computer = reply.get("computer")
+    if computer:
+        who = f"the computer (player {computer['seat']}, level {computer['level']})"
+        if computer["doing"] == "ready":
+            print(
+                f"{who} plays {' then '.join(computer['moves'])}: make it on the board "
+                "(boardctl another: another move)"
+            )
+        elif computer["doing"] == "thinking":
+            print(f"{who} is thinking")
+        else:
+            print(f"{who} failed: {computer.get('error')}")
     choices = reply.get("choices") or []
     for n, text in enumerate(choices, start=1):
         picked = " (picked)" if reply.get("cursor") == n - 1 else ""
@@ -116,14 +143,20 @@ def _new(args: argparse.Namespace) -> int:
     from boardctl.errors import BadOptions
 
     options: dict[str, Any] = {}
+    seats: str | None = None
     for item in args.options:
         key, sep, value = item.partition("=")
         if not sep:
             raise BadOptions(f"option {item!r} must be written KEY=VALUE, e.g. players=4")
-        options[key] = _option_value(value)
+        if key == "seats":
+            seats = value
+        else:
+            options[key] = _option_value(value)
     body: dict[str, Any] = {"cmd": "new", "game": args.game}
-    if args.options:
+    if options:
         body["options"] = options
+    if seats is not None:
+        body["seats"] = seats
     reply = _send(args, body)
     print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
     return 0
@@ -132,6 +165,16 @@ def _new(args: argparse.Namespace) -> int:
 def _undo(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "undo"})
     print(json.dumps(reply, indent=2) if args.json else f"took back {reply['undone']}")
+    return 0
+
+
+def _another(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "another"})
+    print(
+        json.dumps(reply, indent=2)
+        if args.json
+        else f"the computer thinks again, instead of {reply['instead_of']}"
+    )
     return 0
 
 

@@ -37,6 +37,7 @@ from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
 from boardctl.daemon.systemd_notify import Notifier
+from boardctl.daemon.thinker import ProcessThinker
 from boardctl.errors import BoardctlError, ConfigError
 from boardctl.sensing import SensorSource
 
@@ -291,6 +292,8 @@ class Daemon:
                 )
             if resume is not None:
                 log.info("resuming %s after %d moves", resume[0], len(resume[2]))
+            # the computer's thinking: its process starts when a game first needs it
+            thinker = stack.enter_context(ProcessThinker(max_seconds=cfg.computer.max_seconds))
             controller = Controller(
                 self.profile,
                 game=game,
@@ -301,6 +304,10 @@ class Daemon:
                 chance=None if cfg.controller.chance == "operator" else RandomChance(),
                 chance_on_button=cfg.controller.chance == "button",
                 seed=store.seed() if resume is not None else None,
+                seats=cfg.seats,
+                resume_seats=store.seats() if resume is not None else None,
+                thinker=thinker,
+                seeds=RandomChance().new_seed,
             )
             output: LedOutput = hardware.leds
             if self.on_frame is not None:
@@ -322,6 +329,7 @@ class Daemon:
                 self.web = start_web(cfg, self.profile, loop, hands=self.hands)
                 stack.callback(self.web.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
+            thinker.attach(loop.emit)
             relay.attach(loop.emit)
             log.info(
                 "board %s (%s) playing %s; control socket %s",

@@ -1,0 +1,160 @@
+"""The computer player's process: thinks where the loop cannot be held up.
+
+Run as ``python -m boardctl.daemon.think_worker`` by
+:class:`~boardctl.daemon.thinker.ProcessThinker`. It reads one request per line
+on stdin (JSON: the game, its options, the position as the computer's seat may
+know it, the level, seed, ply, attempt and the actions not to suggest again,
+and the seconds it may take at most) and writes one answer per line on stdout
+(``{"id": N, "actions": [...], "seconds": S, "iterations": I, "cut": false}``,
+or ``{"id": N, "error": "..."}``). ``{"cancel": N}`` stops the thinking of
+request N at once (its answer is still written, and dropped by the daemon).
+Requests are handled in turn; a line too long or not JSON is answered with an
+error and skipped. The process ends when stdin closes.
+
+:func:`decide` is the thinking itself, also used by ``boardctl rules think``:
+the same position, level, seed, ply and attempt always give the same move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from boardctl.engines import Engine, create
+
+#: the longest request line taken (a position of the largest game is a few kB)
+MAX_LINE = 1 << 20
+
+
+def hidden(
+    engine: Engine[Any, Any], state: Any, seat: int, seed: int, ply: int, attempt: int
+) -> Any:
+    """``state`` as ``seat`` may know it: every secret hidden from that seat
+    drawn again (the same draw for the same seed, ply and attempt). The
+    daemon sends only this to the thinking process."""
+    rng = random.Random(f"{seed}/{ply}/{attempt}/deal")
+    return engine.determinize(state, seat, rng)
+
+
+def decide(
+    engine: Engine[Any, Any],
+    state: Any,
+    *,
+    level: int,
+    seed: int,
+    ply: int,
+    attempt: int = 0,
+    exclude: Sequence[str] = (),
+    stop: Callable[[], bool] | None = None,
+) -> tuple[Any, ...]:
+    """The computer's turn in ``state`` (already as its seat may know it:
+    see :func:`hidden`) at ``level``, from ``seed``; ``exclude`` holds the
+    actions suggested before here (another move was asked for ``attempt``
+    times). The same arguments give the same turn, unless ``stop`` cuts the
+    thinking short."""
+    # imported here: the daemon, which imports this module for hidden(), never searches
+    from boardctl.computer import level as level_of
+    from boardctl.computer import plan_turn
+
+    rng = random.Random(f"{seed}/{ply}/{attempt}")
+    excluded = [engine.parse_action(text) for text in exclude]
+    return plan_turn(engine, state, level_of(level), rng, exclude=excluded, stop=stop)
+
+
+def _answer(request: dict[str, Any], cancelled: threading.Event) -> dict[str, Any]:
+    engine = create(str(request["game"]), request.get("options") or {})
+    state = engine.state_from_json(request["state"])
+    limit = float(request.get("max_seconds", 10.0))
+    start = time.monotonic()
+    deadline = start + limit
+    cut = False
+
+    def stop() -> bool:
+        nonlocal cut
+        if cancelled.is_set() or time.monotonic() >= deadline:
+            cut = True
+        return cut
+
+    actions = decide(
+        engine,
+        state,
+        level=int(request["level"]),
+        seed=int(request["seed"]),
+        ply=int(request["ply"]),
+        attempt=int(request.get("attempt", 0)),
+        exclude=[str(t) for t in request.get("exclude", [])],
+        stop=stop,
+    )
+    return {
+        "id": request["id"],
+        "actions": [engine.format_action(a) for a in actions],
+        "seconds": round(time.monotonic() - start, 4),
+        "cut": cut,
+    }
+
+
+def serve(stdin: IO[str], stdout: IO[str]) -> None:
+    """Answer requests from ``stdin`` on ``stdout`` until ``stdin`` closes."""
+    requests: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
+    cancelled: dict[int, threading.Event] = {}
+    lock = threading.Lock()
+
+    def read() -> None:
+        while True:
+            line = stdin.readline(MAX_LINE + 1)
+            if not line:
+                requests.put(None)
+                return
+            if len(line) > MAX_LINE:
+                while line and not line.endswith("\n"):
+                    line = stdin.readline(MAX_LINE)
+                requests.put({"error": f"a request longer than {MAX_LINE} bytes"})
+                continue
+            try:
+                body = json.loads(line)
+            except ValueError as exc:
+                requests.put({"error": f"a request that is not JSON ({exc})"})
+                continue
+            if isinstance(body, dict) and "cancel" in body:
+                with lock:
+                    cancelled.setdefault(int(body["cancel"]), threading.Event()).set()
+                continue
+            requests.put(body if isinstance(body, dict) else {"error": "a request not an object"})
+
+    threading.Thread(target=read, name="requests", daemon=True).start()
+    while True:
+        request = requests.get()
+        if request is None:
+            return
+        if "error" in request:
+            answer: dict[str, Any] = {"id": None, "error": request["error"]}
+        else:
+            with lock:
+                flag = cancelled.setdefault(int(request.get("id", 0)), threading.Event())
+            try:
+                answer = _answer(request, flag)
+            except Exception as exc:  # an answer, never a dead process
+                answer = {"id": request.get("id"), "error": f"{type(exc).__name__}: {exc}"}
+            with lock:
+                cancelled.pop(int(request.get("id", 0)), None)
+        stdout.write(json.dumps(answer) + "\n")
+        stdout.flush()
+
+
+def main() -> None:
+    # below the loop that shows the moves: on a Pi the LEDs and sensors come first
+    with contextlib.suppress(OSError, ValueError):
+        os.nice(int(os.environ.get("BOARDCTL_THINK_NICE", "10")))
+    serve(sys.stdin, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
