@@ -5,9 +5,9 @@ with, optionally, ``"started"`` and ``"ended"`` (ISO 8601 times),
 ``"result"`` (the replay summary when the game ended), and where the computer
 played a seat ``"seats"`` (per seat ``{"player": "hands"}`` or ``{"player":
 "computer", "level": 3, "seed": ...}``) and ``"plans"`` (the 1-based numbers
-of the moves where a turn of the computer's began, each with how many times
-another move was asked for there): with them the computer's moves replay
-exactly (``boardctl rules think``). Golden records in the
+of the moves where a turn of the computer's began, each with the moves it had
+suggested there before, when another move was asked for): with them the
+computer's moves replay exactly (``boardctl rules think --check``). Golden records in the
 test suite add ``"note"`` (what the record shows), and ``"expect"`` (the
 replay's summary, in part) or ``"expect_error"`` (``{"move": N, "reason": ...}``
 for a record whose move N is illegal) and ``"checkpoints"`` (expected
@@ -53,8 +53,9 @@ class GameRecord:
     annotations: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: who played each seat (the computer's with level and seed)
     seats: Seats = ALL_HANDS
-    #: 0-based ply where a turn of the computer's began -> its attempt
-    plans: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    #: 0-based ply where a turn of the computer's began -> the moves it had
+    #: suggested there before (another move was asked for)
+    plans: Mapping[int, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def engine(self) -> Engine[Any, Any]:
         """The engine this record is played with (errors name the record's options)."""
@@ -78,7 +79,7 @@ class GameRecord:
             data["result"] = dict(self.result)
         if self.seats.any_computer:
             data["seats"] = self.seats.to_json()
-            data["plans"] = {str(ply + 1): n for ply, n in sorted(self.plans.items())}
+            data["plans"] = {str(ply + 1): list(t) for ply, t in sorted(self.plans.items())}
         data.update(self.annotations)
         return data
 
@@ -136,27 +137,28 @@ class GameRecord:
         )
 
 
-def _plans(data: object, moves: int, where: str) -> dict[int, int]:
-    """A record's ``plans``: move number (1 first, as text) -> attempt."""
-    example = '{"4": 0, "9": 1}'
+def _plans(data: object, moves: int, where: str) -> dict[int, tuple[str, ...]]:
+    """A record's ``plans``: move number (1 first, as text) -> the moves
+    suggested there before."""
+    example = '{"4": [], "9": ["W3"]}'
     if not isinstance(data, dict):
         raise RecordError(f'{where}: "plans" must be an object like {example}')
-    plans: dict[int, int] = {}
-    for key, attempt in data.items():
+    plans: dict[int, tuple[str, ...]] = {}
+    for key, tried in data.items():
         if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= moves):
             raise RecordError(
                 f'{where}: "plans": {key!r} must be the number of a move, 1 to {moves}'
             )
         if (
-            isinstance(attempt, bool)
-            or not isinstance(attempt, int)
-            or not 0 <= attempt <= MAX_MOVES
+            not isinstance(tried, list)
+            or len(tried) > MAX_MOVES
+            or not all(isinstance(t, str) for t in tried)
         ):
             raise RecordError(
-                f'{where}: "plans": move {key}: the attempt must be a whole number from 0, '
-                f"not {attempt!r}"
+                f'{where}: "plans": move {key}: give the moves suggested there before as a '
+                f'list of text, e.g. ["W3"] (or [] for none)'
             )
-        plans[int(key) - 1] = attempt
+        plans[int(key) - 1] = tuple(tried)
     return plans
 
 

@@ -339,12 +339,14 @@ def test_the_record_names_the_computers_seat_level_seed_and_plans(tmp_path: Path
         (move,) = thinker.answer(table)
         _make(table, move)
         record = store.record_of(1)
-        seats, plans = store.seats()
+        seats, plans = store.seats(), store.plans(1)
     assert record["seats"][0] == {"player": "hands"}
     assert record["seats"][1]["player"] == "computer"
     assert record["seats"][1]["level"] == 4
     assert isinstance(record["seats"][1]["seed"], int)
-    assert record["plans"] == {"2": 1}, "move 2 began a plan, at the second attempt"
+    first = thinker.asked[1].exclude[0]
+    assert record["plans"] == {"2": [first]}, "move 2 began the computer's turn, after another"
     parsed = GameRecord.from_json(record)
-    assert parsed.seats == seats and dict(parsed.plans) == plans == {1: 1}
+    assert parsed.seats == seats and dict(parsed.plans) == {1: (first,)}
+    assert plans == {1: [first]}
     assert GameRecord.from_json(parsed.to_json()) == parsed

@@ -72,7 +72,7 @@ class _FullDisk:
     def begin(self, game: str, options: Any, seed: int | None = None, seats: Any = None) -> None:
         pass
 
-    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
+    def record(self, move: str, public: str | None = None, excluded: object = None) -> None:
         if self.fail:
             raise StoreError("cannot write to games.db: database or disk is full")
         self.moves.append(move)

@@ -63,7 +63,7 @@ class _Card:
     ) -> None:
         pass
 
-    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
+    def record(self, move: str, public: str | None = None, excluded: object = None) -> None:
         if self.full:
             from boardctl.controller.store import StoreError
 

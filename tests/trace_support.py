@@ -536,7 +536,7 @@ class Log:
     ) -> None:
         self.moves = []
 
-    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
+    def record(self, move: str, public: str | None = None, excluded: object = None) -> None:
         self.history.append(move)
         self.moves.append(move)
 

@@ -26,6 +26,32 @@ def register(sub: Any) -> None:
     moves.add_argument("file", help="a game record (JSON)")
     moves.set_defaults(handler=_moves)
 
+    think = rsub.add_parser(
+        "think",
+        help="the move the computer would play at the end of a record",
+        description="Print the turn the computer would play in the last position of a record "
+        "(or after --at N moves), as the daemon would: the same record, level and seed always "
+        "give the same move. With --check, think again every turn the computer played in the "
+        "record (its plans) and say whether each is what it played.",
+    )
+    think.add_argument("file", help="a game record (JSON)")
+    think.add_argument(
+        "--level", type=int, metavar="N", help="1 to 5 (default: the record's, else 3)"
+    )
+    think.add_argument("--seed", type=int, metavar="K", help="default: the record's, else 0")
+    think.add_argument(
+        "--seconds",
+        type=float,
+        metavar="S",
+        help="think at most this long: the best move found by then (then not repeatable)",
+    )
+    think.add_argument("--at", type=int, metavar="N", help="after the first N moves")
+    think.add_argument(
+        "--check", action="store_true", help="think again each turn the computer played"
+    )
+    think.add_argument("--json", action="store_true", help="print one JSON object")
+    think.set_defaults(handler=_think)
+
 
 def _replay(args: argparse.Namespace) -> int:
     from boardctl.engines import ReplayError
@@ -113,4 +139,81 @@ def _moves(args: argparse.Namespace) -> int:
         print(text)
     if not actions:
         print(f"no legal action: the game is {match.outcome().status.value}", file=sys.stderr)
+    return 0
+
+
+def _think(args: argparse.Namespace) -> int:
+    import time
+
+    from boardctl.daemon.thinking import rethink, turn_at
+    from boardctl.errors import BoardctlError, RecordError
+    from boardctl.records import load
+    from boardctl.seats import DEFAULT_LEVEL, LEVELS
+
+    if args.check:
+        try:
+            turns = rethink(load(args.file))
+        except BoardctlError as exc:
+            raise RecordError(_in_file(args.file, exc)) from None
+        for t in turns:
+            said = "as played" if t.same else f"played {' '.join(t.recorded)}"
+            if not args.json:
+                print(f"move {t.ply + 1} (player {t.seat}): {' '.join(t.thought)} {said}")
+        if args.json:
+            print(
+                json.dumps(
+                    [
+                        {
+                            "move": t.ply + 1,
+                            "seat": t.seat,
+                            "played": list(t.recorded),
+                            "thought": list(t.thought),
+                        }
+                        for t in turns
+                    ]
+                )
+            )
+        if not turns:
+            print(f"{args.file}: the computer played no turn in this record", file=sys.stderr)
+        return 0 if all(t.same for t in turns) else 1
+    if args.level is not None and args.level not in LEVELS:
+        raise RecordError(f"--level {args.level}: the levels are {LEVELS[0]} to {LEVELS[-1]}")
+    if args.seconds is not None and not 0 < args.seconds <= 3600:
+        raise RecordError(f"--seconds {args.seconds}: give a time from 0 to 3600 seconds")
+    match = _load_match(args.file, args.at)
+    record = load(args.file)
+    engine, state = match.engine, match.state
+    seat = engine.actor(state)
+    if not isinstance(seat, int):
+        what = "the game is over" if match.outcome().over else "chance acts, not a player"
+        raise RecordError(f"{args.file}: the computer has no move here: {what}")
+    chosen = record.seats.computer(seat)
+    level = args.level or (chosen.level if chosen is not None else DEFAULT_LEVEL)
+    seed = args.seed if args.seed is not None else (chosen.seed if chosen and chosen.seed else 0)
+    start = time.monotonic()
+    deadline = None if args.seconds is None else start + args.seconds
+    turn = turn_at(
+        engine,
+        state,
+        level=level,
+        seed=seed,
+        ply=len(match.actions),
+        stop=None if deadline is None else lambda: time.monotonic() >= deadline,
+    )
+    seconds = time.monotonic() - start
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "seat": seat,
+                    "level": level,
+                    "seed": seed,
+                    "ply": len(match.actions),
+                    "actions": list(turn),
+                    "seconds": round(seconds, 3),
+                }
+            )
+        )
+    else:
+        print(" ".join(turn))
     return 0

@@ -42,6 +42,12 @@ def register(sub: Any) -> None:
     )
     sim.add_argument("--config", metavar="FILE", help="a configuration file to read")
     sim.add_argument(
+        "--seats",
+        metavar="SEATS",
+        help="who plays each seat: hands, or the computer at a level from 1 to 5, e.g. "
+        "--seats hands,computer:2 to play against the computer (docs/computer.md)",
+    )
+    sim.add_argument(
         "--state",
         metavar="DIR",
         help="keep the games (and the control socket) in DIR (default: a temporary directory)",
@@ -85,6 +91,8 @@ def _play(args: argparse.Namespace) -> int:
         raise SimError(f"--delay {args.delay}: give 0 or more seconds")
     game = args.game.lower() if args.game else None
     state = args.state
+    if args.seats is not None:
+        args.set = [*args.set, _seats_setting(args.seats)]
     # the daemon logs to a file: the terminal belongs to the board
     log_dir = state_directory(state) if state else None
     _quiet_logging(log_dir / "sim.log" if log_dir else None)
@@ -115,10 +123,11 @@ def _play(args: argparse.Namespace) -> int:
     def make(new_game: str | None, options: dict[str, Any]) -> Simulation:
         chosen = new_game or game
         profile = args.profile if new_game is None else None
+        seats = options.pop("seats", None)
         sim = Simulation(
             chosen,
             profile,
-            overrides=args.set,
+            overrides=[*args.set, *([_seats_setting(seats)] if seats is not None else [])],
             state_dir=state,
             options=options or None,
             config_path=args.config,
@@ -158,6 +167,13 @@ def _web(args: argparse.Namespace, game: str | None, state: str | None) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
     return 0
+
+
+def _seats_setting(seats: str) -> str:
+    """The ``--set`` of ``[game] seats`` (TOML text: every character kept)."""
+    import json
+
+    return f"game.seats={json.dumps(seats)}"
 
 
 @contextlib.contextmanager

@@ -63,9 +63,9 @@ class ControllerError(BoardctlError, ValueError):
 class Recorder(Protocol):
     """Where games and actions are written before they show (see :mod:`.store`).
     ``seats`` names the computer's seats (with their levels and seeds), and
-    ``attempt`` marks an action where a plan of the computer's began (how
-    many times another move was asked for there): a record keeps both so
-    that the computer's moves replay exactly."""
+    ``excluded`` marks an action where a turn of the computer's began, with
+    the moves it had suggested there before (another move was asked for):
+    a record keeps both so that the computer's moves replay exactly."""
 
     def begin(
         self,
@@ -75,7 +75,9 @@ class Recorder(Protocol):
         seats: Seats = ALL_HANDS,
     ) -> None: ...
 
-    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None: ...
+    def record(
+        self, move: str, public: str | None = None, excluded: tuple[str, ...] | None = None
+    ) -> None: ...
 
     def undo(self, steps: int) -> None: ...
 
@@ -94,7 +96,9 @@ class NullRecorder:
     ) -> None:
         pass
 
-    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
+    def record(
+        self, move: str, public: str | None = None, excluded: tuple[str, ...] | None = None
+    ) -> None:
         pass
 
     def undo(self, steps: int) -> None:
@@ -118,8 +122,7 @@ class Controller(Conditions):
     (without one they come from an operator or the board), each one only
     once the choose button is pressed with ``chance_on_button``; ``engines`` builds
     an engine by name. ``seats`` says who plays each seat of the games
-    started here (hands by default; ``resume_seats`` those of the game resumed,
-    with the plies its computer's plans began at and their attempts),
+    started here (hands by default; ``resume_seats`` those of the game resumed),
     ``thinker`` runs the computer's thinking and ``seeds`` gives each
     computer seat of a new game its seed. Every method takes ``now``, the
     loop's monotonic time in seconds.
@@ -141,7 +144,7 @@ class Controller(Conditions):
         seed: int | None = None,
         engines: EngineFactory = create,
         seats: Seats = ALL_HANDS,
-        resume_seats: tuple[Seats, Mapping[int, int]] | None = None,
+        resume_seats: Seats | None = None,
         thinker: Thinker | None = None,
         seeds: Callable[[], int] | None = None,
     ) -> None:
@@ -190,8 +193,7 @@ class Controller(Conditions):
             self.engine = engines(r_game, r_options)
             self.match: Match[Any, Any] = Match.from_moves(self.engine, moves)
             self.seed = seed if seed is not None or chance is None else chance.new_seed()
-            seats_now, attempts = resume_seats or (Seats(), {})
-            self.opponent.begin(self._checked_seats(seats_now, self.engine), attempts)
+            self.opponent.begin(self._checked_seats(resume_seats or ALL_HANDS, self.engine))
         else:
             self.engine = configured
             self.match = Match(self.engine)
@@ -741,8 +743,8 @@ class Controller(Conditions):
         for step in steps:
             before = self.match.state
             public = self.engine.public_action(before, step.action)
-            attempt = self.opponent.committed(len(self.match.actions), step.action)
-            self.recorder.record(self.engine.format_action(step.action), public, attempt)
+            excluded = self.opponent.committed(len(self.match.actions), step.action)
+            self.recorder.record(self.engine.format_action(step.action), public, excluded)
             self.match.play(step.action)
             self.public_moves.append(public)
             touched |= step.changed | self.engine.highlight(before, step.action)

@@ -11,15 +11,15 @@ score) comes as one :class:`Plan`; the board then may show only those actions
 (the reconciler is told so), made by a visitor's hands at their own pace.
 
 Each request carries the seat's seed, the number of actions played (its ply)
-and how many times another move was asked for there (its attempt, with the
-actions suggested before, which it must not suggest again): the same request
-always gets the same answer, so a game record that keeps them replays
-exactly. Pure: it never reads the clock (it is given the time).
+and the actions suggested before at this position, which it must not suggest
+again (another move was asked for): the same request always gets the same
+answer, so a game record that keeps them replays exactly. Pure: it never
+reads the clock (it is given the time).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -92,7 +92,8 @@ class Plan:
 
     seat: int
     ply: int
-    attempt: int
+    #: the moves suggested before at this position (another move was asked for)
+    excluded: tuple[str, ...]
     actions: tuple[Any, ...]
     states: tuple[Any, ...]
     texts: tuple[str, ...]
@@ -182,18 +183,15 @@ class Opponent:
         #: the position other moves were asked for at (its ply and state),
         #: and the first actions suggested there, in order
         self._tried: tuple[int, Any, tuple[str, ...]] | None = None
-        #: the attempt each of the computer's plans was made at, by the ply it began
-        self.attempts: dict[int, int] = {}
         self.failure: str | None = None
         self.failed_at = 0.0
         self._next_id = 0
 
     # -- the game ------------------------------------------------------------
-    def begin(self, seats: Seats, attempts: Mapping[int, int] | None = None) -> None:
+    def begin(self, seats: Seats) -> None:
         """A game (new or resumed) with these seats; what was under way is dropped."""
         self.stop()
         self.seats = seats
-        self.attempts = dict(attempts or {})
         self._tried = None
         self.failure = None
 
@@ -206,7 +204,6 @@ class Opponent:
 
     def withdrawn(self, played: int) -> None:
         """Actions were taken back: ``played`` remain."""
-        self.attempts = {ply: n for ply, n in self.attempts.items() if ply < played}
         if self._tried is not None and self._tried[0] > played:
             self._tried = None
 
@@ -286,13 +283,13 @@ class Opponent:
         self.plan = None
         return text
 
-    def committed(self, ply: int, action: Any) -> int | None:
-        """``action`` is played at ``ply``: the attempt of the computer's plan
-        that begins with it there (kept for the record), else None."""
+    def committed(self, ply: int, action: Any) -> tuple[str, ...] | None:
+        """``action`` is played at ``ply``: where a turn of the computer's
+        begins with it, the moves it suggested there before (for the record),
+        else None."""
         plan = self.plan
         if plan is not None and plan.ply == ply and plan.actions[0] == action:
-            self.attempts[ply] = plan.attempt
-            return plan.attempt
+            return plan.excluded
         return None
 
     # -- what the board may show ----------------------------------------------------
@@ -349,7 +346,7 @@ def _plan_of(engine: Engine[Any, Any], request: Think, texts: tuple[str, ...]) -
     return Plan(
         request.seat,
         request.ply,
-        request.attempt,
+        request.exclude,
         tuple(actions),
         tuple(states),
         tuple(engine.format_action(a) for a in actions),

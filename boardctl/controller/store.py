@@ -10,8 +10,8 @@ Each game keeps the seed its chance outcomes are drawn from (so a resumed game
 draws on as it would have), who played each seat (the computer's with their
 levels and seeds), and each move its public text beside its full one: the
 record of an unfinished game shows only what every player may see. A move
-where a plan of the computer's began keeps how many times another move was
-asked for there (its attempt), so the computer's moves replay exactly.
+where a turn of the computer's began keeps the moves it suggested there before
+(another move was asked for), so the computer's moves replay exactly.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS moves (
     move TEXT NOT NULL,
     at TEXT NOT NULL,
     public TEXT,
-    attempt INTEGER,
+    excluded TEXT,
     PRIMARY KEY (game_id, seq)
 );
 """
@@ -146,7 +146,7 @@ class Store:
             ("games", "seed", "INTEGER"),
             ("games", "seats", "TEXT"),
             ("moves", "public", "TEXT"),
-            ("moves", "attempt", "INTEGER"),
+            ("moves", "excluded", "TEXT"),
         ):
             names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
             if column not in names:
@@ -207,15 +207,25 @@ class Store:
             ),
         )
 
-    def record(self, move: str, public: str | None = None, attempt: int | None = None) -> None:
+    def record(
+        self, move: str, public: str | None = None, excluded: tuple[str, ...] | None = None
+    ) -> None:
         """One action: its notation, and what every player may read of it
-        (``public``; the notation itself when it holds no secret); ``attempt``
-        where a plan of the computer's began with it."""
+        (``public``; the notation itself when it holds no secret); where a
+        turn of the computer's began with it, the moves it had suggested
+        there before (``excluded``)."""
         game_id = self._require()
         self._write(
-            "INSERT INTO moves (game_id, seq, move, at, public, attempt) VALUES "
+            "INSERT INTO moves (game_id, seq, move, at, public, excluded) VALUES "
             "(?, (SELECT COUNT(*) FROM moves WHERE game_id = ?), ?, ?, ?, ?)",
-            (game_id, game_id, move, self._now(), public, attempt),
+            (
+                game_id,
+                game_id,
+                move,
+                self._now(),
+                public,
+                None if excluded is None else json.dumps(list(excluded)),
+            ),
         )
 
     def undo(self, steps: int) -> None:
@@ -270,13 +280,11 @@ class Store:
         self._game_id = int(row[0])
         return str(row[1]), json.loads(row[2]), self.moves(int(row[0]))
 
-    def seats(self) -> tuple[Seats, dict[int, int]]:
-        """Who plays each seat of the current game (the one :meth:`current`
-        gave), and the plies where the computer's plans began, with their
-        attempts."""
+    def seats(self) -> Seats:
+        """Who plays each seat of the current game (the one :meth:`current` gave)."""
         if self._game_id is None:
-            return Seats(), {}
-        return self._seats(self._game_id), self._plans(self._game_id)
+            return ALL_HANDS
+        return self._seats(self._game_id)
 
     def _seats(self, game_id: int) -> Seats:
         row = self._db.execute("SELECT seats FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -284,12 +292,15 @@ class Store:
             return Seats()
         return Seats.from_json(json.loads(row[0]), f"{self.path}: game {game_id}: seats")
 
-    def _plans(self, game_id: int) -> dict[int, int]:
+    def plans(self, game_id: int) -> dict[int, list[str]]:
+        """The plies where a turn of the computer's began in a game, each with
+        the moves it had suggested there before."""
         rows = self._db.execute(
-            "SELECT seq, attempt FROM moves WHERE game_id = ? AND attempt IS NOT NULL",
+            "SELECT seq, excluded FROM moves WHERE game_id = ? AND excluded IS NOT NULL "
+            "ORDER BY seq",
             (game_id,),
         ).fetchall()
-        return {int(seq): int(attempt) for seq, attempt in rows}
+        return {int(seq): list(json.loads(excluded)) for seq, excluded in rows}
 
     def seed(self) -> int | None:
         """The seed of the current game (the one :meth:`current` gave), if it has one."""
@@ -347,7 +358,5 @@ class Store:
         seats = self._seats(game_id)
         if seats.any_computer:
             record["seats"] = seats.to_json()
-            record["plans"] = {
-                str(ply + 1): attempt for ply, attempt in sorted(self._plans(game_id).items())
-            }
+            record["plans"] = {str(ply + 1): tried for ply, tried in self.plans(game_id).items()}
         return record

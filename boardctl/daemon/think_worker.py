@@ -11,8 +11,7 @@ request N at once (its answer is still written, and dropped by the daemon).
 Requests are handled in turn; a line too long or not JSON is answered with an
 error and skipped. The process ends when stdin closes.
 
-:func:`decide` is the thinking itself, also used by ``boardctl rules think``:
-the same position, level, seed, ply and attempt always give the same move.
+:func:`~boardctl.daemon.thinking.decide` is the thinking itself.
 """
 
 from __future__ import annotations
@@ -21,52 +20,16 @@ import contextlib
 import json
 import os
 import queue
-import random
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from boardctl.engines import Engine, create
+from boardctl.daemon.thinking import decide
+from boardctl.engines import create
 
 #: the longest request line taken (a position of the largest game is a few kB)
 MAX_LINE = 1 << 20
-
-
-def hidden(
-    engine: Engine[Any, Any], state: Any, seat: int, seed: int, ply: int, attempt: int
-) -> Any:
-    """``state`` as ``seat`` may know it: every secret hidden from that seat
-    drawn again (the same draw for the same seed, ply and attempt). The
-    daemon sends only this to the thinking process."""
-    rng = random.Random(f"{seed}/{ply}/{attempt}/deal")
-    return engine.determinize(state, seat, rng)
-
-
-def decide(
-    engine: Engine[Any, Any],
-    state: Any,
-    *,
-    level: int,
-    seed: int,
-    ply: int,
-    attempt: int = 0,
-    exclude: Sequence[str] = (),
-    stop: Callable[[], bool] | None = None,
-) -> tuple[Any, ...]:
-    """The computer's turn in ``state`` (already as its seat may know it:
-    see :func:`hidden`) at ``level``, from ``seed``; ``exclude`` holds the
-    actions suggested before here (another move was asked for ``attempt``
-    times). The same arguments give the same turn, unless ``stop`` cuts the
-    thinking short."""
-    # imported here: the daemon, which imports this module for hidden(), never searches
-    from boardctl.computer import level as level_of
-    from boardctl.computer import plan_turn
-
-    rng = random.Random(f"{seed}/{ply}/{attempt}")
-    excluded = [engine.parse_action(text) for text in exclude]
-    return plan_turn(engine, state, level_of(level), rng, exclude=excluded, stop=stop)
 
 
 def _answer(request: dict[str, Any], cancelled: threading.Event) -> dict[str, Any]:

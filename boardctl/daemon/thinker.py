@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from boardctl.controller.opponent import ComputerFailed, ComputerMoved, Think
-from boardctl.daemon.think_worker import hidden
+from boardctl.daemon.thinking import hidden
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 HELP = (
     "type what the hands do (insert W3, place d4 PIECE, lift d4, move d4 e4, remove b1 c1) "
-    "or new/undo/play/roll/choose/press/status/quit"
+    "or new/undo/another/play/roll/choose/press/status/quit"
 )
 
 #: what an operator tells the controller: the typed word, the request and its key
@@ -71,13 +71,14 @@ def _game_of(status: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def parse_new(args: Sequence[str]) -> tuple[str | None, dict[str, Any]]:
-    """``new [GAME] [key=value ...]`` -> the game (or None) and the options."""
+    """``new [GAME] [key=value ...]`` -> the game (or None) and the options
+    (``seats=hands,computer:2`` among them, as text)."""
     game: str | None = None
     options: dict[str, Any] = {}
     for word in args:
         key, sep, value = word.partition("=")
         if sep:
-            options[key] = _option_value(value)
+            options[key] = value if key == "seats" else _option_value(value)
         elif game is None:
             game = word.lower()
         else:
@@ -228,6 +229,11 @@ class Console:
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
                 self.note = f"took back {reply['undone']}: put the board back as it was"
+            elif verb == "another":
+                reply = self.sim.request({"cmd": "another"})
+                if not reply.get("ok"):
+                    raise SimError(str(reply.get("error")))
+                self.note = f"the computer thinks again, instead of {reply['instead_of']}"
             elif verb in TOLD and len(words) > 1:
                 what = line.strip().split(None, 1)[1]
                 cmd, key = TOLD[verb]
@@ -274,6 +280,9 @@ class Console:
             self.note = f"a new game of {game} on {sim.profile.name}"
             return
         body: dict[str, Any] = {"cmd": "new", "game": game}
+        seats = options.pop("seats", None)
+        if seats is not None:
+            body["seats"] = seats
         if options:
             body["options"] = options
         reply = self.sim.request(body)

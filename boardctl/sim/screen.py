@@ -45,7 +45,9 @@ LIGHT_NAMES: Mapping[RGB, str] = MappingProxyType(
 DEFAULT_LIGHTS: tuple[RGB, ...] = scenes.Palette().players
 
 #: the operator's commands
-BOARD_HELP = "board: new [GAME] [key=value] | undo | status | help | quit"
+BOARD_HELP = (
+    "board: new [GAME] [key=value] [seats=hands,computer:2] | undo | another | status | quit"
+)
 
 
 def game_spec(status: Mapping[str, Any]) -> BoardSpec | None:
@@ -334,7 +336,26 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
         lines.append("the board is right")
     if status.get("told_undone"):
         lines.append(tell_again(status["told_undone"]))
+    lines += computer_says(status, lights)
     return lines
+
+
+def computer_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> list[str]:
+    """What the computer's seat to act is doing, in words."""
+    computer = status.get("computer")
+    if not computer:
+        return []
+    name = player_name(game_spec(status), computer["seat"])
+    who = f"the computer ({name}, level {computer['level']})"
+    if computer["doing"] == "thinking":
+        return [f"{who} is thinking (the light running round the board)"]
+    if computer["doing"] == "ready":
+        return [
+            f"{who} plays {' then '.join(computer['moves'])}: make it on the board as the "
+            "LEDs show (blinking: take off; breathing: put there)",
+            "  another: ask it for another move",
+        ]
+    return [f"{who} failed: {computer.get('error')}; it is asked again by itself"]
 
 
 def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
@@ -345,6 +366,9 @@ def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS)
         return "nobody to move"
     task = status.get("task") or "act"
     line = f"{player_label(game_spec(status), mover, lights)} to {task}"
+    computer = status.get("computer")
+    if computer and computer.get("seat") == mover:
+        line += f" (the computer, level {computer['level']})"
     choices = status.get("choices")
     if choices:
         line += ": " + " or ".join(choices)

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 #: the control socket's commands an operator may send from the web page
 OPERATOR_COMMANDS = frozenset(
-    {"status", "new", "undo", "choose", "chance", "play", "games", "export"}
+    {"status", "new", "undo", "another", "choose", "chance", "play", "games", "export"}
 )
 #: seconds a browser has to send its request, or to take each piece of an answer
 IO_SECONDS = 10.0

@@ -125,7 +125,17 @@ function turnText(st) {
   }
   if (st.actor === "chance") return `chance to act (${(st.outcomes || []).join(", ")})`;
   if (st.to_move === null || st.to_move === undefined) return st.task || "";
-  return `${playerName(st.to_move)} to ${st.task || "move"}`;
+  const c = st.computer;
+  const who = c && c.seat === st.to_move ? ` (the computer, level ${c.level})` : "";
+  return `${playerName(st.to_move)}${who} to ${st.task || "move"}`;
+}
+
+function computerText(st) {
+  const c = st && st.computer;
+  if (!c) return [];
+  if (c.doing === "thinking") return ["The computer is thinking: a light runs round the board in its colour."];
+  if (c.doing === "ready") return [`The computer plays ${c.moves.join(" then ")}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).`];
+  return [];
 }
 
 function problemText(st) {
@@ -146,6 +156,7 @@ function problemText(st) {
   if (st.to_tell && st.to_tell.length) out.push(`If this is ${st.to_tell[0]}${st.to_tell.length > 1 ? " (or the like)" : ""}, tell it on the operator page.`);
   if (st.candidates && st.candidates.length) out.push(`The board can be read more than one way: ${st.candidates.map((c) => c.join(" ")).join(" or ")}; make the move clearer.`);
   if (st.choices && st.choices.length) out.push(`Choose one: ${st.choices.join(", ")}.`);
+  out.push(...computerText(st));
   return out;
 }
 
@@ -265,6 +276,30 @@ function optionInputs(game) {
   }
 }
 
+// who plays each seat: hands, or the computer at a level (1 for a child's first games)
+const LEVELS = ["1 (first games)", "2", "3", "4", "5 (strongest)"];
+function seatInputs() {
+  const holder = $("seats");
+  const chosen = $("options").querySelector("[name=players]");
+  const count = chosen ? Number(chosen.value) || 2 : live.board ? live.board.players.length : 2;
+  const now = (live.state && live.state.seats) || [];
+  const kept = [...holder.querySelectorAll("select")].map((s) => s.value);
+  holder.replaceChildren();
+  for (let i = 0; i < count; i++) {
+    const label = el("label", {}, `${playerName(i)} `);
+    const input = el("select", { name: `seat${i}`, "data-seat": i });
+    input.appendChild(el("option", { value: "hands" }, "hands"));
+    LEVELS.forEach((text, n) => input.appendChild(el("option", { value: `computer:${n + 1}` }, `computer, level ${text}`)));
+    input.value = kept[i] || now[i] || "hands";
+    label.appendChild(input);
+    holder.appendChild(label);
+  }
+}
+
+function readSeats() {
+  return [...$("seats").querySelectorAll("select")].map((s) => s.value);
+}
+
 function readOptions() {
   const out = {};
   for (const input of $("options").querySelectorAll("input, select")) {
@@ -277,7 +312,7 @@ function readOptions() {
 
 async function operatorCommand(body) {
   const reply = await post("/api/command", body);
-  if (reply.ok) say(body.cmd === "undo" ? `undone: ${reply.undone}` : body.cmd === "play" ? `played ${reply.played}` : `${body.cmd}: done`);
+  if (reply.ok) say(body.cmd === "undo" ? `undone: ${reply.undone}` : body.cmd === "play" ? `played ${reply.played}` : body.cmd === "another" ? `the computer thinks again, instead of ${reply.instead_of}` : `${body.cmd}: done`);
   else say(reply.error, true);
   if (reply.ok) pastGames();
   return reply;
@@ -301,6 +336,7 @@ function renderOperator() {
   if (b && live.me && live.me.operator && !sel.dataset.touched && sel.value !== b.game && live.me.games.includes(b.game)) {
     sel.value = b.game;
     optionInputs(b.game);
+    seatInputs();
   }
   if (b) $("rules").textContent = b.rules;
   const acts = $("acts");
@@ -313,6 +349,11 @@ function renderOperator() {
   if (st && st.actor === "chance" && st.chance === "operator") for (const o of st.outcomes || []) {
     const btn = el("button", { type: "button" }, `chance: ${o}`);
     btn.onclick = () => operatorCommand({ cmd: "chance", action: o });
+    acts.appendChild(btn);
+  }
+  if (st && st.computer && st.computer.doing === "ready") {
+    const btn = el("button", { type: "button", id: "another" }, "Another move, computer");
+    btn.onclick = () => operatorCommand({ cmd: "another" });
     acts.appendChild(btn);
   }
   $("play-form").hidden = !(st && st.told);
@@ -349,7 +390,9 @@ async function operatorPage() {
     const current = live.board && live.board.game;
     if (current && live.me.games.includes(current)) sel.value = current;
     optionInputs(sel.value);
-    sel.onchange = () => { sel.dataset.touched = "1"; optionInputs(sel.value); };
+    seatInputs();
+    sel.onchange = () => { sel.dataset.touched = "1"; optionInputs(sel.value); seatInputs(); };
+    $("options").onchange = () => seatInputs();
     pastGames();
   };
   $("login-form").onsubmit = async (e) => {
@@ -366,7 +409,7 @@ async function operatorPage() {
   };
   $("new-form").onsubmit = (e) => {
     e.preventDefault();
-    operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions() });
+    operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions(), seats: readSeats() });
   };
   $("undo").onclick = () => operatorCommand({ cmd: "undo" });
   $("play-form").onsubmit = (e) => {
@@ -424,7 +467,11 @@ async function simPage() {
     const r = await post("/api/command", { cmd: "new" });
     say(r.ok ? "new game" : r.error, !r.ok);
   };
-  listen(() => { refreshPieces(); renderLive(click); if ($("winner")) { const st = live.state; $("winner").textContent = st && st.winner !== null && st.winner !== undefined ? `${playerName(st.winner)} wins!` : ""; } });
+  $("another").onclick = async () => {
+    const r = await post("/api/command", { cmd: "another" });
+    say(r.ok ? `the computer thinks again, instead of ${r.instead_of}` : r.error, !r.ok);
+  };
+  listen(() => { refreshPieces(); renderLive(click); const c = (live.state || {}).computer; $("another").hidden = !(c && c.doing === "ready"); if ($("winner")) { const st = live.state; $("winner").textContent = st && st.winner !== null && st.winner !== undefined ? `${playerName(st.winner)} wins!` : ""; } });
 }
 
 ({ board: () => listen(() => renderLive()), score: scorePage, operator: operatorPage, player: playerPage, sim: simPage })[page]();
