@@ -111,6 +111,8 @@ def options_from_mapping(cls: type[O], game: str, raw: Mapping[str, Any]) -> O:
     return cls(**values)
 
 
+# one concern a line; mypy takes a method's type from the first base that
+# declares it, so a concern that stubs another's methods comes after it
 class Engine(
     Rules[S, A],
     Notation[S, A],
