@@ -1,6 +1,6 @@
 """Chance: outcomes of a die or a draw, played as ordinary recorded actions.
 
-When :meth:`~boardctl.engines.base.Engine.actor` is ``CHANCE`` the controller
+When :meth:`~boardctl.engines.rules.Rules.actor` is ``CHANCE`` the controller
 plays one of the engine's outcomes. It draws none itself (the core holds no
 random source): it is handed a :class:`ChanceSource`, which the daemon backs
 with a seeded random generator whose seed is stored with the game. Without a
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from boardctl.engines import CHANCE, Engine
+from boardctl.engines.rules import Rules
 
 
 class ChanceSource(Protocol):
@@ -41,11 +42,11 @@ def outcome_action(
     return outcomes[index][0]
 
 
-def chance_acts(engine: Engine[Any, Any], state: Any) -> bool:
+def chance_acts(engine: Rules[Any, Any], state: Any) -> bool:
     return engine.actor(state) is CHANCE
 
 
-def undo_depth(engine: Engine[Any, Any], states: Sequence[Any], *, drawn: bool) -> int:
+def undo_depth(engine: Rules[Any, Any], states: Sequence[Any], *, drawn: bool) -> int:
     """How many actions an operator's undo takes back: the last one; and when
     chance's outcomes are ``drawn`` by the controller, every outcome drawn
     after the last player's action as well (they would only be drawn again).

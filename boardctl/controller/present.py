@@ -3,10 +3,11 @@ of the loop, from the phase, the game and the tracked board, for the LED
 scenes and the status alike.
 
 Everything shown to the room is public: the moves in the engine's public
-notation (:meth:`~boardctl.engines.base.Engine.public_action`), the board
-drawn by :meth:`~boardctl.engines.base.Engine.public_render`, the state as
-:meth:`~boardctl.engines.base.Engine.public_view`. A game with secrets lights
-no legal-move hints (which sites are legal may tell a secret). Pure.
+notation (:meth:`~boardctl.engines.notation.Notation.public_action`), the
+board drawn by :meth:`~boardctl.engines.presentation.Presentation.public_render`,
+the state as :meth:`~boardctl.engines.presentation.Presentation.public_view`.
+A game with secrets lights no legal-move hints (which sites are legal may tell
+a secret). Pure.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from boardctl.controller.reconcile import (
 from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View
 from boardctl.engines import CHANCE, Engine, Match
+from boardctl.engines.presentation import Presentation
 from boardctl.seats import ALL_HANDS, Seats
 
 
@@ -140,7 +142,7 @@ def computer_fault(error: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _public(engine: Engine[Any, Any], state: Any) -> tuple[dict[str, Any], str]:
+def _public(engine: Presentation[Any, Any], state: Any) -> tuple[dict[str, Any], str]:
     """The state as the room may see it and the board drawn for them: worked
     out once per state (states are immutable), not on every turn of the loop.
     Shared between views: read, never changed."""

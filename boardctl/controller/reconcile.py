@@ -65,6 +65,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.engines.base import Engine
+from boardctl.engines.physical import PhysicalBoard
 
 #: a sensed or projected layout as a hashable value
 Key = frozenset[tuple[str, str]]
@@ -403,7 +404,7 @@ class Reconciler:
         self.tells = engine.tells
         #: the engine lights what an action touches (the interface's default
         #: highlight): an option's highlight is its touched sites, not asked twice
-        self.highlight_is_touches = type(engine).highlight is Engine.highlight
+        self.highlight_is_touches = type(engine).highlight is PhysicalBoard.highlight
         #: options built and cached since the cache was last trimmed
         self.kept = 0
         #: states where the computer acts -> the action it chose (None while

@@ -1,0 +1,104 @@
+"""The game on a physical board: its sites and pieces, what lies where, what an
+action touches, and how each action reaches the controller.
+
+The profile checks (``hardware/profiles/games.py``) hold a board profile
+against :meth:`PhysicalBoard.board`; the simulator's hands and the web pages
+draw and move its pieces; the reconciler compares the sensed board with
+:meth:`PhysicalBoard.layout` and goes from the sites that differ to the
+actions that touch them; the controller's phases ask whether the actor now
+picks among options lit side by side (:meth:`PhysicalBoard.choosing`) rather
+than making a move the sensors read, and the reconciler leaves out the actions
+a person must tell (:meth:`PhysicalBoard.told`).
+
+Terms:
+
+* **site**: a named place on the board that a sensor can watch (``"d4"``, a
+  track ``"W3"``, an edge). ``sites()`` lists them all.
+* **layout**: what lies on each occupied site, as piece codes (strings) chosen
+  by the engine and declared in its :class:`~.describe.BoardSpec`. The
+  controller compares layouts with what the sensors report.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from boardctl.engines.describe import BoardSpec
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class PhysicalBoard(abc.ABC, Generic[S, A]):
+    """The board a game is played on, and how its actions show on it."""
+
+    @abc.abstractmethod
+    def board(self) -> BoardSpec:
+        """The board, pieces and players of this game with these options
+        (built once: engines cache it)."""
+
+    def sites(self) -> tuple[str, ...]:
+        """Every site of the board, in a fixed order."""
+        return self.board().site_names
+
+    @abc.abstractmethod
+    def layout(self, state: S) -> Mapping[str, str]:
+        """The piece code on each occupied site."""
+
+    def touches(self, state: S, action: A) -> frozenset[str]:
+        """The sites ``action`` (played in ``state``) touches: those whose
+        content it changes, and any it is done through (a Shiftago track).
+
+        The default compares the layouts before and after; an engine whose
+        actions work through sites that hold no piece overrides it."""
+        before = self.layout(state)
+        after = self.layout(self.apply_unchecked(state, action))
+        return frozenset(s for s in before.keys() | after.keys() if before.get(s) != after.get(s))
+
+    def actions_touching(self, state: S, sites: frozenset[str]) -> Iterator[A]:
+        """The legal actions that touch any of ``sites`` (see :meth:`touches`),
+        in the order :meth:`legal_actions` lists them.
+
+        The reconciler asks this for the sites where the board differs from
+        the game, so a game with thousands of legal actions need not list them
+        all. The default filters :meth:`legal_actions` by :meth:`touches`; an
+        engine that can go from a site straight to its actions overrides it,
+        with the same answer."""
+        return (a for a in self.legal_actions(state) if self.touches(state, a) & sites)
+
+    def highlight(self, state: S, action: A) -> frozenset[str]:
+        """The sites to light when ``action`` is offered to the player (a
+        track to push into, a cell to place on, a line to score): by default
+        what it touches."""
+        return self.touches(state, action)
+
+    def choosing(self, state: S) -> bool:
+        """Whether the actor now picks one of several options the LEDs show
+        side by side (a scoring line), rather than making a move: the
+        controller then lights every option's :meth:`highlight`."""
+        return False
+
+    def told(self, state: S, action: A) -> bool:
+        """Whether ``action`` must be told to the controller by a person
+        (``boardctl play``) because a board cannot show it whole: it changes
+        nothing a sensor sees (a pass), or it carries something no sensor
+        reads (the route card a player shows). The controller never reads a
+        told action off the board, even where its pieces match; by default
+        no action is told."""
+        return False
+
+    @property
+    def tells(self) -> bool:
+        """Whether any action of this game may be told (:meth:`told` is the
+        engine's own)."""
+        return type(self).told is not PhysicalBoard.told
+
+    if TYPE_CHECKING:
+        # of another concern, used by the defaults above (see boardctl.engines.base)
+        @abc.abstractmethod
+        def legal_actions(self, state: S) -> Iterator[A]: ...
+
+        @abc.abstractmethod
+        def apply_unchecked(self, state: S, action: A) -> S: ...
