@@ -30,7 +30,8 @@ _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 HELP = (
     "type what the hands do (insert W3, place d4 PIECE, lift d4, move d4 e4, remove b1 c1) "
-    "or new/undo/another/play/roll/choose/press/status/quit"
+    "or new/undo/another/play/roll/choose/press/status/quit; "
+    "new seats=hands,computer:2 plays the computer"
 )
 
 #: what an operator tells the controller: the typed word, the request and its key

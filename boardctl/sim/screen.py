@@ -45,9 +45,7 @@ LIGHT_NAMES: Mapping[RGB, str] = MappingProxyType(
 DEFAULT_LIGHTS: tuple[RGB, ...] = scenes.Palette().players
 
 #: the operator's commands
-BOARD_HELP = (
-    "board: new [GAME] [key=value] [seats=hands,computer:2] | undo | another | status | quit"
-)
+BOARD_HELP = "board: new [GAME] [key=value] | undo | another | status | help | quit"
 
 
 def game_spec(status: Mapping[str, Any]) -> BoardSpec | None:
