@@ -61,9 +61,7 @@ def _make(sim: Simulation, engine: Engine[Any, Any], state: Any, texts: list[str
         else:
             want = sim.profile.projected_layout(engine.layout(after))
             lifts = [hands.Change(s, None) for s in sorted(sim.layout) if s not in want]
-            puts = [
-                hands.Change(s, p) for s, p in sorted(want.items()) if sim.layout.get(s) != p
-            ]
+            puts = [hands.Change(s, p) for s, p in sorted(want.items()) if sim.layout.get(s) != p]
             # a piece that changes (a disc put into a ring) is lifted first
             swaps = [hands.Change(c.site, None) for c in puts if c.site in sim.layout]
             sim.apply(lifts + swaps + puts)
@@ -72,18 +70,22 @@ def _make(sim: Simulation, engine: Engine[Any, Any], state: Any, texts: list[str
 
 def _computer_ready(sim: Simulation, moves: int) -> dict[str, Any]:
     return sim.wait_status(
-        lambda s: len(s["moves"]) == moves
-        and (s.get("computer") or {}).get("doing") == "ready"
-        and s["phase"] in ("awaiting_move", "choosing"),
+        lambda s: (
+            len(s["moves"]) == moves
+            and (s.get("computer") or {}).get("doing") == "ready"
+            and s["phase"] in ("awaiting_move", "choosing")
+        ),
         WAIT,
     )
 
 
 def _visitors_turn(sim: Simulation, moves: int) -> dict[str, Any]:
     return sim.wait_status(
-        lambda s: len(s["moves"]) >= moves
-        and "computer" not in s
-        and s["phase"] in ("awaiting_move", "choosing", "game_over"),
+        lambda s: (
+            len(s["moves"]) >= moves
+            and "computer" not in s
+            and s["phase"] in ("awaiting_move", "choosing", "game_over")
+        ),
         WAIT,
     )
 
@@ -125,8 +127,10 @@ def test_a_visitor_plays_a_whole_game_against_the_computer(sim_of: Any, game: st
             _make(sim, engine, match.state, turn)
             want = len(status["moves"]) + len(turn)
             status = sim.wait_status(
-                lambda s, n=want: (len(s["moves"]) == n and s["phase"] != "move_in_progress")
-                or s["phase"] == "choosing",
+                lambda s, n=want: (
+                    (len(s["moves"]) == n and s["phase"] != "move_in_progress")
+                    or s["phase"] == "choosing"
+                ),
                 WAIT,
             )
             if len(status["moves"]) < want:
