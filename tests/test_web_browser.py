@@ -374,3 +374,47 @@ def test_a_game_without_told_actions_shows_no_way_to_tell_one(sim: Simulation, p
     page.wait_for_selector("#panel:not([hidden])", timeout=WAIT)
     moves_shown(page, 0)
     assert page.locator("#play-form").is_hidden()
+
+
+def test_the_operator_seats_the_computer_and_asks_it_for_another_move(page: Any) -> None:
+    with Simulation(
+        "shiftago", overrides=['web.listen="127.0.0.1:0"', "controller.settle_ms=40"]
+    ) as s:
+        url = str(s.daemon.web.url)
+        s.wait_status(lambda st: st["phase"] == "awaiting_move", 5.0)
+        page.goto(url + "/operator")
+        page.wait_for_selector("#panel:not([hidden])", timeout=WAIT)
+        # a choice per seat, hands or the computer at a level
+        page.wait_for_selector('#seats select[data-seat="1"]', timeout=WAIT)
+        assert page.locator("#seats select").count() == 2
+        page.select_option('#seats select[data-seat="1"]', "computer:1")
+        page.click("#new")
+        status = s.wait_status(lambda st: st.get("seats") == ["hands", "computer:1"], 5.0)
+        assert status["moves"] == []
+        s.hands("insert W4")
+        status = s.wait_status(lambda st: (st.get("computer") or {}).get("doing") == "ready", 20)
+        (first,) = status["computer"]["moves"]
+        page.wait_for_function(
+            f"document.getElementById('problems').textContent.includes('computer plays {first}')",
+            timeout=WAIT,
+        )
+        assert "(the computer, level 1)" in page.locator("#turn").inner_text()
+        # the track it pushes into is lit on the page as on the board
+        page.wait_for_selector(f'[data-site="{first}"][data-lit]', timeout=WAIT)
+        shot(page, "operator-computer")
+        page.click("#another")
+        page.wait_for_function(
+            "document.getElementById('said').textContent.includes('thinks again')", timeout=WAIT
+        )
+        status = s.wait_status(
+            lambda st: (st.get("computer") or {}).get("doing") == "ready"
+            and st["computer"]["moves"] != [first],
+            20,
+        )
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(url + "/")
+        page.wait_for_function(
+            "document.getElementById('problems').textContent.includes('computer plays')",
+            timeout=WAIT,
+        )
+        shot(page, "board-computer-phone")

@@ -104,6 +104,9 @@ PrivateMounts=yes
 SystemCallArchitectures=native
 SystemCallFilter=@system-service
 SystemCallFilter=~@privileged @resources
+# but for the computer player's process, which lowers its own priority below the
+# loop's (a raise is refused all the same: no capability allows it)
+SystemCallFilter=setpriority
 SystemCallErrorNumber=EPERM
 
 [Install]
