@@ -38,9 +38,10 @@ import dataclasses
 import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from boardctl.engines.describe import BoardSpec, PlayerSites
+from boardctl.engines.playing import Playing
 from boardctl.errors import BadOptions, IllegalMove
 
 
@@ -116,11 +117,13 @@ def options_from_mapping(cls: type[O], game: str, raw: Mapping[str, Any]) -> O:
     return cls(**values)
 
 
-class Engine(abc.ABC, Generic[S, A]):
+class Engine(Playing[S, A]):
     """The rules of one game, with its options fixed.
 
     Subclasses set :attr:`name` and implement the abstract methods. They validate
     their options in ``__init__`` and raise :class:`BadOptions` for bad ones.
+    What the computer opponent asks of a game (:class:`~.playing.Playing`:
+    ``evaluate``, ``determinize``) comes with defaults an engine may override.
     """
 
     name: ClassVar[str]
