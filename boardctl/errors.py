@@ -38,3 +38,16 @@ class RecordError(BoardctlError, ValueError):
 
 class ConfigError(BoardctlError, ValueError):
     """A configuration or profile file with a wrong key or value."""
+
+
+class ComputerError(BoardctlError):
+    """Root of the errors raised by the computer opponent (boardctl.computer)."""
+
+
+class UnknownLevel(ComputerError, ValueError):
+    """A level of the computer opponent that does not exist."""
+
+
+class NotThinking(ComputerError, ValueError):
+    """The computer was asked to choose where no player of its own acts
+    (chance acts, or the game is over), or in a game it cannot play fairly."""

@@ -10,6 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PURE = [
     *sorted((ROOT / "boardctl/engines").rglob("*.py")),
+    *sorted((ROOT / "boardctl/computer").rglob("*.py")),
     ROOT / "boardctl/board.py",
     ROOT / "boardctl/sensing.py",
     ROOT / "boardctl/sim/hands.py",
@@ -92,6 +93,8 @@ def test_the_spi_reader_builds_on_the_gpio_base_not_on_the_gpio_sources() -> Non
 
 #: what an engine package may import from this project: the engine seam and the errors
 ENGINE_MAY_IMPORT = ("boardctl.engines", "boardctl.errors")
+#: the computer opponent reads the engines and raises its errors, nothing more
+COMPUTER_MAY_IMPORT = ("boardctl.computer", *ENGINE_MAY_IMPORT)
 
 
 @pytest.mark.parametrize(
@@ -105,5 +108,20 @@ def test_an_engine_imports_nothing_of_the_product_outside_the_engines(path: Path
         for name in _imports(path)
         if name.split(".")[0] == "boardctl"
         and not any(name == m or name.startswith(m + ".") for m in ENGINE_MAY_IMPORT)
+    )
+    assert not outside, f"{path.relative_to(ROOT)} imports {', '.join(outside)}"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "boardctl/computer").rglob("*.py")),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_the_computer_imports_only_the_engines_and_the_errors(path: Path) -> None:
+    outside = sorted(
+        name
+        for name in _imports(path)
+        if name.split(".")[0] == "boardctl"
+        and not any(name == m or name.startswith(m + ".") for m in COMPUTER_MAY_IMPORT)
     )
     assert not outside, f"{path.relative_to(ROOT)} imports {', '.join(outside)}"

@@ -26,7 +26,10 @@ rules, apart from ``pgn``, ``svg`` and ``engine``, which each take a board):
   checks, the simulator's hands and the web pages' board;
 * :class:`~.presentation.Presentation` (``presentation.py``): the task in
   words, the board as text, the sites lit for the players, secrets; read by
-  the view and the status (LEDs, ``boardctl status``, screens, the web).
+  the view and the status (LEDs, ``boardctl status``, screens, the web);
+* :class:`~.playing.Playing` (``playing.py``): how well each seat stands, a
+  secret drawn again as a player may imagine it; read by the computer's
+  search (``boardctl.computer``).
 
 docs/plugins.md lists every method with its concern and readers. A caller that
 needs one concern may take that narrower interface (a function that only
@@ -59,6 +62,7 @@ from typing import Any, ClassVar, TypeVar
 
 from boardctl.engines.notation import Notation
 from boardctl.engines.physical import PhysicalBoard
+from boardctl.engines.playing import Playing
 from boardctl.engines.presentation import Presentation
 from boardctl.engines.rules import CHANCE, PLAYING, Actor, Chance, Outcome, Rules, Status
 from boardctl.errors import BadOptions
@@ -72,6 +76,7 @@ __all__ = [
     "Notation",
     "Outcome",
     "PhysicalBoard",
+    "Playing",
     "Presentation",
     "Rules",
     "Status",
@@ -118,12 +123,15 @@ class Engine(
     Notation[S, A],
     PhysicalBoard[S, A],
     Presentation[S, A],
+    Playing[S, A],
 ):
     """One game with its options fixed: every concern at once, one base each.
 
     Subclasses set :attr:`name` and implement the abstract methods of every
     concern. They validate their options in ``__init__`` and raise
-    :class:`BadOptions` for bad ones.
+    :class:`BadOptions` for bad ones. What the computer opponent asks of a
+    game (:class:`~.playing.Playing`: ``evaluate``, ``determinize``) comes
+    with defaults an engine may override.
     """
 
     name: ClassVar[str]

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
+from boardctl.engines.bidiline.evaluate import evaluate
 from boardctl.engines.bidiline.grid import Grid, bits
 from boardctl.engines.bidiline.text import parse_action, render, state_from_json, state_to_json
 from boardctl.engines.bidiline.values import (
@@ -212,6 +213,11 @@ class BidiLine(Engine[State, Extend]):
         """The segments drawn in colour A and in colour B."""
         a = state.amber.bit_count()
         return (a, state.drawn.bit_count() - a)
+
+    def evaluate(self, state: State) -> tuple[float, ...]:
+        """The lead in segments, made less sure by the freedom left at the
+        ends (:mod:`.evaluate`)."""
+        return evaluate(self, state)
 
     def outcome(self, state: State) -> Outcome:
         end = state.end

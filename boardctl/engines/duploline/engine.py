@@ -9,6 +9,7 @@ from boardctl.engines.base import PLAYING, Engine, Outcome, Status
 from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.duploline import board
 from boardctl.engines.duploline.board import NAME, NEIGHBOURS, POSITION, VALID, bits
+from boardctl.engines.duploline.evaluate import evaluate
 from boardctl.engines.duploline.text import render, state_from_json
 from boardctl.engines.duploline.values import (
     COLOURS,
@@ -372,6 +373,11 @@ class DuploLine(Engine[State, Action]):
             return Outcome(Status.DRAW, None, "the board is full")
         status = Status.DRAW if winner is None else Status.WON
         return Outcome(status, winner, f"{mover} has no legal action left")
+
+    def evaluate(self, state: State) -> tuple[float, ...]:
+        """Lines of discs and rings with room to grow, and room to add
+        (:mod:`.evaluate`)."""
+        return evaluate(self, state)
 
     # -- notation --------------------------------------------------------
     def parse_action(self, text: str) -> Action:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
 from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.shiftago.actions import Action, Insert, Score, parse_action
+from boardctl.engines.shiftago.evaluate import evaluate
 from boardctl.engines.shiftago.geometry import (
     CELL_NAMES,
     CELLS,
@@ -483,6 +484,10 @@ class Shiftago(Engine[ShiftagoState, Action]):
 
     def scores(self, state: ShiftagoState) -> tuple[int, ...] | None:
         return state.scores if self.expert else None
+
+    def evaluate(self, state: ShiftagoState) -> tuple[float, ...]:
+        """Partial lines, points and marbles in hand (:mod:`.evaluate`)."""
+        return evaluate(self, state)
 
     def supply(self, state: ShiftagoState) -> tuple[int, ...]:
         """The marbles each player still has to insert."""

@@ -1,0 +1,100 @@
+"""The computer opponent's five levels: how much it may think, and how.
+
+Weakness never comes from a random blunder. A lower level evaluates fewer
+positions, so it looks less far ahead and sees fewer of the opponent's
+replies; its moves are still the best it found, so they look natural.
+
+The budget is a number of positions evaluated (never a time, so a level
+plays the same everywhere, on this machine or a Raspberry Pi), multiplied by
+the game's :attr:`~boardctl.engines.playing.Playing.search_scale`: a game
+whose positions cost more to look at scales its budget down so each level
+thinks about as long in every game (DuploLine, whose rules test that every
+move keeps the pieces connected, uses 0.6). docs/computer.md describes the
+levels for players; docs/benchmarks.md gives how long each thinks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from boardctl.engines.playing import Playing
+from boardctl.errors import UnknownLevel
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One level of the computer opponent."""
+
+    #: 1 (weakest) to 5 (strongest)
+    number: int
+    #: what people call it
+    name: str
+    #: positions the search evaluates before it chooses, in a game whose
+    #: ``search_scale`` is 1 (1: only the positions right after its own
+    #: actions, a look one action ahead)
+    positions: int
+    #: how readily the search tries an action that looks worse so far (the
+    #: UCT constant; values are in 0..1)
+    exploration: float
+    #: how it plays, in words for people
+    style: str
+
+    def budget(self, engine: Playing[Any, Any]) -> int:
+        """The positions it evaluates in ``engine``'s game: :attr:`positions`
+        times the game's ``search_scale``, at least 1."""
+        return max(1, round(self.positions * engine.search_scale))
+
+
+#: the levels, weakest first; ``LEVELS[n - 1].number == n``
+LEVELS: tuple[Level, ...] = (
+    Level(
+        1,
+        "Puppy",
+        1,
+        0.5,
+        "Plays the move that looks best right now and takes a win it can see at once, "
+        "but never thinks about your reply: a friendly opponent for children and first games.",
+    ),
+    Level(
+        2,
+        "Easy",
+        200,
+        0.5,
+        "Checks your answers to its few most promising moves, so it falls for a threat it "
+        "does not look at and rarely makes one of its own.",
+    ),
+    Level(
+        3,
+        "Medium",
+        2_000,
+        0.5,
+        "Looks at every move and your best replies: it blocks a line you could finish next "
+        "turn and finishes its own, but does not plan far ahead.",
+    ),
+    Level(
+        4,
+        "Hard",
+        8_000,
+        0.5,
+        "Reads a few moves ahead along the lines that matter and builds threats of its own.",
+    ),
+    Level(
+        5,
+        "Master",
+        30_000,
+        0.5,
+        "Thinks as far as the time allows (about half a second here, three seconds on a "
+        "Raspberry Pi Zero 2 W): sets up double threats and defends early.",
+    ),
+)
+
+
+def level(number: int) -> Level:
+    """The level numbered ``number`` (1 to 5); :class:`UnknownLevel` else."""
+    if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= len(LEVELS):
+        return LEVELS[number - 1]
+    raise UnknownLevel(
+        f"there is no computer level {number!r}: the levels are 1 to {len(LEVELS)} "
+        f"({', '.join(f'{lv.number} {lv.name}' for lv in LEVELS)})"
+    )

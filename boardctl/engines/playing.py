@@ -1,0 +1,128 @@
+"""What a game gives the computer opponent: how well each seat stands, and
+what a player may know.
+
+:class:`Playing` is the part of the engine interface that the search
+(:mod:`boardctl.computer`) reads besides the rules themselves. Every method
+has a sound default, so a new game gets an opponent by writing its
+:meth:`~Playing.evaluate` only; a game with secrets also writes
+:meth:`~Playing.determinize`.
+
+Pure like the rules: no I/O, no clock. Randomness comes in as an argument
+(:class:`Rng`, which ``random.Random`` satisfies); the caller seeds it.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Rng(Protocol):
+    """A source of random numbers handed to the search and to
+    :meth:`Playing.determinize`: ``random.Random`` is one. The same source
+    seeded alike gives the same numbers, so the same answer."""
+
+    def random(self) -> float:
+        """A number in [0, 1)."""
+
+    def randrange(self, stop: int, /) -> int:
+        """An integer in 0 .. ``stop`` - 1."""
+
+
+class Result(Protocol):
+    """What :meth:`Playing.evaluate` reads of an outcome (``base.Outcome``)."""
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+
+def terminal_values(players: int, winner: int | None) -> tuple[float, ...]:
+    """The values of a finished game: 1 for the winner and 0 for the others,
+    or ``1/players`` each after a draw (``winner`` None)."""
+    if winner is None:
+        return (1.0 / players,) * players
+    return tuple(1.0 if seat == winner else 0.0 for seat in range(players))
+
+
+def shares(strengths: Sequence[float], scale: float) -> tuple[float, ...]:
+    """Values in [0, 1] that add up to 1, from how strong each seat stands
+    (any unit): equal strengths give equal shares, and a seat ``scale``
+    stronger than another holds e (2.7) times its share, up to a bound
+    that keeps every share strictly between 0 and 1 (only a finished game is
+    certain). The engines' evaluations end with it."""
+    top = max(strengths)
+    weights = [math.exp(max((s - top) / scale, -30.0)) for s in strengths]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
+
+
+def score_shares(scores: Iterable[int]) -> tuple[float, ...]:
+    """Each seat's share of the points, counted from the lowest score plus
+    one: equal scores give equal shares, and more points a bigger one."""
+    points = list(scores)
+    low = min(points)
+    lifted = [p - low + 1 for p in points]
+    total = sum(lifted)
+    return tuple(p / total for p in lifted)
+
+
+class Playing(abc.ABC, Generic[S, A]):
+    """What the computer opponent asks of a game, every answer with a default.
+
+    :class:`~boardctl.engines.base.Engine` inherits it; an engine overrides
+    what it can answer better (docs/computer.md, "A new game").
+    """
+
+    #: The share of a level's search budget this game spends (1 for most).
+    #: A game whose positions cost much more to expand than Shiftago's (many
+    #: more actions, or slow rules) sets it below 1, so that a level thinks
+    #: about as long in every game; the search counts nodes, never time.
+    search_scale: ClassVar[float] = 1.0
+
+    if TYPE_CHECKING:
+        # what the defaults read of the rules, which the engine answers
+        players: int
+
+        @abc.abstractmethod
+        def outcome(self, state: S) -> Result: ...
+
+        @abc.abstractmethod
+        def scores(self, state: S) -> tuple[int, ...] | None: ...
+
+    def evaluate(self, state: S) -> tuple[float, ...]:
+        """Per seat, how well that seat stands in ``state``: a value in
+        [0, 1], higher is better. A finished game gives 1 to the winner and
+        0 to the others, 1/n each after a draw.
+
+        The search calls it at every position it reaches (the hot path), so
+        it must be fast and pure; it need not be exact, only a fair guess
+        that rises as a seat's chances do. The default knows only what the
+        rules say: the outcome once the game is over; else each seat's share
+        of the points if the game keeps score; else equal shares."""
+        outcome = self.outcome(state)
+        if outcome.over:
+            return terminal_values(self.players, outcome.winner)
+        scores = self.scores(state)
+        if scores is not None:
+            return score_shares(scores)
+        return (1.0 / self.players,) * self.players
+
+    def determinize(self, state: S, player: int, rng: Rng) -> S:
+        """A state ``player`` cannot tell from ``state``: every secret hidden
+        from ``player`` (an opponent's card, the order of a shuffled stack)
+        drawn again with ``rng`` from what it could be, given what
+        ``player`` sees.
+
+        The answer must depend only on what ``player`` may know and on
+        ``rng``, never on the secrets themselves: the search thinks about a
+        fresh draw each iteration and so cannot cheat. A game without
+        secrets returns ``state`` itself (the default)."""
+        return state

@@ -1,0 +1,125 @@
+"""The computer never reads a secret that is not its own.
+
+The tiny dice game with secret cards gets a ``determinize`` here: the other
+player's card drawn again, uniformly (all the computer knows of it). The
+search must think about such draws only, never about the real card."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+from computer_support import QUICK
+from tiny_games import CARDS, Deal, DiceOptions, DiceState, TinyDice
+
+from boardctl.computer import level, think
+from boardctl.engines import CHANCE
+from boardctl.engines.playing import Rng
+from boardctl.errors import NotThinking
+
+
+class SecretDice(TinyDice):
+    """TinyDice with secret cards, and the draw of what a player cannot see."""
+
+    def __init__(self) -> None:
+        super().__init__(DiceOptions(secret=True))
+
+    def determinize(self, state: DiceState, player: int, rng: Rng) -> DiceState:
+        cards = list(state.cards)
+        other = 1 - player
+        if cards[other] >= 0:
+            cards[other] = CARDS[rng.randrange(len(CARDS))]
+        return dataclasses.replace(state, cards=(cards[0], cards[1]))
+
+
+class Spy(SecretDice):
+    """Records every state the search looks into, and which of them it drew
+    itself (or reached from one it drew)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn: list[DiceState] = []
+        self.known: dict[int, DiceState] = {}
+        self.read: list[DiceState] = []
+
+    def determinize(self, state: DiceState, player: int, rng: Rng) -> DiceState:
+        out = super().determinize(state, player, rng)
+        self.drawn.append(out)
+        self.known[id(out)] = out
+        return out
+
+    def apply_unchecked(self, state: DiceState, action: Any) -> DiceState:
+        self.read.append(state)
+        out = super().apply_unchecked(state, action)
+        self.known[id(out)] = out
+        return out
+
+    def evaluate(self, state: DiceState) -> tuple[float, ...]:
+        self.read.append(state)
+        return super().evaluate(state)
+
+    def outcome(self, state: DiceState) -> Any:
+        self.read.append(state)
+        return super().outcome(state)
+
+    def chance_outcomes(self, state: DiceState) -> tuple[tuple[Any, int], ...]:
+        self.read.append(state)
+        return super().chance_outcomes(state)
+
+
+def _dealt(engine: TinyDice, mine: int, theirs: int) -> DiceState:
+    state = engine.initial()
+    state = engine.apply(state, Deal(mine))
+    return engine.apply(state, Deal(theirs))
+
+
+def _game(engine: TinyDice, their_card: int, seed: int) -> list[Any]:
+    """The computer (seat 0, level 3) against a random player; the die and
+    the random player draw from fixed seeds. The computer's choices."""
+    state = _dealt(engine, 1, their_card)
+    computer, opponent, die = random.Random(seed), random.Random(seed + 1), random.Random(seed + 2)
+    chosen = []
+    while (actor := engine.actor(state)) is not None:
+        if actor is CHANCE:
+            outcomes = engine.chance_outcomes(state)
+            action = outcomes[die.randrange(len(outcomes))][0]
+        elif actor == 0:
+            action = think(engine, state, level(3), computer).action
+            chosen.append(action)
+        else:
+            legal = list(engine.legal_actions(state))
+            action = legal[opponent.randrange(len(legal))]
+        state = engine.apply(state, action)
+    return chosen
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_other_players_card_does_not_change_the_computers_game(seed: int) -> None:
+    engine = SecretDice()
+    games = [_game(engine, card, seed) for card in CARDS]
+    assert games[0] and games[0] == games[1] == games[2]
+
+
+def test_the_search_thinks_only_about_states_it_drew() -> None:
+    spy = Spy()
+    real = _dealt(spy, 2, 0)
+    real = spy.apply(real, spy.chance_outcomes(real)[0][0])
+    spy.read.clear()
+    thought = think(spy, real, QUICK, random.Random(3))
+    assert spy.drawn, "the search draws the secrets it cannot see"
+    assert len(spy.drawn) == thought.iterations, "a fresh draw each iteration"
+    assert {s.cards[1] for s in spy.drawn} == set(CARDS), "the other card is really drawn"
+    assert all(s.cards[0] == 2 for s in spy.drawn), "its own card is kept"
+    assert spy.read, "the search looked at positions"
+    strangers = [s for s in spy.read if spy.known.get(id(s)) is not s]
+    assert not strangers, f"the search read a state it did not draw: {strangers[0]}"
+
+
+def test_a_game_with_secrets_but_no_determinize_is_refused() -> None:
+    engine = TinyDice(DiceOptions(secret=True))
+    state = _dealt(engine, 0, 1)
+    state = engine.apply(state, engine.chance_outcomes(state)[0][0])
+    with pytest.raises(NotThinking, match="determinize"):
+        think(engine, state, QUICK, random.Random(1))
