@@ -166,11 +166,17 @@ class Config:
             keys = [k for k in self.game_options if repr(k) in str(exc)] or list(self.game_options)
             place = self.where.get((_GAME, keys[0]), "[game]") if keys else "[game]"
             raise ConfigError(f"{place}: {exc}") from None
+        place = self.where.get((_GAME, SEATS), f"[game] {SEATS}")
         try:
             self.seats.check(engine.players, engine.name)
         except SeatError as exc:
-            place = self.where.get((_GAME, SEATS), f"[game] {SEATS}")
             raise ConfigError(f"{place}: {exc}") from None
+        if self.seats.any_computer:
+            from boardctl.controller.opponent import unplayable
+
+            why = unplayable(engine)
+            if why is not None:
+                raise ConfigError(f"{place}: {why}; name only hands for its seats")
 
     def to_toml(self) -> str:
         """The configuration as TOML that :func:`load` reads back."""

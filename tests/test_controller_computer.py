@@ -350,3 +350,27 @@ def test_the_record_names_the_computers_seat_level_seed_and_plans(tmp_path: Path
     assert parsed.seats == seats and dict(parsed.plans) == {1: (first,)}
     assert plans == {1: [first]}
     assert GameRecord.from_json(parsed.to_json()) == parsed
+
+
+@pytest.mark.parametrize("game", ["beeline", "linie1"])
+def test_the_computer_is_not_seated_in_a_game_whose_engine_gives_it_no_evaluation(
+    game: str,
+) -> None:
+    with pytest.raises(ControllerError, match=f"does not play {game} yet"):
+        _controller(game, "hands,computer:1")
+
+
+def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_line(
+    tmp_path: Path,
+) -> None:
+    from boardctl import config
+    from boardctl.errors import ConfigError
+    from hardware.profiles import load_profile
+
+    path = tmp_path / "boardctl.toml"
+    path.write_text('[board]\nprofile = "beeline"\n\n[game]\nseats = "computer:2"\n')
+    with pytest.raises(ConfigError, match=r"boardctl.toml:5: \[game\] seats: the computer does"):
+        config.load(path).check_board(load_profile("beeline"))
+    path.write_text('[game]\nseats = "hands,computer:9"\n')
+    with pytest.raises(ConfigError, match=r"boardctl.toml:2: \[game\] seats: .*1 to 5"):
+        config.load(path)

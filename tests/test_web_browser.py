@@ -407,8 +407,10 @@ def test_the_operator_seats_the_computer_and_asks_it_for_another_move(page: Any)
             "document.getElementById('said').textContent.includes('thinks again')", timeout=WAIT
         )
         status = s.wait_status(
-            lambda st: (st.get("computer") or {}).get("doing") == "ready"
-            and st["computer"]["moves"] != [first],
+            lambda st: (
+                (st.get("computer") or {}).get("doing") == "ready"
+                and st["computer"]["moves"] != [first]
+            ),
             20,
         )
         page.set_viewport_size({"width": 390, "height": 844})

@@ -20,7 +20,13 @@ from typing import Any, Protocol
 from boardctl.board import BoardProfile
 from boardctl.controller import chance as chances
 from boardctl.controller.choosing import Offer, offers, pick, steps_of
-from boardctl.controller.opponent import ComputerEvent, ComputerView, Opponent, Thinker
+from boardctl.controller.opponent import (
+    ComputerEvent,
+    ComputerView,
+    Opponent,
+    Thinker,
+    unplayable,
+)
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
 from boardctl.controller.present import Scene, build_view
 from boardctl.controller.reconcile import (
@@ -503,6 +509,9 @@ class Controller(Conditions):
                 f"seats {str(seats)!r}: this controller has no computer player; "
                 "every seat is played by hands"
             )
+        why = unplayable(engine) if seats.any_computer else None
+        if why is not None:
+            raise ControllerError(f"seats {str(seats)!r}: {why}")
         return seats.unseeded()
 
     def _seated(self, seats: Seats) -> Seats:

@@ -24,7 +24,29 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from boardctl.engines import Engine, Match
+from boardctl.engines.playing import Playing
 from boardctl.seats import Seat, Seats
+
+
+def unplayable(engine: Engine[Any, Any]) -> str | None:
+    """Why the computer cannot take a seat in ``engine``'s game, or None.
+
+    A game gets an opponent by writing its evaluation of a position
+    (``Playing.evaluate``), and, if it keeps secrets, how a player imagines
+    them (``Playing.determinize``): without them the computer would play
+    blind, or see every card."""
+    kind = type(engine)
+    if kind.evaluate is Playing.evaluate:
+        return (
+            f"the computer does not play {engine.name} yet: its engine gives no evaluation "
+            "of a position (docs/computer.md)"
+        )
+    if engine.has_secrets and kind.determinize is Playing.determinize:
+        return (
+            f"the computer does not play {engine.name} with secrets yet: its engine cannot "
+            "draw what a player does not know (docs/computer.md)"
+        )
+    return None
 
 
 @dataclass(frozen=True, slots=True)
