@@ -148,10 +148,16 @@ class Seats:
             )
         return self
 
-    def seeded(self, new_seed: Callable[[], int]) -> Seats:
-        """The seats with a fresh seed for every computer seat (a new game)."""
+    def seeded(self, new_seed: Callable[[], int], keep: bool = False) -> Seats:
+        """The seats with a fresh seed for every computer seat (a new game);
+        ``keep``: only for those without one."""
         return Seats(
-            tuple(Seat(s.kind, s.level, new_seed()) if s.computer else s for s in self.listed)
+            tuple(
+                Seat(s.kind, s.level, new_seed())
+                if s.computer and not (keep and s.seed is not None)
+                else s
+                for s in self.listed
+            )
         )
 
     def unseeded(self) -> Seats:

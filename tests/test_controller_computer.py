@@ -20,6 +20,7 @@ from boardctl.controller.view import Phase
 from boardctl.engines import create
 from boardctl.records import GameRecord
 from boardctl.seats import Seats
+from boardctl.sim import hands
 
 
 class ScriptedThinker:
@@ -87,8 +88,6 @@ def _make(table: Table, text: str) -> None:
 def _changes(table: Table, engine: Any, state: Any, action: Any, after: Any) -> list[Any]:
     from controller_support import through_track
 
-    from boardctl.sim import hands
-
     track = through_track(engine, state, action)
     if track is not None:
         piece = engine.layout(engine.apply(state, action))[track.path[0]]
@@ -154,8 +153,6 @@ def test_the_computer_thinks_then_shows_its_move_in_its_colour_and_takes_only_it
     wrong = c.status()
     assert wrong["offending"] or wrong["restore"]
     # put right, then made as shown
-    from boardctl.sim import hands
-
     table.apply(
         [
             hands.Change(s, before.get(s))
@@ -374,3 +371,62 @@ def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_
     path.write_text('[game]\nseats = "hands,computer:9"\n')
     with pytest.raises(ConfigError, match=r"boardctl.toml:2: \[game\] seats: .*1 to 5"):
         config.load(path)
+
+
+#: a Shiftago Expert game where the computer (red) has a line to make and score
+EXPERT = ["Ng", "E6", "Nd", "E7", "W2", "E2", "Sc", "Sb", "E6", "Ne", "Nf", "E3", "Sb", "E5"]
+EXPERT += ["Se", "W7", "Sc", "W5", "E3", "W5", "Nd", "W4", "Sf", "Ne", "E2", "Sd", "Nb", "Ne"]
+EXPERT += ["Sf", "W5", "E3"]
+
+
+def test_the_computers_insertion_and_the_line_it_scores_are_shown_and_made_as_one_turn() -> None:
+    options = {"variant": "expert"}
+    c, thinker = _controller(
+        "shiftago",
+        "hands,computer:3",
+        options=options,
+        resume=("shiftago", options, list(EXPERT)),
+        resume_seats=Seats.from_str("hands,computer:3").seeded(lambda: 1),
+    )
+    table = Table(c)
+    engine = c.engine
+    start = table.profile.projected_layout(engine.layout(c.match.state))
+    table.apply([hands.Change(s, p) for s, p in sorted(start.items())])
+    table.settle()
+    assert c.state is Phase.AWAITING_MOVE
+    turn = ("W5", "x:a5-g5")
+    request = thinker.asked[-1]
+    c.computer_answered(ComputerMoved(request.id, turn), table.now)
+    status = c.status()
+    assert status["computer"]["moves"] == list(turn)
+    # the visitor pushes the marble in: the score is still the computer's to make
+    _make(table, "W5")
+    assert c.match.moves_text()[-1] == "W5"
+    assert c.state is Phase.CHOOSING
+    assert c.status()["choices"] == ["x:a5-g5"], "only the computer's line is offered"
+    assert c.status()["computer"]["moves"] == ["x:a5-g5"]
+    _make(table, "x:a5-g5")
+    assert c.match.moves_text()[-2:] == list(turn)
+
+
+def test_a_game_resumed_after_a_restart_keeps_its_computer_and_its_seed(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.db") as store:
+        c, thinker = _controller("shiftago", "hands,computer:4", recorder=store)
+        table = Table(c)
+        table.settle()
+        _make(table, "W3")
+        before = thinker.asked[-1]
+    # the power comes back: the daemon resumes the game from the store
+    with Store(tmp_path / "g.db") as store:
+        resume = store.current()
+        assert resume is not None
+        again, thinker2 = _controller(
+            "shiftago", "", recorder=store, resume=resume, resume_seats=store.seats()
+        )
+        table = Table(again)
+        layout = table.profile.projected_layout(again.engine.layout(again.match.state))
+        table.apply([hands.Change(s, p) for s, p in sorted(layout.items())])
+        table.settle()
+        after = thinker2.asked[-1]
+    assert str(again.seats) == "hands,computer:4"
+    assert (after.seed, after.ply, after.level) == (before.seed, before.ply, before.level)

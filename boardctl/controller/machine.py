@@ -199,7 +199,10 @@ class Controller(Conditions):
             self.engine = engines(r_game, r_options)
             self.match: Match[Any, Any] = Match.from_moves(self.engine, moves)
             self.seed = seed if seed is not None or chance is None else chance.new_seed()
-            self.opponent.begin(self._checked_seats(resume_seats or ALL_HANDS, self.engine))
+            # the resumed game's seats with their seeds: its computer thinks on as it would have
+            resumed = resume_seats or ALL_HANDS
+            self._checked_seats(resumed, self.engine)
+            self.opponent.begin(self._seated(resumed, keep=True))
         else:
             self.engine = configured
             self.match = Match(self.engine)
@@ -498,8 +501,9 @@ class Controller(Conditions):
 
     # -- the computer's seats ---------------------------------------------------
     def _checked_seats(self, seats: Seats, engine: Engine[Any, Any]) -> Seats:
-        """``seats`` for a game of ``engine``, without seeds; refused when they
-        do not fit it or when this controller has no computer to seat."""
+        """``seats`` for a game of ``engine``, without seeds (each game draws
+        its own); refused when they do not fit it or when this controller has
+        no computer to seat."""
         try:
             seats.check(engine.players, engine.name)
         except SeatError as exc:
@@ -514,11 +518,12 @@ class Controller(Conditions):
             raise ControllerError(f"seats {str(seats)!r}: {why}")
         return seats.unseeded()
 
-    def _seated(self, seats: Seats) -> Seats:
-        """The seats of a game that begins: each computer seat with a seed of its own."""
+    def _seated(self, seats: Seats, keep: bool = False) -> Seats:
+        """The seats of a game that begins: each computer seat with a seed of
+        its own (``keep``: the seeds it has, a seat without one seeded)."""
         if not seats.any_computer or self.seeds is None:
             return seats
-        return seats.seeded(self.seeds)
+        return seats.seeded(self.seeds, keep=keep)
 
     @property
     def seats(self) -> Seats:
