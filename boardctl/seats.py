@@ -54,7 +54,7 @@ class Seat:
         if word == COMPUTER:
             if not colon:
                 return cls(COMPUTER, DEFAULT_LEVEL)
-            if number.isdigit() and int(number) in LEVELS:
+            if number in {str(n) for n in LEVELS}:
                 return cls(COMPUTER, int(number))
             raise SeatError(
                 f"seat {text.strip()!r}: the computer's level is a number from "

@@ -90,12 +90,27 @@ def _visitors_turn(sim: Simulation, moves: int) -> dict[str, Any]:
     )
 
 
-def _lit(sim: Simulation, sites: list[str]) -> bool:
-    """Whether the LEDs of ``sites`` show something brighter than the base glow."""
+def _shows_move(sim: Simulation, engine: Engine[Any, Any], state: Any, moves: list[str]) -> bool:
+    """Whether the LEDs show the computer's move: every site where it goes
+    in the computer's colour (breathing, never dimmer than a third of it),
+    brighter than the tint of whose turn it is."""
+    from boardctl.controller.opponent import directions
+
+    seat = engine.actor(state)
+    colour = sim.lights[seat]
+    states, actions = [state], [engine.parse_action(m) for m in moves]
+    for action in actions[:-1]:
+        states.append(engine.apply(states[-1], action))
+    to = directions(engine, states, actions).to
     frame = sim.frame or ()
-    return any(
-        max(frame[i]) > 40 for s in sites for i in sim.profile.site(s).leds if i < len(frame)
-    )
+    assert to, moves
+    for site in to:
+        for i in sim.profile.site(site).leds:
+            led = frame[i]
+            f = max(led) / max(colour)
+            if f < 0.3 or any(abs(a - b * f) > 3 for a, b in zip(led, colour, strict=True)):
+                return False
+    return True
 
 
 GAMES = [
@@ -141,10 +156,7 @@ def test_a_visitor_plays_a_whole_game_against_the_computer(sim_of: Any, game: st
             continue
         status = _computer_ready(sim, len(status["moves"]))
         moves = status["computer"]["moves"]
-        board_sites = [
-            s for a in moves for s in engine.touches(match.state, engine.parse_action(a))
-        ]
-        assert _lit(sim, board_sites), "the computer's move is lit"
+        assert _shows_move(sim, engine, match.state, moves), "the computer's move is lit"
         if not another_asked:
             reply = sim.request({"cmd": "another"})
             assert reply["ok"], reply
@@ -157,7 +169,7 @@ def test_a_visitor_plays_a_whole_game_against_the_computer(sim_of: Any, game: st
             others = [
                 engine.format_action(a)
                 for a in engine.legal_actions(match.state)
-                if engine.format_action(a) != moves[0]
+                if engine.format_action(a) not in moves
             ]
             before = dict(sim.layout)
             _make(sim, engine, match.state, [rng.choice(others)])

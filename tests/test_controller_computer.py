@@ -345,7 +345,7 @@ def test_the_record_names_the_computers_seat_level_seed_and_plans(tmp_path: Path
     assert record["plans"] == {"2": [first]}, "move 2 began the computer's turn, after another"
     parsed = GameRecord.from_json(record)
     assert parsed.seats == seats and dict(parsed.plans) == {1: (first,)}
-    assert plans == {1: [first]}
+    assert plans == {1: (first,)}
     assert GameRecord.from_json(parsed.to_json()) == parsed
 
 
@@ -430,3 +430,207 @@ def test_a_game_resumed_after_a_restart_keeps_its_computer_and_its_seed(tmp_path
         after = thinker2.asked[-1]
     assert str(again.seats) == "hands,computer:4"
     assert (after.seed, after.ply, after.level) == (before.seed, before.ply, before.level)
+
+
+class RealThinker(ScriptedThinker):
+    """Answers as the daemon's thinking process would (the same seeding)."""
+
+    @staticmethod
+    def turn(request: Think, pick: int = 0) -> tuple[str, ...]:
+        from boardctl.daemon.thinking import turn_at
+
+        return turn_at(
+            request.engine,
+            request.state,
+            level=request.level,
+            seed=request.seed,
+            ply=request.ply,
+            exclude=request.exclude,
+        )
+
+
+def _duploline_turn(pick_both_orders: bool = True) -> tuple[Controller, ScriptedThinker, Table]:
+    """A DuploLine game whose computer (seat 2) shows a turn of two actions
+    that may be made in either order."""
+    c, thinker = _controller("duploline", "hands,computer:3")
+    table = Table(c)
+    table.settle()
+    _make(table, "D+d4")
+    request = thinker.asked[-1]
+    engine = request.engine
+    for pick in range(40):
+        second = engine.parse_action(ScriptedThinker.turn(request, pick)[1])
+        if not pick_both_orders or engine.why_illegal(request.state, second) is None:
+            break
+    thinker.answer(table, pick)
+    return c, thinker, table
+
+
+def test_the_computers_two_actions_are_taken_one_at_a_time_in_either_order() -> None:
+    for reverse in (False, True):
+        c, _, table = _duploline_turn()
+        turn = c.status()["computer"]["moves"]
+        made = list(reversed(turn)) if reverse else list(turn)
+        _make(table, made[0])
+        assert c.state is Phase.AWAITING_MOVE, (reverse, c.status().get("offending"))
+        assert c.status()["computer"]["moves"] == [made[1]], "what is left of its move"
+        table.wait(c.timing.grace)
+        assert c.state is Phase.AWAITING_MOVE, "no part of the computer's move is a mistake"
+        _make(table, made[1])
+        assert c.match.moves_text() == ["D+d4", *made]
+        assert "computer" not in c.status()
+
+
+def test_a_second_computer_seat_chooses_its_own_move() -> None:
+    c, thinker = _controller("shiftago", "computer:1,computer:2")
+    table = Table(c)
+    table.settle()
+    (move,) = thinker.answer(table)
+    engine, state = c.engine, c.match.state
+    after = engine.apply(state, engine.parse_action(move))
+    other = engine.format_action(list(engine.legal_actions(after))[5])
+    # the computer's move made, and at once a move for the second computer: not taken
+    table.apply(
+        _changes(
+            table,
+            engine,
+            state,
+            engine.parse_action(move),
+            table.profile.projected_layout(engine.layout(after)),
+        )
+    )
+    end = engine.apply(after, engine.parse_action(other))
+    table.apply(
+        _changes(
+            table,
+            engine,
+            after,
+            engine.parse_action(other),
+            table.profile.projected_layout(engine.layout(end)),
+        )
+    )
+    table.wait(c.timing.in_progress + 0.1)
+    assert c.state is Phase.WRONG_BOARD, "the second seat's move was never the computer's"
+    assert c.match.moves_text() == []
+    # the extra marble taken back out: the first computer's move alone is read
+    made = table.profile.projected_layout(engine.layout(after))
+    table.apply(
+        [
+            hands.Change(s, made.get(s))
+            for s in sorted(set(made) | set(table.layout))
+            if made.get(s) != table.layout.get(s)
+        ]
+    )
+    table.settle()
+    assert c.match.moves_text() == [move]
+    assert c.status()["computer"] == {"seat": 1, "level": 2, "doing": "thinking", "moves": []}
+
+
+def test_a_computers_move_taken_back_on_the_board_is_shown_again_not_another() -> None:
+    c, thinker = _controller("shiftago", "hands,computer:3")
+    table = Table(c)
+    table.settle()
+    _make(table, "W3")
+    before = dict(table.layout)
+    (move,) = thinker.answer(table)
+    _make(table, move)
+    assert c.match.moves_text() == ["W3", move]
+    table.apply(
+        [
+            hands.Change(s, before.get(s))
+            for s in sorted(set(before) | set(table.layout))
+            if before.get(s) != table.layout.get(s)
+        ]
+    )
+    table.settle()
+    table.wait(c.timing.takeback_hold + 0.1)
+    assert c.match.moves_text() == ["W3"]
+    again = thinker.asked[-1]
+    assert (again.attempt, again.exclude) == (0, ()), "nobody asked for another move"
+
+
+def test_a_failure_does_not_hold_back_a_new_position() -> None:
+    c, thinker = _controller("shiftago", "hands,computer:3")
+    table = Table(c)
+    table.settle()
+    _make(table, "W3")
+    c.computer_answered(ComputerFailed(thinker.asked[-1].id, "its process stopped"), table.now)
+    assert c.status()["computer"]["doing"] == "failed"
+    c.undo(table.now)
+    table.apply([hands.Change("a3", None)])
+    table.settle()
+    asked = len(thinker.asked)
+    _make(table, "E5")
+    assert len(thinker.asked) == asked + 1, "a new position is asked for at once"
+    assert c.status()["computer"]["doing"] == "thinking"
+
+
+def test_a_restart_halfway_through_the_computers_turn_shows_the_rest_of_the_same_turn(
+    tmp_path: Path,
+) -> None:
+    with Store(tmp_path / "g.db") as store:
+        engine = create("duploline")
+        thinker = RealThinker()
+        c = Controller(
+            profile_for(engine),
+            seats=Seats.from_str("hands,computer:2"),
+            thinker=thinker,
+            seeds=lambda: 11,
+            recorder=store,
+        )
+        table = Table(c)
+        table.settle()
+        _make(table, "D+d4")
+        turn = thinker.answer(table)
+        assert len(turn) == 2
+        _make(table, turn[0])
+    with Store(tmp_path / "g.db") as store:
+        thinker2 = RealThinker()
+        resume = store.current()
+        assert resume is not None
+        again = Controller(
+            profile_for(engine),
+            thinker=thinker2,
+            seeds=lambda: 99,
+            recorder=store,
+            resume=resume,
+            resume_seats=store.seats(),
+            resume_plans=store.plans(),
+        )
+        table = Table(again)
+        layout = table.profile.projected_layout(engine.layout(again.match.state))
+        table.apply([hands.Change(s, p) for s, p in sorted(layout.items())])
+        table.settle()
+        assert thinker2.asked[-1].ply == 1, "asked from where its turn began"
+        thinker2.answer(table)
+        assert again.status()["computer"]["moves"] == [turn[1]], "the rest of the turn shown"
+
+
+def test_another_move_halfway_through_a_turn_replays_exactly(tmp_path: Path) -> None:
+    from boardctl.daemon.thinking import rethink
+
+    with Store(tmp_path / "g.db") as store:
+        engine = create("duploline")
+        thinker = RealThinker()
+        c = Controller(
+            profile_for(engine),
+            seats=Seats.from_str("hands,computer:2"),
+            thinker=thinker,
+            seeds=lambda: 7,
+            recorder=store,
+        )
+        table = Table(c)
+        table.settle()
+        _make(table, "D+d4")
+        turn = thinker.answer(table)
+        _make(table, turn[0])
+        given_up = c.another(table.now)
+        assert given_up == turn[1]
+        (rest,) = thinker.answer(table)
+        assert rest != turn[1]
+        _make(table, rest)
+        record = GameRecord.from_json(store.record_of(1))
+    assert dict(record.plans) == {1: (), 2: (turn[1],)}
+    turns = rethink(record)
+    assert [t.same for t in turns] == [True, True]
+    assert turns[0].cut and turns[0].recorded == (turn[0],)

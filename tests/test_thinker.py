@@ -145,3 +145,30 @@ def test_only_the_position_the_seat_may_know_leaves_the_daemon() -> None:
     seen_b = hidden(engine, b, 0, 5, 2, 0)
     assert seen_a == seen_b
     assert engine.private_view(seen_a, 0) == engine.private_view(a, 0), "its own card is kept"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"id": 1, "actions": ["W3"], "seconds": "soon"}',
+        '{"id": 1, "actions": []}',
+        '{"id": 1, "actions": [3]}',
+        '{"id": 1, "error": "out of memory"}',
+    ],
+)
+def test_an_answer_that_is_not_a_move_is_a_failure_not_a_board_thinking_forever(
+    answers: queue.SimpleQueue[Any], answer: str
+) -> None:
+    script = f"import sys; sys.stdin.readline(); print({answer!r}, flush=True); sys.stdin.read()"
+    with ProcessThinker(answers.put, command=[sys.executable, "-c", script]) as t:
+        t.ask(_request(1, []))
+        got = answers.get(timeout=WAIT)
+    assert isinstance(got, ComputerFailed) and got.id == 1
+
+
+def test_a_level_written_with_other_digits_is_refused_in_words() -> None:
+    from boardctl.seats import SeatError, Seats
+
+    for text in ("computer:³", "computer:٣", "computer:0", "computer:6", "robot"):
+        with pytest.raises(SeatError, match="seat"):
+            Seats.from_str(text)

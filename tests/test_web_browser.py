@@ -399,8 +399,17 @@ def test_the_operator_seats_the_computer_and_asks_it_for_another_move(page: Any)
             timeout=WAIT,
         )
         assert "(the computer, level 1)" in page.locator("#turn").inner_text()
-        # the track it pushes into is lit on the page as on the board
-        page.wait_for_selector(f'[data-site="{first}"][data-lit]', timeout=WAIT)
+        # the track it pushes into is lit on the page as on the board: in the
+        # computer's colour, brighter than the tint every track has in its turn
+        lit = page.wait_for_selector(f'[data-site="{first}"][data-lit]', timeout=WAIT)
+        hexed = lit.get_attribute("data-lit")
+        shown = tuple(int(hexed[i : i + 2], 16) for i in (1, 3, 5))
+        colour = s.lights[1]
+        f = max(shown) / max(colour)
+        assert f >= 0.3 and all(abs(a - b * f) <= 3 for a, b in zip(shown, colour, strict=True))
+        frame = s.frame or ()
+        led = frame[s.profile.site(first).leds[0]]
+        assert max(led) / max(colour) >= 0.3, "the board's LED shows it too"
         shot(page, "operator-computer")
         page.click("#another")
         page.wait_for_function(

@@ -92,6 +92,12 @@ def _play(args: argparse.Namespace) -> int:
     game = args.game.lower() if args.game else None
     state = args.state
     if args.seats is not None:
+        from boardctl.seats import SeatError, Seats
+
+        try:
+            Seats.from_str(args.seats)
+        except SeatError as exc:
+            raise SimError(f"--seats {args.seats}: {exc}") from None
         args.set = [*args.set, _seats_setting(args.seats)]
     # the daemon logs to a file: the terminal belongs to the board
     log_dir = state_directory(state) if state else None

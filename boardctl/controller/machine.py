@@ -128,7 +128,9 @@ class Controller(Conditions):
     (without one they come from an operator or the board), each one only
     once the choose button is pressed with ``chance_on_button``; ``engines`` builds
     an engine by name. ``seats`` says who plays each seat of the games
-    started here (hands by default; ``resume_seats`` those of the game resumed),
+    started here (hands by default; ``resume_seats`` those of the game resumed,
+    ``resume_plans`` the plies its computer's turns began at, with the moves
+    suggested there before),
     ``thinker`` runs the computer's thinking and ``seeds`` gives each
     computer seat of a new game its seed. Every method takes ``now``, the
     loop's monotonic time in seconds.
@@ -151,6 +153,7 @@ class Controller(Conditions):
         engines: EngineFactory = create,
         seats: Seats = ALL_HANDS,
         resume_seats: Seats | None = None,
+        resume_plans: Mapping[int, tuple[str, ...]] | None = None,
         thinker: Thinker | None = None,
         seeds: Callable[[], int] | None = None,
     ) -> None:
@@ -202,7 +205,7 @@ class Controller(Conditions):
             # the resumed game's seats with their seeds: its computer thinks on as it would have
             resumed = resume_seats or ALL_HANDS
             self._checked_seats(resumed, self.engine)
-            self.opponent.begin(self._seated(resumed, keep=True))
+            self.opponent.begin(self._seated(resumed, keep=True), self.match, resume_plans)
         else:
             self.engine = configured
             self.match = Match(self.engine)
@@ -554,13 +557,11 @@ class Controller(Conditions):
     def computer_answered(self, event: ComputerEvent, now: float) -> None:
         """The computer's thinking ended: its move is shown, or its failure."""
         self.now = now
-        plan = self.opponent.answer(event, self.engine, now)
-        if plan is not None:
-            shown = ", ".join(
-                self.engine.public_action(s, a)
-                for s, a in zip(plan.states, plan.actions, strict=True)
-            )
-            log.info("the computer (seat %d) plays %s", plan.seat + 1, shown)
+        plan = self.opponent.answer(event, self.engine, self.match, now)
+        shown = self.opponent.shown(self.engine, self.match) if plan is not None else None
+        if plan is not None and shown is not None:
+            texts = ", ".join(self.engine.public_action(s, a) for a, s in zip(*shown, strict=True))
+            log.info("the computer (seat %d) plays %s", plan.seat + 1, texts)
         elif self.opponent.failure is not None and self.opponent.failed_at == now:
             log.error(
                 "the computer player failed: %s; asking again in %.0f s",

@@ -19,7 +19,7 @@ reads the clock (it is given the time).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -75,8 +75,6 @@ class ComputerMoved:
     actions: tuple[str, ...]
     #: how long it thought, in seconds of the thinker's clock
     seconds: float = 0.0
-    #: search iterations spent
-    iterations: int = 0
     #: the search was cut short by the thinker's time limit (the answer is
     #: then the best found so far, and not repeatable)
     cut: bool = False
@@ -109,28 +107,58 @@ class Thinker(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """The computer's turn: ``actions`` from the position after ``ply``
-    actions, ``states[i]`` the state before ``actions[i]``."""
+    """The computer's turn: ``actions`` (in the order it thought them) from
+    ``start``, the position after ``ply`` actions. The visitor may make them
+    in any order the rules allow (a DuploLine ring before the disc)."""
 
     seat: int
     ply: int
     #: the moves suggested before at this position (another move was asked for)
     excluded: tuple[str, ...]
+    start: Any
     actions: tuple[Any, ...]
-    states: tuple[Any, ...]
-    texts: tuple[str, ...]
 
-    def left(self, match: Match[Any, Any]) -> int | None:
-        """How far the game is through this plan (actions of it played), or
-        None when the game has left it."""
-        played = len(match.actions) - self.ply
-        if not 0 <= played <= len(self.actions):
+    def remaining(self, match: Match[Any, Any]) -> tuple[Any, ...] | None:
+        """The actions of the plan not made yet, in the plan's order; None
+        when the game has left the plan (an action made since its position
+        that is not one of its own)."""
+        if self.ply >= len(match.states) or match.states[self.ply] != self.start:
             return None
-        if self.ply >= len(match.states) or match.states[self.ply] != self.states[0]:
-            return None
-        if tuple(match.actions[self.ply :]) != self.actions[:played]:
-            return None
-        return played
+        left = list(self.actions)
+        for action in match.actions[self.ply :]:
+            if action not in left:
+                return None
+            left.remove(action)
+        return tuple(left)
+
+
+def orders(
+    engine: Engine[Any, Any], state: Any, seat: int, actions: tuple[Any, ...]
+) -> tuple[dict[Any, frozenset[Any]], list[tuple[Any, ...]], list[Any]]:
+    """The ways to make ``actions`` from ``state``, each one legal in turn
+    and each by ``seat``: per state on the way, the actions that may be made
+    there; the orders that make them all (the plan's own first, when legal);
+    and the states they end in."""
+    steps: dict[Any, set[Any]] = {}
+    paths: list[tuple[Any, ...]] = []
+    ends: list[Any] = []
+
+    def walk(state: Any, left: tuple[Any, ...], made: tuple[Any, ...]) -> None:
+        if not left:
+            paths.append(made)
+            if state not in ends:
+                ends.append(state)
+            return
+        if engine.actor(state) != seat:
+            return
+        for i, action in enumerate(left):
+            if action in left[:i] or engine.why_illegal(state, action) is not None:
+                continue
+            steps.setdefault(state, set()).add(action)
+            walk(engine.apply_unchecked(state, action), left[:i] + left[i + 1 :], (*made, action))
+
+    walk(state, actions, ())
+    return {s: frozenset(a) for s, a in steps.items()}, paths, ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,19 +230,36 @@ class Opponent:
         self.pending: Think | None = None
         #: the computer's turn being shown and followed
         self.plan: Plan | None = None
-        #: the position other moves were asked for at (its ply and state),
-        #: and the first actions suggested there, in order
-        self._tried: tuple[int, Any, tuple[str, ...]] | None = None
+        #: the plies where a turn of the computer's began, with the moves it
+        #: had suggested there before: a turn is always asked for from its
+        #: beginning, so after a restart it is the turn that was shown
+        self.began: dict[int, tuple[str, ...]] = {}
+        #: per ply, the position another move was asked for at and the
+        #: moves suggested there before, in order
+        self._tried: dict[int, tuple[Any, tuple[str, ...]]] = {}
         self.failure: str | None = None
         self.failed_at = 0.0
+        #: the position the failure was at (a new position asks at once)
+        self._failed_for: tuple[int, Any] | None = None
         self._next_id = 0
 
     # -- the game ------------------------------------------------------------
-    def begin(self, seats: Seats) -> None:
-        """A game (new or resumed) with these seats; what was under way is dropped."""
+    def begin(
+        self,
+        seats: Seats,
+        match: Match[Any, Any] | None = None,
+        began: Mapping[int, tuple[str, ...]] | None = None,
+    ) -> None:
+        """A game (new, or ``match`` resumed with the plies its computer's
+        turns ``began`` at) with these seats; what was under way is dropped."""
         self.stop()
         self.seats = seats
-        self._tried = None
+        self.began = dict(began or {})
+        self._tried = {}
+        if match is not None:
+            for ply, tried in self.began.items():
+                if tried and ply < len(match.states):
+                    self._tried[ply] = (match.states[ply], tried)
         self.failure = None
 
     def stop(self) -> None:
@@ -226,12 +271,28 @@ class Opponent:
 
     def withdrawn(self, played: int) -> None:
         """Actions were taken back: ``played`` remain."""
-        if self._tried is not None and self._tried[0] > played:
-            self._tried = None
+        self.began = {p: t for p, t in self.began.items() if p < played}
+        self._tried = {p: t for p, t in self._tried.items() if p <= played}
 
     def seat_to_act(self, engine: Engine[Any, Any], state: Any) -> Seat | None:
         actor = engine.actor(state)
         return self.seats.computer(actor) if isinstance(actor, int) else None
+
+    def _tried_at(self, ply: int, state: Any) -> tuple[str, ...]:
+        got = self._tried.get(ply)
+        return got[1] if got is not None and got[0] == state else ()
+
+    def _anchor(self, engine: Engine[Any, Any], match: Match[Any, Any], seat: int) -> int:
+        """The ply to ask from: where the computer's turn under way began (the
+        latest ply of this turn a plan of its began at, or another move was
+        asked for at), or now."""
+        now = len(match.actions)
+        start = now
+        while start > 0 and engine.actor(match.states[start - 1]) == seat:
+            start -= 1
+        # where a plan began, or another move was asked for (the turn goes on from there)
+        began = [p for p in (*self.began, *self._tried) if start <= p <= now]
+        return max(began) if began else now
 
     # -- following the game ------------------------------------------------------
     def follow(
@@ -241,7 +302,7 @@ class Opponent:
         under way; drop what no longer fits the game."""
         state = match.state
         seat = self.seat_to_act(engine, state) if awake else None
-        if self.plan is not None and self.plan.left(match) in (None, len(self.plan.actions)):
+        if self.plan is not None and not self.plan.remaining(match):
             self.plan = None
         if seat is None:
             if self.pending is not None and self.thinker is not None:
@@ -250,25 +311,31 @@ class Opponent:
             return
         if self.plan is not None:
             return
-        ply = len(match.actions)
-        pending = self.pending
-        if pending is not None and pending.ply == ply and pending.state == state:
-            return
-        if self.failure is not None and now - self.failed_at < self.retry:
-            return
-        assert self.thinker is not None  # a computer seat is refused without one
-        tried = self._tried[2] if self._tried and self._tried[:2] == (ply, state) else ()
         actor = engine.actor(state)
         assert isinstance(actor, int) and seat.seed is not None
+        ply = self._anchor(engine, match, actor)
+        start = match.states[ply]
+        pending = self.pending
+        if pending is not None and pending.ply == ply and pending.state == start:
+            return
+        failed_here = self.failure is not None and self._failed_for == (ply, start)
+        if failed_here and now - self.failed_at < self.retry:
+            return
+        assert self.thinker is not None  # a computer seat is refused without one
+        tried = self._tried_at(ply, start)
         self._next_id += 1
         request = Think(
-            self._next_id, engine, state, actor, seat.level, seat.seed, ply, len(tried), tried
+            self._next_id, engine, start, actor, seat.level, seat.seed, ply, len(tried), tried
         )
         self.pending = request
         self.thinker.ask(request)
 
     def answer(
-        self, event: ComputerMoved | ComputerFailed, engine: Engine[Any, Any], now: float
+        self,
+        event: ComputerMoved | ComputerFailed,
+        engine: Engine[Any, Any],
+        match: Match[Any, Any],
+        now: float,
     ) -> Plan | None:
         """The thinker's answer: the plan to show, or None (an answer to an
         earlier request, or a failure)."""
@@ -276,32 +343,35 @@ class Opponent:
         if pending is None or event.id != pending.id:
             return None
         self.pending = None
-        if isinstance(event, ComputerFailed):
-            self.failure, self.failed_at = event.reason, now
-            return None
         try:
+            if isinstance(event, ComputerFailed):
+                raise ValueError(event.reason)
             plan = _plan_of(engine, pending, event.actions)
+            if not plan.remaining(match):
+                raise ValueError(
+                    f"it answered {list(event.actions)}, which does not go on from the moves made"
+                )
         except ValueError as exc:
-            self.failure, self.failed_at = f"it answered {list(event.actions)}: {exc}", now
+            self.failure, self.failed_at = str(exc), now
+            self._failed_for = (pending.ply, pending.state)
             return None
         self.failure = None
         self.plan = plan
-        self._tried = (pending.ply, pending.state, (*pending.exclude, plan.texts[0]))
         return plan
 
     def another(self, engine: Engine[Any, Any], match: Match[Any, Any]) -> str:
-        """Forget the move shown and ask for another at this position;
-        returns the move given up. ``ValueError`` when the computer shows none."""
-        plan = self.plan
-        played = plan.left(match) if plan is not None else None
-        if plan is None or played is None or played == len(plan.actions):
+        """Forget the move shown and ask for another at this position (the
+        moves of the turn made so far stay); returns the move given up.
+        ``ValueError`` when the computer shows none."""
+        shown = self.shown(engine, match)
+        if shown is None:
             raise ValueError("the computer shows no move now: another is asked for once it does")
         ply, state = len(match.actions), match.state
-        tried = self._tried[2] if self._tried and self._tried[:2] == (ply, state) else ()
-        text = plan.texts[played]
+        tried = self._tried_at(ply, state)
+        text = engine.format_action(shown[0][0])
         if text not in tried:
             tried = (*tried, text)
-        self._tried = (ply, state, tried)
+        self._tried[ply] = (state, tried)
         self.plan = None
         return text
 
@@ -310,21 +380,48 @@ class Opponent:
         begins with it, the moves it suggested there before (for the record),
         else None."""
         plan = self.plan
-        if plan is not None and plan.ply == ply and plan.actions[0] == action:
+        if plan is not None and plan.ply == ply and action in plan.actions:
+            self.began[ply] = plan.excluded
             return plan.excluded
         return None
 
     # -- what the board may show ----------------------------------------------------
-    def directed(self, engine: Engine[Any, Any], match: Match[Any, Any]) -> dict[Any, Any]:
-        """The states where the computer acts, each with the one action the
-        board may show there (None while it thinks)."""
+    def shown(
+        self, engine: Engine[Any, Any], match: Match[Any, Any]
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+        """The computer's move still to make, in an order the rules allow
+        from here: the actions and the states they are made in; None when it
+        shows none."""
+        plan = self.plan
+        left = plan.remaining(match) if plan is not None else None
+        if plan is None or not left:
+            return None
+        _, paths, _ = orders(engine, match.state, plan.seat, left)
+        if not paths:
+            return None
+        states = [match.state]
+        for action in paths[0][:-1]:
+            states.append(engine.apply_unchecked(states[-1], action))
+        return paths[0], tuple(states)
+
+    def directed(
+        self, engine: Engine[Any, Any], match: Match[Any, Any]
+    ) -> dict[Any, frozenset[Any]]:
+        """The states where the computer acts, each with the actions the board
+        may show there: those of its move, in any order the rules allow; none
+        while it thinks, nor where another computer seat acts after it."""
         state = match.state
         plan = self.plan
-        played = plan.left(match) if plan is not None else None
-        if plan is not None and played is not None:
-            return dict(zip(plan.states[played:], plan.actions[played:], strict=True))
+        left = plan.remaining(match) if plan is not None else None
+        if plan is not None and left:
+            steps, _, ends = orders(engine, state, plan.seat, left)
+            only = dict(steps)
+            for end in ends:
+                if self.seat_to_act(engine, end) is not None:
+                    only[end] = frozenset()  # the next computer's move is its own to show
+            return only
         if self.seat_to_act(engine, state) is not None:
-            return {state: None}
+            return {state: frozenset()}
         return {}
 
     def view(self, engine: Engine[Any, Any], match: Match[Any, Any]) -> ComputerView | None:
@@ -334,10 +431,9 @@ class Opponent:
         actor = engine.actor(state)
         if seat is None or not isinstance(actor, int):
             return None
-        plan = self.plan
-        played = plan.left(match) if plan is not None else None
-        if plan is not None and played is not None and played < len(plan.actions):
-            states, actions = plan.states[played:], plan.actions[played:]
+        shown = self.shown(engine, match)
+        if shown is not None:
+            actions, states = shown
             texts = tuple(engine.public_action(s, a) for s, a in zip(states, actions, strict=True))
             return ComputerView(
                 actor, seat.level, "ready", texts, directions(engine, states, actions)
@@ -351,25 +447,16 @@ def _plan_of(engine: Engine[Any, Any], request: Think, texts: tuple[str, ...]) -
     """The plan of the answer ``texts`` to ``request``: every action legal in
     turn, all of the requesting seat. ``ValueError`` naming the fault else."""
     if not texts:
-        raise ValueError("no action")
+        raise ValueError("it answered without a move")
     state = request.state
     actions: list[Any] = []
-    states: list[Any] = []
     for text in texts:
         if engine.actor(state) != request.seat:
-            raise ValueError(f"{text!r} is not the computer's to play")
+            raise ValueError(f"it answered {text!r}, which is not its to play")
         action = engine.parse_action(text)
         why = engine.why_illegal(state, action)
         if why is not None:
-            raise ValueError(f"{text!r} is illegal: {why}")
-        states.append(state)
+            raise ValueError(f"it answered {text!r}, which is illegal: {why}")
         actions.append(action)
         state = engine.apply_unchecked(state, action)
-    return Plan(
-        request.seat,
-        request.ply,
-        request.exclude,
-        tuple(actions),
-        tuple(states),
-        tuple(engine.format_action(a) for a in actions),
-    )
+    return Plan(request.seat, request.ply, request.exclude, request.state, tuple(actions))

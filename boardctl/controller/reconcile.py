@@ -263,7 +263,7 @@ class Expectation:
             acts = engine.actions_touching(state, sites)
             if self.directed:
                 only = rec.only(state)
-                found = tuple(a for a in acts if a == only)
+                found = tuple(a for a in acts if a in only)
             elif rec.tells:
                 found = tuple(a for a in acts if not engine.told(state, a))
             else:
@@ -334,7 +334,7 @@ class Expectation:
         acts = self._rec.engine.legal_actions(self.state)
         if self.directed:
             only = self._rec.only(self.state)
-            acts = (a for a in acts if a == only)
+            acts = (a for a in acts if a in only)
         return tuple(self.step(a)[0] for a in acts)
 
     @property
@@ -349,7 +349,7 @@ class Expectation:
             acts = engine.legal_actions(state)
             if self.directed:
                 only = self._rec.only(state)
-                acts = (a for a in acts if a == only)
+                acts = (a for a in acts if a in only)
             for action in acts:
                 sites |= light(state, action)
             self._highlights = frozenset(sites)
@@ -407,15 +407,15 @@ class Reconciler:
         self.highlight_is_touches = type(engine).highlight is PhysicalBoard.highlight
         #: options built and cached since the cache was last trimmed
         self.kept = 0
-        #: states where the computer acts -> the action it chose (None while
-        #: it thinks): the only action the board may show there
-        self._only: dict[Any, Any] = {}
+        #: states where the computer acts -> the actions of its move that may
+        #: be made there (none while it thinks): all the board may show there
+        self._only: dict[Any, frozenset[Any]] = {}
 
-    def direct(self, only: Mapping[Any, Any]) -> bool:
+    def direct(self, only: Mapping[Any, frozenset[Any]]) -> bool:
         """Where the computer acts: in each state of ``only`` the board may
-        show that one action (``None``: no action, the computer is still
-        thinking), and nothing else a player could do there. True when this
-        changes what the board may show."""
+        show those actions alone (none: the computer is still thinking), and
+        nothing else a player could do there. True when this changes what the
+        board may show."""
         if only == self._only:
             return False
         self._only = dict(only)
@@ -426,9 +426,9 @@ class Reconciler:
     def directs(self, state: Any) -> bool:
         return bool(self._only) and state in self._only
 
-    def only(self, state: Any) -> Any:
-        """The one action the board may show in a state the computer acts in."""
-        return self._only.get(state)
+    def only(self, state: Any) -> frozenset[Any]:
+        """The actions the board may show in a state the computer acts in."""
+        return self._only.get(state, frozenset())
 
     # -- building blocks ---------------------------------------------------
     def expect(self, state: Any) -> Expectation:

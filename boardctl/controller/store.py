@@ -292,15 +292,20 @@ class Store:
             return Seats()
         return Seats.from_json(json.loads(row[0]), f"{self.path}: game {game_id}: seats")
 
-    def plans(self, game_id: int) -> dict[int, list[str]]:
-        """The plies where a turn of the computer's began in a game, each with
-        the moves it had suggested there before."""
+    def plans(self, game_id: int | None = None) -> dict[int, tuple[str, ...]]:
+        """The plies where a turn of the computer's began in a game (the
+        current one by default), each with the moves it had suggested there
+        before."""
+        if game_id is None:
+            if self._game_id is None:
+                return {}
+            game_id = self._game_id
         rows = self._db.execute(
             "SELECT seq, excluded FROM moves WHERE game_id = ? AND excluded IS NOT NULL "
             "ORDER BY seq",
             (game_id,),
         ).fetchall()
-        return {int(seq): list(json.loads(excluded)) for seq, excluded in rows}
+        return {int(seq): tuple(json.loads(excluded)) for seq, excluded in rows}
 
     def seed(self) -> int | None:
         """The seed of the current game (the one :meth:`current` gave), if it has one."""
@@ -358,5 +363,7 @@ class Store:
         seats = self._seats(game_id)
         if seats.any_computer:
             record["seats"] = seats.to_json()
-            record["plans"] = {str(ply + 1): tried for ply, tried in self.plans(game_id).items()}
+            record["plans"] = {
+                str(ply + 1): list(tried) for ply, tried in self.plans(game_id).items()
+            }
         return record

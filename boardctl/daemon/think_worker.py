@@ -5,7 +5,7 @@ Run as ``python -m boardctl.daemon.think_worker`` by
 on stdin (JSON: the game, its options, the position as the computer's seat may
 know it, the level, seed, ply, attempt and the actions not to suggest again,
 and the seconds it may take at most) and writes one answer per line on stdout
-(``{"id": N, "actions": [...], "seconds": S, "iterations": I, "cut": false}``,
+(``{"id": N, "actions": [...], "seconds": S, "cut": false}``,
 or ``{"id": N, "error": "..."}``). ``{"cancel": N}`` stops the thinking of
 request N at once (its answer is still written, and dropped by the daemon).
 Requests are handled in turn; a line too long or not JSON is answered with an
@@ -64,10 +64,19 @@ def _answer(request: dict[str, Any], cancelled: threading.Event) -> dict[str, An
     }
 
 
+def _number(value: object) -> int | None:
+    """A request's number, or None when it is not a whole number."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def serve(stdin: IO[str], stdout: IO[str]) -> None:
     """Answer requests from ``stdin`` on ``stdout`` until ``stdin`` closes."""
     requests: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
-    cancelled: dict[int, threading.Event] = {}
+    #: the numbers of the requests cancelled (a cancel may come before, while
+    #: or after its request is thought about) and of the last one answered
+    cancelled: set[int] = set()
+    answered = [0]
+    current: dict[str, Any] = {}
     lock = threading.Lock()
 
     def read() -> None:
@@ -87,8 +96,13 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
                 requests.put({"error": f"a request that is not JSON ({exc})"})
                 continue
             if isinstance(body, dict) and "cancel" in body:
+                number = _number(body["cancel"])
                 with lock:
-                    cancelled.setdefault(int(body["cancel"]), threading.Event()).set()
+                    if number is not None and number > answered[0]:
+                        cancelled.add(number)
+                        flag = current.get("flag")
+                        if current.get("id") == number and flag is not None:
+                            flag.set()
                 continue
             requests.put(body if isinstance(body, dict) else {"error": "a request not an object"})
 
@@ -97,17 +111,24 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
         request = requests.get()
         if request is None:
             return
-        if "error" in request:
-            answer: dict[str, Any] = {"id": None, "error": request["error"]}
+        number = _number(request.get("id"))
+        if "error" in request or number is None:
+            answer: dict[str, Any] = {"id": number, "error": request.get("error", "no id")}
         else:
+            flag = threading.Event()
             with lock:
-                flag = cancelled.setdefault(int(request.get("id", 0)), threading.Event())
+                current.update(id=number, flag=flag)
+                if number in cancelled:
+                    flag.set()
             try:
                 answer = _answer(request, flag)
             except Exception as exc:  # an answer, never a dead process
-                answer = {"id": request.get("id"), "error": f"{type(exc).__name__}: {exc}"}
+                answer = {"id": number, "error": f"{type(exc).__name__}: {exc}"[:300]}
             with lock:
-                cancelled.pop(int(request.get("id", 0)), None)
+                current.clear()
+                answered[0] = max(answered[0], number)
+                # a cancel for a request answered already is forgotten
+                cancelled.difference_update({n for n in cancelled if n <= answered[0]})
         stdout.write(json.dumps(answer) + "\n")
         stdout.flush()
 

@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 GRACE = 5.0
 #: the longest answer line read from the process
 MAX_ANSWER = 64 * 1024
+#: the most actions one turn of the computer's may have
+MAX_ACTIONS = 16
 
 Emit = Callable[[ComputerMoved | ComputerFailed], None]
 
@@ -155,7 +157,10 @@ class ProcessThinker:
             except ValueError:
                 log.warning("the computer player wrote something that is not an answer")
                 continue
-            self._answered(answer)
+            try:
+                self._answered(answer)
+            except Exception:  # the reader goes on whatever comes: a stuck board is worse
+                log.exception("the computer player's answer could not be taken")
         code = process.wait()
         with self._lock:
             if self._process is not process:
@@ -187,15 +192,18 @@ class ProcessThinker:
             self._fail(current, str(answer["error"])[:300])
             return
         actions = answer.get("actions")
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            self._fail(current, "it answered without a move")
+        seconds = answer.get("seconds", 0.0)
+        if (
+            not isinstance(actions, list)
+            or not 0 < len(actions) <= MAX_ACTIONS
+            or not all(isinstance(a, str) and len(a) <= 200 for a in actions)
+            or isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+        ):
+            self._fail(current, "it answered something that is not a move")
             return
         event = ComputerMoved(
-            current,
-            tuple(actions),
-            seconds=float(answer.get("seconds", 0.0)),
-            iterations=int(answer.get("iterations", 0)),
-            cut=bool(answer.get("cut", False)),
+            current, tuple(actions), seconds=float(seconds), cut=answer.get("cut") is True
         )
         if event.cut:
             log.warning(

@@ -53,16 +53,28 @@ def decide(
 
 @dataclass(frozen=True, slots=True)
 class Rethought:
-    """One turn of the computer's in a record, and what it thinks there again."""
+    """One turn of the computer's in a record, and what it thinks there again.
+    ``recorded`` are the moves made from it (in the order the hands made
+    them), up to the next turn of the computer's that began before it ended
+    (another move was asked for halfway)."""
 
     ply: int
     seat: int
     recorded: tuple[str, ...]
     thought: tuple[str, ...]
+    #: another move was asked for halfway: only a part of it was made
+    cut: bool = False
 
     @property
     def same(self) -> bool:
-        return self.recorded == self.thought
+        """Whether the moves made are the turn thought, in any order (a part
+        of it when it was cut short)."""
+        left = list(self.thought)
+        for move in self.recorded:
+            if move not in left:
+                return False
+            left.remove(move)
+        return self.cut or not left
 
 
 def turn_at(
@@ -100,7 +112,8 @@ def rethink(record: GameRecord) -> list[Rethought]:
     engine = record.engine()
     match = Match.from_moves(engine, record.moves)
     out: list[Rethought] = []
-    for ply, tried in sorted(record.plans.items()):
+    starts = sorted(record.plans)
+    for n, (ply, tried) in enumerate(sorted(record.plans.items())):
         state = match.states[ply]
         seat = engine.actor(state)
         chosen = record.seats.computer(seat if isinstance(seat, int) else None)
@@ -111,6 +124,8 @@ def rethink(record: GameRecord) -> list[Rethought]:
         thought = turn_at(
             engine, state, level=chosen.level, seed=chosen.seed, ply=ply, exclude=tried
         )
-        recorded = tuple(record.moves[ply : ply + len(thought)])
-        out.append(Rethought(ply, seat, recorded, thought))
+        end = ply + len(thought)
+        cut = n + 1 < len(starts) and starts[n + 1] < end
+        recorded = tuple(record.moves[ply : starts[n + 1] if cut else end])
+        out.append(Rethought(ply, seat, recorded, thought, cut))
     return out
