@@ -108,6 +108,8 @@ def main() -> int:
         ) as mcu,
         socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
     ):
+        # an empty configuration: the defaults and --set alone, not /etc/boardctl's
+        Path(tmp, "none.toml").write_text("")
         notify_path = os.path.join(tmp, "notify.sock")
         notify.bind(notify_path)
         env = dict(os.environ, NOTIFY_SOCKET=notify_path)
