@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit sim bench soak fuzz clean
+.PHONY: test lint typecheck unit sim bench soak fuzz clean deb
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,13 @@ fuzz: $(STAMP)
 SOAK_GAMES ?= 10000
 soak: $(STAMP)
 	SOAK_GAMES=$(SOAK_GAMES) $(BIN)/pytest -m slow
+
+# the Debian packages (docs/install.md): build/deb/boardctl_VERSION_ARCH.deb; an
+# architecture this machine cannot build for (not root, no debootstrap or
+# qemu-user-static) is skipped with a WARNING
+DEB_ARCHES ?= amd64 arm64 armhf
+deb:
+	@for arch in $(DEB_ARCHES); do bash deb/make-deb.sh $$arch || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
