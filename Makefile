@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit sim bench soak fuzz clean deb
+.PHONY: test lint typecheck unit sim bench soak fuzz clean deb pi-check
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ soak: $(STAMP)
 DEB_ARCHES ?= amd64 arm64 armhf
 deb:
 	@for arch in $(DEB_ARCHES); do bash deb/make-deb.sh $$arch || exit 1; done
+
+# the arm64 package installed and used in an arm64 Debian root under qemu (docs/install.md)
+pi-check:
+	bash deb/pi-check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
