@@ -118,6 +118,5 @@ in_root() {
 unmount_roots() {
     local top
     top=$(realpath -m "$ROOTS")
-    findmnt -rn -o TARGET | grep "^$top/" | sort -r | while read -r m; do umount -l "$m"; done
-    return 0
+    { findmnt -rn -o TARGET | grep "^$top/" | sort -r | while read -r m; do umount -l "$m"; done; } || true
 }
