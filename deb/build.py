@@ -104,7 +104,7 @@ Architecture: {arch}
 Maintainer: {MAINTAINER}
 Installed-Size: {installed_kib}
 Depends: {DEPENDS}
-Section: games
+Section: misc
 Priority: optional
 Description: sensors, rules and LEDs that make a board game electronic
  boardctl turns a physical board game into an electronic one on a Raspberry
