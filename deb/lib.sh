@@ -72,7 +72,9 @@ base_root() {
     mkdir -p "$ROOTS"
     say "debootstrap $SUITE $1 into $BASE (minutes under qemu; made once, then copied)"
     debootstrap --variant=minbase --arch="$1" "$SUITE" "$BASE" "$MIRROR" \
-        >"$BASE.log" 2>&1 || { tail -20 "$BASE.log" >&2; return 1; }
+        >"$BASE.log" 2>&1 || { unmount_under "$BASE"; tail -20 "$BASE.log" >&2; return 1; }
+    # debootstrap may leave the root's /proc mounted (seen with armhf)
+    unmount_under "$BASE"
     touch "$BASE/.complete"
 }
 
@@ -80,7 +82,7 @@ base_root() {
 copy_root() {
     base_root "$1" || return 1
     remove_root "$2" || return 1
-    cp -a "$BASE" "$2"
+    cp -ax "$BASE" "$2"
     rm -f "$2/.complete"
 }
 
@@ -116,7 +118,12 @@ in_root() {
 # Unmount whatever is still mounted inside the roots (a run interrupted in a
 # chroot): the EXIT trap of every script that uses in_root.
 unmount_roots() {
+    unmount_under "$ROOTS"
+}
+
+# Unmount every file system mounted below DIR, deepest first.
+unmount_under() {
     local top
-    top=$(realpath -m "$ROOTS")
+    top=$(realpath -m "$1")
     { findmnt -rn -o TARGET | grep "^$top/" | sort -r | while read -r m; do umount -l "$m"; done; } || true
 }
