@@ -58,9 +58,11 @@ DEB_ARCHES ?= amd64 arm64 armhf
 deb:
 	@for arch in $(DEB_ARCHES); do bash deb/make-deb.sh $$arch || exit 1; done
 
-# the arm64 package installed and used in an arm64 Debian root under qemu (docs/install.md)
+# the arm64 package installed and used in an arm64 Debian root under qemu (docs/install.md);
+# PI_ARCH=armhf checks the armhf package the same way, PI_ARCH=amd64 this machine's
+PI_ARCH ?= arm64
 pi-check:
-	bash deb/pi-check.sh
+	ARCH=$(PI_ARCH) bash deb/pi-check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

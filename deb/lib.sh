@@ -70,7 +70,7 @@ base_root() {
     [ -e "$BASE/.complete" ] && return 0
     remove_root "$BASE" || return 1
     mkdir -p "$ROOTS"
-    say "debootstrap $SUITE $1 into $BASE (minutes under qemu; made once, then copied)"
+    say "debootstrap $SUITE $1 into $BASE (minutes; made once, then copied)"
     debootstrap --variant=minbase --arch="$1" "$SUITE" "$BASE" "$MIRROR" \
         >"$BASE.log" 2>&1 || { unmount_under "$BASE"; tail -20 "$BASE.log" >&2; return 1; }
     # debootstrap may leave the root's /proc mounted (seen with armhf)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# deb/pi-check.sh (make pi-check): the arm64 package, installed and used in a
-# clean Debian bookworm root for arm64 (Raspberry Pi OS's base) under
+# deb/pi-check.sh (make pi-check): the arm64 package (ARCH=armhf: the armhf one;
+# ARCH=amd64: the build machine's, natively), installed and used in a clean
+# Debian bookworm root of its architecture (Raspberry Pi OS's base) under
 # qemu-user-static: boardctl --version, profile check on every shipped profile,
 # sim --demo of every game with a demo, the daemon's start to READY=1
 # (bench/daemon.py), an upgrade and a purge. Builds the package first if
@@ -57,8 +58,10 @@ if [ "$status" != 0 ]; then
 fi
 
 figures=build/pi-check.txt
+qemu=$(qemu_of "$ARCH")
+if [ -n "$qemu" ]; then runs_on=$("$qemu-static" --version | head -1); else runs_on="natively"; fi
 {
-    echo "pi-check of boardctl_${version}_$ARCH.deb, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $("$(qemu_of "$ARCH")-static" --version | head -1)"
+    echo "pi-check of boardctl_${version}_$ARCH.deb, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $runs_on"
     echo "whole check: $((T_END - T0)) s (debootstrap made this run: $made_base, $((T_BASE - T0)) s; package $((T_DEB - T_BASE)) s)"
     awk '{ printf "%s: %.2f s\n", $1, $2 }' "$root/tmp/figures"
 } >"$figures"
