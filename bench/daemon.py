@@ -136,7 +136,8 @@ def main() -> int:
         t0 = time.perf_counter()
         daemon = subprocess.Popen(command, env=env)
         try:
-            notify.settimeout(10.0)
+            # as long as systemd waits (TimeoutStartSec=30): slow under qemu and load
+            notify.settimeout(30.0)
             ready = None
             while ready is None:
                 message = notify.recv(4096).decode()
