@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit sim bench soak fuzz clean
+.PHONY: test lint typecheck unit sim bench soak fuzz clean deb pi-check
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,19 @@ fuzz: $(STAMP)
 SOAK_GAMES ?= 10000
 soak: $(STAMP)
 	SOAK_GAMES=$(SOAK_GAMES) $(BIN)/pytest -m slow
+
+# the Debian packages (docs/install.md): build/deb/boardctl_VERSION_ARCH.deb; an
+# architecture this machine cannot build for (not root, no debootstrap or
+# qemu-user-static) is skipped with a WARNING
+DEB_ARCHES ?= amd64 arm64 armhf
+deb:
+	@for arch in $(DEB_ARCHES); do bash deb/make-deb.sh $$arch || exit 1; done
+
+# the arm64 package installed and used in an arm64 Debian root under qemu (docs/install.md);
+# PI_ARCH=armhf checks the armhf package the same way, PI_ARCH=amd64 this machine's
+PI_ARCH ?= arm64
+pi-check:
+	ARCH=$(PI_ARCH) bash deb/pi-check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

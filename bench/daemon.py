@@ -108,6 +108,8 @@ def main() -> int:
         ) as mcu,
         socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
     ):
+        # an empty configuration: the defaults and --set alone, not /etc/boardctl's
+        Path(tmp, "none.toml").write_text("")
         notify_path = os.path.join(tmp, "notify.sock")
         notify.bind(notify_path)
         env = dict(os.environ, NOTIFY_SOCKET=notify_path)
@@ -134,7 +136,8 @@ def main() -> int:
         t0 = time.perf_counter()
         daemon = subprocess.Popen(command, env=env)
         try:
-            notify.settimeout(10.0)
+            # as long as systemd waits (TimeoutStartSec=30): slow under qemu and load
+            notify.settimeout(30.0)
             ready = None
             while ready is None:
                 message = notify.recv(4096).decode()

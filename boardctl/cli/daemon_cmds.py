@@ -97,11 +97,13 @@ def _install(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from boardctl.config import load
-    from boardctl.daemon.units import WEB_DROPIN, unit_files
+    from boardctl.daemon.units import DEFAULT_BOARDCTL, PACKAGED, WEB_DROPIN, unit_files
     from boardctl.errors import ConfigError
 
     exe = args.boardctl or shutil.which("boardctl") or str(Path(sys.prefix) / "bin" / "boardctl")
     exe = str(Path(exe).absolute())
+    if not args.boardctl and Path(exe).resolve() == Path(DEFAULT_BOARDCTL).resolve():
+        exe = DEFAULT_BOARDCTL  # reached through a link (/usr/bin/boardctl): the link's target
     root = Path(args.root)
     listen = load(args.config).web.listen
     written = []
@@ -111,7 +113,16 @@ def _install(args: argparse.Namespace) -> int:
         print(f"removed {dropin}: [web] listen is not set")
     for unit in unit_files(exe, listen):
         target = root / unit.path.lstrip("/")
+        packaged = root / PACKAGED.get(unit.path, "/nonexistent").lstrip("/")
+        # installed by the Debian package: a copy in /etc would hide its upgrades
+        in_package = packaged.is_file() and packaged.read_text() == unit.text
         try:
+            if in_package:
+                if target.exists():
+                    target.unlink()
+                    print(f"removed {target}: the package's {packaged} is the same")
+                print(f"kept {packaged} (the package's)")
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(unit.text)
         except OSError as exc:

@@ -18,6 +18,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from boardctl import __version__
 from boardctl.controller.choosing import Offer
 from boardctl.controller.opponent import ComputerView
 from boardctl.controller.reconcile import (
@@ -180,6 +181,7 @@ def _status(
             "actor": "chance" if actor is CHANCE else actor,
             "position": position,
             "picture": picture,
+            "version": __version__,  # the daemon's own: it may differ from the CLI's
         }
     )
     if winning:

@@ -134,6 +134,14 @@ SUBSYSTEM=="tty", ATTRS{{idVendor}}=="{vendor}", ATTRS{{idProduct}}=="{product}"
 """
 
 
+#: where the Debian package puts each file (deb/build.py): where one is there with the
+#: same text, ``boardctl service install`` leaves it in force instead of writing a copy
+PACKAGED = {
+    "/etc/systemd/system/boardctl.service": "/lib/systemd/system/boardctl.service",
+    "/etc/sysusers.d/boardctl.conf": "/usr/lib/sysusers.d/boardctl.conf",
+    "/etc/udev/rules.d/70-boardctl.rules": "/lib/udev/rules.d/70-boardctl.rules",
+}
+
 #: the drop-in that opens the network for the web pages, written only when they are on
 WEB_DROPIN = "/etc/systemd/system/boardctl.service.d/web.conf"
 #: the addresses a LAN listener answers: this machine, link-local and the private ranges

@@ -339,6 +339,7 @@ function renderOperator() {
     seatInputs();
   }
   if (b) $("rules").textContent = b.rules;
+  if (st && st.version) $("version").textContent = `boardctl ${st.version}`;
   const acts = $("acts");
   acts.replaceChildren();
   if (st && st.choices) for (const c of st.choices) {
