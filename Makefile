@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit sim bench soak fuzz clean deb pi-check
+.PHONY: test lint typecheck unit sim bench ladder soak fuzz clean deb pi-check
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,12 @@ sim: $(STAMP)
 
 bench: $(STAMP)
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# the computer opponent's strength ladder, every level of Shiftago, DuploLine and
+# bidiline (about half an hour on two cores; not part of make test)
+LADDER_GAMES ?= 40
+ladder: $(STAMP)
+	$(BIN)/python bench/opponents.py --games $(LADDER_GAMES) --levels
 
 fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz_frames.py 1000000

@@ -158,21 +158,26 @@ class Search:
 
     def best(self) -> tuple[Any, float]:
         """The root action to play and the chooser's value of it: a proven
-        win first, then the most visited (the one the search trusted most),
-        then the best valued; a proven loss only when nothing else is left."""
+        win first; else the most visited of the open actions (the one the
+        search trusted most; ties by value), unless a proven draw is worth
+        more than it; a proven loss only when nothing else is left."""
         seat = self.seat
-        best_key: tuple[float, float, float] | None = None
-        choice: tuple[Any, float] = (self.root_actions[0], 0.0)
+        open_choice: tuple[int, float, Any] | None = None
+        settled: tuple[float, Any] | None = None
         for action, kid in zip(self.root.actions, self.root.kids, strict=True):
-            value = kid.mean(seat)
             proven = kid.proven
-            rank = 0.0 if proven is None else (1.0 if proven[seat] >= 1.0 else -1.0)
-            if proven is not None and rank < 0 and proven[seat] > 0:
-                rank = 0.0  # a proven draw or share: judged by its value
-            key = (rank, float(kid.visits if proven is None else 0), value)
-            if best_key is None or key > best_key:
-                best_key, choice = key, (action, value)
-        return choice
+            if proven is None:
+                key = (kid.visits, kid.total[seat] / kid.visits, action)
+                if open_choice is None or key[:2] > open_choice[:2]:
+                    open_choice = key
+            elif proven[seat] >= 1.0:
+                return action, 1.0
+            elif settled is None or proven[seat] > settled[0]:
+                settled = (proven[seat], action)
+        if open_choice is not None and (settled is None or open_choice[1] >= settled[0]):
+            return open_choice[2], open_choice[1]
+        assert settled is not None, "the search expanded the root"
+        return settled[1], settled[0]
 
     # -- perfect information: one tree of positions ---------------------------
     def _iterate(self) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import abc
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -81,11 +81,13 @@ class Playing(abc.ABC, Generic[S, A]):
     what it can answer better (docs/computer.md, "A new game").
     """
 
-    #: The share of a level's search budget this game spends (1 for most).
-    #: A game whose positions cost much more to expand than Shiftago's (many
-    #: more actions, or slow rules) sets it below 1, so that a level thinks
-    #: about as long in every game; the search counts nodes, never time.
-    search_scale: ClassVar[float] = 1.0
+    #: What a level's search budget is multiplied by in this game (1 for
+    #: most). A game whose positions cost much more to expand and evaluate
+    #: than two-player Shiftago's sets it below 1 (as a class attribute, or
+    #: in ``__init__`` when it depends on the options), so that a level
+    #: thinks about as long in every game: the search counts positions,
+    #: never time.
+    search_scale: float = 1.0
 
     if TYPE_CHECKING:
         # what the defaults read of the rules, which the engine answers

@@ -1,11 +1,16 @@
 """How well each player stands in the Bidirectional Line Game, for the computer opponent.
 
-The game is decided by the segments of each colour when one end of the line
-can go no further. So the lead counts (the player to act will most often add
-one of their own), and the freedom of the two ends says how sure that lead
-is: the segments still free at each end and one step beyond it. With little
-room left the lead is close to final; with much, the game may turn. The
-values come from :func:`~boardctl.engines.playing.shares`.
+The game ends as soon as an end of the line can go no further, and the
+colour with more segments wins. Drawing in one's own colour, the first player
+(amber) leads by one after each of their moves and the two are level after
+each of blue's: so amber wins by walking the amber end into a dead end (a
+point whose other segments are all drawn), and blue draws by getting the blue
+end stuck first. The evaluation is that race: how many moves each end needs
+to get stuck (looked for up to :data:`HORIZON` moves ahead), who gets there
+first, and the lead then; the nearer the end of the race, the surer the
+value. With neither end near a dead end, the lead counts, made less sure the
+more room the two ends have. The values come from
+:func:`~boardctl.engines.playing.shares`.
 
 Pure and fast: the search calls it at every position it reaches.
 """
@@ -24,6 +29,10 @@ if TYPE_CHECKING:
 TEMPO = 0.5
 #: how much less sure a lead of one segment is per free segment near the ends
 DOUBT = 0.35
+#: moves of one end looked at for a dead end
+HORIZON = 3
+#: how sure a race's result is: the scale of the margin, plus this per move to go
+RACE_SURE, RACE_DOUBT = 0.6, 0.25
 
 
 def room(engine: BidiLine, drawn: int, end: int) -> int:
@@ -39,6 +48,28 @@ def room(engine: BidiLine, drawn: int, end: int) -> int:
     return count
 
 
+def moves_to_dead_end(engine: BidiLine, drawn: int, end: int) -> int:
+    """The fewest moves of the end at point ``end`` (each along a free
+    segment) that leave it where it can go no further; ``HORIZON + 1`` when
+    more than :data:`HORIZON` are needed."""
+    grid = engine.grid
+    incident = grid.incident
+    steps = grid.steps
+    frontier = [(end, drawn)]
+    for depth in range(1, HORIZON + 1):
+        further = []
+        for point, used in frontier:
+            for bit, there in steps[point]:
+                if used & bit:
+                    continue
+                now = used | bit
+                if not incident[there] & ~now:
+                    return depth
+                further.append((there, now))
+        frontier = further
+    return HORIZON + 1
+
+
 def evaluate(engine: BidiLine, state: State) -> tuple[float, ...]:
     """Amber's and blue's values in [0, 1] (adding up to 1); the outcome
     once the game is over."""
@@ -48,7 +79,21 @@ def evaluate(engine: BidiLine, state: State) -> tuple[float, ...]:
         return terminal_values(2, None if a == b else (0 if a > b else 1))
     if state.moves == 0:
         return (0.5, 0.5)
-    a = state.amber.bit_count()
-    lead = 2 * a - state.drawn.bit_count() + (TEMPO if state.moves % 2 == 0 else -TEMPO)
-    near = min(room(engine, state.drawn, state.end_a), room(engine, state.drawn, state.end_b))
-    return shares((lead / 2, -lead / 2), 1.0 + DOUBT * near)
+    drawn = state.drawn
+    lead = 2 * state.amber.bit_count() - drawn.bit_count()
+    mover = state.moves % 2
+    amber_moves = moves_to_dead_end(engine, drawn, state.end_a)
+    blue_moves = moves_to_dead_end(engine, drawn, state.end_b)
+    if amber_moves <= HORIZON or blue_moves <= HORIZON:
+        # plies until each player can end the game with a move of their own
+        amber_plies = 2 * amber_moves - (mover == 0)
+        blue_plies = 2 * blue_moves - (mover == 1)
+        plies = min(amber_plies, blue_plies)
+        mover_moves = (plies + 1) // 2
+        other_moves = plies // 2
+        margin = lead + (mover_moves - other_moves if mover == 0 else other_moves - mover_moves)
+        scale = RACE_SURE + RACE_DOUBT * plies
+        return shares((margin / 2, -margin / 2), scale)
+    ahead = lead + (TEMPO if mover == 0 else -TEMPO)
+    near = min(room(engine, drawn, state.end_a), room(engine, drawn, state.end_b))
+    return shares((ahead / 2, -ahead / 2), 1.0 + DOUBT * near)

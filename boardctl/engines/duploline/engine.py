@@ -108,6 +108,9 @@ class DuploLine(Engine[State, Action]):
 
     name: ClassVar[str] = "duploline"
     Options: ClassVar[type[_Options]] = _Options
+    #: a DuploLine position costs the search about 1.5 times a Shiftago one
+    #: (every move is checked to keep the pieces connected)
+    search_scale = 0.7
 
     def __init__(self, options: _Options | None = None) -> None:
         options = _Options() if options is None else options

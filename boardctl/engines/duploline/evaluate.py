@@ -44,7 +44,7 @@ IN_REACH = 40.0
 #: an empty cell beside the opponent's pieces (a place to add)
 ROOM = 0.4
 #: the strength difference worth a factor e in the shares
-SCALE = 25.0
+SCALE = 6.0
 
 #: per phase, whether the mover may still make a disc action, a ring action
 _OPEN = {

@@ -137,6 +137,8 @@ class Shiftago(Engine[ShiftagoState, Action]):
         #: the shortest line that wins (Express) or scores (Expert)
         self.line_length = 5 if opts.players == 2 else 4
         self.points = POINTS_2P if opts.players == 2 else POINTS_MANY
+        # with 3-4 players a position costs the search twice as much to evaluate
+        self.search_scale = 1.0 if opts.players == 2 else 0.5
         self._runs = line_masks(self.line_length)
         self._board = self._build_board()
         self._inserts = tuple(Insert(t) for t in range(len(TRACK_NAMES)))
