@@ -10,11 +10,18 @@ from boardctl.controller import control, loop
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _table() -> dict[str, str]:
+def _rows() -> list[list[str]]:
     text = (ROOT / "docs/install.md").read_text(encoding="utf-8")
-    section = text.split("## 7. Limits", 1)[1]
-    rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| ")]
-    return {what.strip(): limit.strip() for what, limit in rows[1:]}
+    section = text.split("## 7. Limits", 1)[1].split("\n## ", 1)[0]
+    return [line.split("|")[1:4] for line in section.splitlines() if line.startswith("| ")][1:]
+
+
+def _table() -> dict[str, str]:
+    return {what.strip(): limit.strip() for what, limit, _ in _rows()}
+
+
+def _beyond() -> dict[str, str]:
+    return {what.strip(): beyond.strip() for what, _, beyond in _rows()}
 
 
 def _kib(n: int) -> str:
@@ -27,6 +34,9 @@ def test_the_documented_limits_are_the_enforced_ones() -> None:
     assert table["nesting in a control request"] == f"{control.MAX_DEPTH} levels"
     assert table["control connections at once"] == str(control.MAX_CLIENTS)
     assert table["an idle control connection"] == f"{control.IDLE_SECONDS:g} s"
+    assert table["control connections waiting to be accepted"] == str(control.BACKLOG)
+    assert table["an answer a control client does not take"] == f"{control.WRITE_SECONDS:g} s"
+    assert f"for up to {control.RETRY_SECONDS:g} s" in _beyond()["control connections at once"]
     assert table["a game number or `limit` in a request"] == str(loop.MAX_NUMBER)
     assert table["a configuration or board profile file"] == _kib(textfiles.MAX_TOML)
     assert table["a game record file"] == _kib(textfiles.MAX_RECORD)
