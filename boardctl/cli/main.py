@@ -24,7 +24,7 @@ from boardctl.cli import (
     sim_cmds,
     web_cmds,
 )
-from boardctl.errors import BoardctlError
+from boardctl.errors import BoardctlError, shorten
 
 #: the modules whose ``register(subparsers)`` adds subcommands
 COMMANDS: tuple[ModuleType, ...] = (
@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()
         return 128 + 13  # as a process ended by SIGPIPE
     except BoardctlError as exc:
-        print(f"boardctl: {exc}", file=sys.stderr)
+        print(f"boardctl: {shorten(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

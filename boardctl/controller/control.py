@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from boardctl.errors import BoardctlError
+from boardctl.errors import BoardctlError, shorten
 
 log = logging.getLogger(__name__)
 
@@ -255,10 +255,13 @@ class ControlServer:
         except ValueError as exc:
             return {"ok": False, "error": f"bad request: {exc}"}
         try:
-            return self._submit(body)
+            reply = self._submit(body)
         except Exception as exc:  # a request must never end the connection's thread
-            log.error("control request failed: %s", exc)
-            return {"ok": False, "error": f"the controller failed: {exc}"}
+            log.error("control request failed: %s", shorten(str(exc)))
+            return {"ok": False, "error": shorten(f"the controller failed: {exc}")}
+        if isinstance(reply.get("error"), str):
+            reply["error"] = shorten(reply["error"])
+        return reply
 
 
 def parse_request(line: bytes) -> dict[str, Any]:
