@@ -194,8 +194,7 @@ def unfit(profile: BoardProfile, sites: Mapping[str, str]) -> str | None:
     extra = [s.name for s in profile.sites if s.name not in sites]
     if extra:
         return (
-            f"this board ({profile.name}) has {len(extra)} sites that game does not: "
-            f"{_few(extra)}"
+            f"this board ({profile.name}) has {len(extra)} sites that game does not: {_few(extra)}"
         )
     for name, kind in sites.items():
         site = have.get(name)
