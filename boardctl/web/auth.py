@@ -206,3 +206,101 @@ class Keys:
     def redeem(self, code: str) -> int | None:
         """The seat a one-time code was made for (and the code is spent); None if unknown."""
         return self._links.pop(code, None)
+
+
+#: wrong passwords a client may give before it must wait between guesses
+FREE_GUESSES = 3
+#: the first wait after those, in seconds; each further wrong password doubles it
+GUESS_DELAY = 1.0
+#: the longest wait between two guesses, in seconds
+MAX_GUESS_DELAY = 60.0
+#: wrong passwords from one client after which it is locked out
+LOCKOUT_GUESSES = 10
+#: how long a locked-out client may not try, in seconds
+LOCKOUT_SECONDS = 15 * 60
+#: wrong passwords from all clients together before everyone must wait between
+#: guesses (as one client would after its free ones; never a lockout, so the
+#: operator gets in within a minute however many guess)
+FREE_GUESSES_OVERALL = 20
+#: a client's wrong passwords, and everyone's, are forgotten this long after the last
+FORGET_SECONDS = 60 * 60
+#: clients whose wrong passwords are remembered (the longest quiet are forgotten first)
+TRACKED_CLIENTS = 1024
+
+
+@dataclass(slots=True)
+class _Guesses:
+    wrong: int = 0
+    last: float = 0.0
+    locked_until: float = 0.0
+
+
+class Throttle:
+    """Wrong passwords slow further guesses, per client and overall: after a
+    few free ones each needs a wait that doubles with every wrong password,
+    and a client that keeps guessing is locked out for a while. Pure: the
+    clock is given; the web server asks :meth:`wait` before checking a
+    password and reports :meth:`failed` or :meth:`succeeded` after."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._clients: OrderedDict[str, _Guesses] = OrderedDict()
+        self._overall = _Guesses()
+
+    def _current(self, client: str) -> _Guesses | None:
+        found = self._clients.get(client)
+        now = self.clock()
+        if found is not None and now - found.last > FORGET_SECONDS and found.locked_until <= now:
+            del self._clients[client]
+            return None
+        return found
+
+    def wait(self, client: str) -> float:
+        """Seconds ``client`` must wait before its next guess (0: it may try now)."""
+        now = self.clock()
+        waits = [0.0]
+        mine = self._current(client)
+        if mine is not None:
+            waits.append(mine.locked_until - now)
+            waits.append(mine.last + _delay(mine.wrong, FREE_GUESSES) - now)
+        overall = self._overall
+        if now - overall.last > FORGET_SECONDS:
+            overall.wrong = 0
+        waits.append(overall.last + _delay(overall.wrong, FREE_GUESSES_OVERALL) - now)
+        return max(waits)
+
+    def locked(self, client: str) -> bool:
+        mine = self._current(client)
+        return mine is not None and mine.locked_until > self.clock()
+
+    def failed(self, client: str) -> bool:
+        """A wrong password from ``client``; True when this one locks it out
+        (the moment to say so, once)."""
+        now = self.clock()
+        mine = self._current(client) or _Guesses()
+        mine.wrong += 1
+        mine.last = now
+        self._clients[client] = mine
+        self._clients.move_to_end(client)
+        while len(self._clients) > TRACKED_CLIENTS:
+            self._clients.popitem(last=False)
+        if now - self._overall.last > FORGET_SECONDS:
+            self._overall.wrong = 0
+        self._overall.wrong += 1
+        self._overall.last = now
+        if mine.wrong >= LOCKOUT_GUESSES and mine.locked_until <= now:
+            mine.locked_until = now + LOCKOUT_SECONDS
+            mine.wrong = 0
+            return True
+        return False
+
+    def succeeded(self, client: str) -> None:
+        """The right password from ``client``: its wrong ones are forgotten."""
+        self._clients.pop(client, None)
+
+
+def _delay(wrong: int, free: int) -> float:
+    """The wait after ``wrong`` wrong passwords of which ``free`` cost none."""
+    if wrong < free:
+        return 0.0
+    return min(GUESS_DELAY * 2 ** min(wrong - free, 16), MAX_GUESS_DELAY)
