@@ -207,12 +207,22 @@ function say(text, bad) {
 }
 
 // -- the push channel ----------------------------------------------------------
+// A dropped stream reconnects by itself; one refused (the server answers 503
+// when too many people watch) does not, so it is tried again after a while,
+// each viewer at a different moment.
 function listen(render) {
   const src = new EventSource("/api/events");
   src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); render(); });
   src.addEventListener("state", (e) => { live.state = JSON.parse(e.data); render(); });
   src.addEventListener("lights", (e) => { live.lights = JSON.parse(e.data); render(); });
-  src.onerror = () => { const c = $("conn"); if (c) c.textContent = "reconnecting…"; };
+  src.onerror = () => {
+    const c = $("conn");
+    if (src.readyState === EventSource.CLOSED) {
+      src.close();
+      if (c) c.textContent = "many people are watching: trying again shortly…";
+      setTimeout(() => listen(render), 8000 + Math.random() * 8000);
+    } else if (c) c.textContent = "reconnecting…";
+  };
   src.onopen = () => { const c = $("conn"); if (c) c.textContent = ""; };
 }
 
