@@ -24,6 +24,7 @@ sensors or the LEDs, and a crowd of them cannot lock out the operator:
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import errno
 import json
@@ -68,7 +69,15 @@ IO_SECONDS = 10.0
 #: requests (pages and commands, push streams apart) read or answered at once;
 #: more are answered 503 with Retry-After
 MAX_CONNECTIONS = 32
-#: of those, from one address at once (a stranger cannot hold them all)
+#: connections waiting in line for one of those places (a crowd arriving at
+#: once); more are answered 503 at once
+MAX_QUEUED = 256
+#: the longest a connection waits in line before it is answered 503, in seconds
+QUEUE_SECONDS = 2.0
+#: connections the kernel holds until the server accepts them (a whole café
+#: reconnecting at once after a restart is not left to retry in a second)
+BACKLOG = 512
+#: requests from one address at once (a stranger cannot hold them all); more are answered 503
 MAX_PER_CLIENT = 8
 #: connections turned away at once (each is answered 503, then closed); more are closed unanswered
 MAX_TURNED_AWAY = 32
@@ -184,6 +193,7 @@ class WebServer:
         self._stopped: asyncio.Event | None = None
         #: requests being read or answered, in all and by client
         self._requests = 0
+        self._line: collections.deque[asyncio.Future[None]] = collections.deque()
         self._by_client: dict[str, int] = {}
         self._turned_away = 0
         self._waiting = 0
@@ -236,7 +246,9 @@ class WebServer:
         self._stopped = asyncio.Event()
         self._hands_lock = asyncio.Lock()
         self.publisher.wake = self._wake_soon
-        server = await asyncio.start_server(self._serve, sock=self._sock, limit=MAX_LINE)
+        server = await asyncio.start_server(
+            self._serve, sock=self._sock, limit=MAX_LINE, backlog=BACKLOG
+        )
         self._started.set()
         log.info("web pages on %s", self.url)
         async with server:
@@ -255,11 +267,15 @@ class WebServer:
     # -- connections ---------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         client = _client(writer)
-        if self._requests >= MAX_CONNECTIONS or self._by_client.get(client, 0) >= MAX_PER_CLIENT:
+        mine = self._by_client.get(client, 0)
+        if mine >= MAX_PER_CLIENT:
             await self._turn_away(reader, writer)
             return
-        self._requests += 1
-        self._by_client[client] = self._by_client.get(client, 0) + 1
+        self._by_client[client] = mine + 1
+        if not await self._enter():
+            self._forget(client)
+            await self._turn_away(reader, writer)
+            return
         counted = True
         try:
             try:
@@ -286,8 +302,38 @@ class WebServer:
                 self._release(client)
             await self._end(writer)
 
+    async def _enter(self) -> bool:
+        """A place among the requests: at once, or after waiting in line for
+        at most :data:`QUEUE_SECONDS` (a crowd arriving at once is served in
+        turn); False when the line is too long or the wait too long."""
+        if self._requests < MAX_CONNECTIONS and not self._line:
+            self._requests += 1
+            return True
+        if len(self._line) >= MAX_QUEUED:
+            return False
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line.append(turn)
+        try:
+            await asyncio.wait_for(turn, QUEUE_SECONDS)
+        except TimeoutError:
+            return False
+        finally:
+            with contextlib.suppress(ValueError):
+                self._line.remove(turn)
+        return True
+
     def _release(self, client: str) -> bool:
-        self._requests -= 1
+        """Give the request's place to the next in line (or free it)."""
+        while self._line:
+            turn = self._line.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                break
+        else:
+            self._requests -= 1
+        return self._forget(client)
+
+    def _forget(self, client: str) -> bool:
         left = self._by_client.get(client, 1) - 1
         if left > 0:
             self._by_client[client] = left
