@@ -182,6 +182,34 @@ def test_a_crowd_of_public_reads_never_makes_the_operator_busy(
     assert sum(1 for body in fake.sent if body["cmd"] == "games") == 1, fake.sent
 
 
+def test_a_crowd_arriving_at_once_waits_in_line_and_is_served(
+    served: tuple[WebServer, FakeLoop], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    web, _ = served
+    monkeypatch.setattr(web_server, "MAX_CONNECTIONS", 2)  # nearly everyone waits in line
+    answers: list[int] = []
+    ready = threading.Barrier(60)
+
+    def one(n: int) -> None:
+        with socket.socket() as s:
+            s.bind((f"127.0.3.{n + 1}", 0))  # a phone of its own
+            s.settimeout(10)
+            ready.wait(5)
+            s.connect(_address(web))
+            s.sendall(b"GET /score HTTP/1.1\r\n\r\n")
+            got = b""
+            while chunk := s.recv(65536):
+                got += chunk
+            answers.append(status_of(got))
+
+    crowd = [threading.Thread(target=one, args=(n,)) for n in range(60)]
+    for t in crowd:
+        t.start()
+    for t in crowd:
+        t.join(10)
+    assert answers == [200] * len(crowd)
+
+
 def test_one_client_cannot_hold_every_request_place(served: tuple[WebServer, FakeLoop]) -> None:
     web, _ = served
     with ExitStack() as stack:
