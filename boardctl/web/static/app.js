@@ -165,8 +165,17 @@ function scoresText(st) {
   return st.scores.map((s, i) => [playerName(i), s]);
 }
 
+// Lists and tables are rebuilt only when what they say changed: the LEDs
+// change many times a second and the words seldom.
+function unchanged(node, what) {
+  const key = JSON.stringify(what);
+  if (node.dataset.shown === key) return true;
+  node.dataset.shown = key;
+  return false;
+}
+
 function fillList(node, items) {
-  if (!node) return;
+  if (!node || unchanged(node, items)) return;
   node.replaceChildren(...items.map((t) => el("li", {}, t)));
 }
 
@@ -174,7 +183,9 @@ function showScores(node, st) {
   if (!node) return;
   const heading = node.previousElementSibling;
   if (heading && heading.tagName === "H2") heading.hidden = !(st && st.scores);
-  const rows = scoresText(st).map(([who, s]) => {
+  const scores = scoresText(st);
+  if (unchanged(node, scores)) return;
+  const rows = scores.map(([who, s]) => {
     const tr = el("tr");
     tr.appendChild(el("th", {}, who));
     tr.appendChild(el("td", {}, String(s)));
@@ -349,22 +360,29 @@ function renderOperator() {
     seatInputs();
   }
   if (b) $("rules").textContent = b.rules;
+  // the buttons are rebuilt only when the actions on offer change: one replaced
+  // under a finger (the LEDs change many times a second) would lose its click
   const acts = $("acts");
-  acts.replaceChildren();
-  if (st && st.choices) for (const c of st.choices) {
-    const btn = el("button", { type: "button" }, `choose ${c}`);
-    btn.onclick = () => operatorCommand({ cmd: "choose", option: c });
-    acts.appendChild(btn);
-  }
-  if (st && st.actor === "chance" && st.chance === "operator") for (const o of st.outcomes || []) {
-    const btn = el("button", { type: "button" }, `chance: ${o}`);
-    btn.onclick = () => operatorCommand({ cmd: "chance", action: o });
-    acts.appendChild(btn);
-  }
-  if (st && st.computer && st.computer.doing === "ready") {
-    const btn = el("button", { type: "button", id: "another" }, "Another move, computer");
-    btn.onclick = () => operatorCommand({ cmd: "another" });
-    acts.appendChild(btn);
+  const choices = (st && st.choices) || [];
+  const outcomes = st && st.actor === "chance" && st.chance === "operator" ? st.outcomes || [] : [];
+  const another = !!(st && st.computer && st.computer.doing === "ready");
+  if (!unchanged(acts, [choices, outcomes, another])) {
+    acts.replaceChildren();
+    for (const c of choices) {
+      const btn = el("button", { type: "button" }, `choose ${c}`);
+      btn.onclick = () => operatorCommand({ cmd: "choose", option: c });
+      acts.appendChild(btn);
+    }
+    for (const o of outcomes) {
+      const btn = el("button", { type: "button" }, `chance: ${o}`);
+      btn.onclick = () => operatorCommand({ cmd: "chance", action: o });
+      acts.appendChild(btn);
+    }
+    if (another) {
+      const btn = el("button", { type: "button", id: "another" }, "Another move, computer");
+      btn.onclick = () => operatorCommand({ cmd: "another" });
+      acts.appendChild(btn);
+    }
   }
   $("play-form").hidden = !(st && st.told);
   const links = $("links");
