@@ -136,7 +136,7 @@ def test_linie1_board_data_of_the_wrong_shape_is_refused_where_it_is_given(
     )
     status, err = _run(["profile", "check", str(profile)], capsys)
     out = capsys.readouterr().out
-    assert status != 0 and words in err + out, err + out
+    assert status == 2 and words in err + out, err + out
     # in [game]
     config = _config(
         tmp_path, f'[board]\nprofile = "linie1"\n[game]\nplayers = 5\nboard_data = {_toml(text)}\n'
@@ -203,7 +203,7 @@ def test_a_profile_palette_with_more_colours_than_seats_is_refused(
     )
     status, err = _run(["profile", "check", str(profile)], capsys)
     out = capsys.readouterr().out
-    assert status != 0 and "3 colours, and beeline seats at most 2 players" in err + out
+    assert status == 2 and "3 colours, and beeline seats at most 2 players" in err + out
 
 
 def test_a_records_start_time_must_be_a_time(
@@ -233,5 +233,5 @@ def test_refusals_quote_a_short_excerpt_of_huge_input(
     profile.write_text(original.replace("\n[codes]\n", '\n[codes]\n999999 = "9Q+car7"\n', 1))
     status, err = _run(["profile", "check", str(profile)], capsys)
     out = capsys.readouterr().out
-    assert status != 0 and "'9Q+car7' is not a linie1 piece" in err + out
+    assert status == 2 and "'9Q+car7' is not a linie1 piece" in err + out
     assert len(err + out) < 2000 and "more" in err + out
