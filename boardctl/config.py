@@ -473,8 +473,11 @@ def _check_control(control: ControlConfig, where: Mapping[tuple[str, str], str])
         )
     place = where[("control", "mode")]
     mode = control.mode
-    if not re.fullmatch(r"0?[0-7]{3}", mode):
-        raise ConfigError(f'{place}: {excerpt(mode)} is not octal permission bits, e.g. "0600"')
+    if not re.fullmatch(r"(0o|0)?[0-7]{3}", mode):
+        raise ConfigError(
+            f"{place}: {excerpt(mode)} is not octal permission bits: three digits 0-7 for "
+            'the owner, the group and others, e.g. "0600"'
+        )
     bits = int(mode, 8)
     if bits & 0o007:
         raise ConfigError(
