@@ -60,6 +60,8 @@ def test_the_documented_web_limits_are_the_enforced_ones() -> None:
     assert table["each piece of a web answer taken"] == f"{server.IO_SECONDS:g} s"
     assert table["live-board push streams at once"] == str(push.MAX_STREAMS)
     assert f"Retry-After: {push.RETRY_AFTER}" in beyond["live-board push streams at once"]
+    stalled = "a push stream's viewer not taking its updates"
+    assert table[stalled] == f"{push.STALL_SECONDS:g} s"
     assert table["web requests at once (pages and commands)"] == str(server.MAX_CONNECTIONS)
     assert table["web requests waiting in line"] == str(server.MAX_QUEUED)
     assert table["web connections not yet accepted"] == str(server.BACKLOG)
