@@ -146,6 +146,39 @@ def test_every_stream_gets_the_latest_lights(served: tuple[WebServer, FakeLoop])
                 got += s.recv(4096)
 
 
+def test_a_viewer_that_stops_reading_is_skipped_then_cut_off(
+    served: tuple[WebServer, FakeLoop],
+) -> None:
+    web, _ = served
+    clock = Clock()
+    web.pushes.clock = clock
+    with ExitStack() as stack:
+        stuck = stack.enter_context(socket.socket())
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stuck.settimeout(5)
+        stuck.connect(_address(web))
+        stuck.sendall(b"GET /api/events HTTP/1.1\r\n\r\n")  # and never reads again
+        reader, _ = open_stream(web, stack)
+        t0 = time.monotonic()
+        n = 0
+        while len(web.pushes) == 2:
+            n += 1
+            web.publisher._put("lights", {"n": n, "pad": "x" * 100_000})
+            assert web.publisher.wake is not None
+            web.publisher.wake()
+            threading.Event().wait(0.02)
+            while True:  # the reading viewer takes everything
+                reader.setblocking(False)
+                try:
+                    if not reader.recv(1 << 20):
+                        break
+                except BlockingIOError:
+                    break
+            clock.now += 1.0  # each round a second later for the stuck one
+            assert time.monotonic() - t0 < 20, "the stuck viewer was never cut off"
+        assert len(web.pushes) == 1  # the one that reads is still there
+
+
 # -- the operator among the public ---------------------------------------------------------
 
 
