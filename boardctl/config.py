@@ -53,6 +53,11 @@ class ControllerConfig:
     grace_ms: int
     #: idle time before the attract animation; 0 never
     attract_after_s: int
+    #: untouched time after which a game under way is kept as abandoned and
+    #: the board waits for the next visitor; 0 never
+    abandon_after_s: int
+    #: the same for a finished game left standing; 0 never
+    finished_after_s: int
     #: how often the LED scene is refreshed while something animates
     frame_rate_hz: int
     #: who gives chance's outcomes: "random" (the daemon draws them),
@@ -230,6 +235,8 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
     ("controller", "settle_ms"): (0, 5_000),
     ("controller", "grace_ms"): (0, 60_000),
     ("controller", "attract_after_s"): (0, 86_400),
+    ("controller", "abandon_after_s"): (0, 604_800),
+    ("controller", "finished_after_s"): (0, 604_800),
     ("controller", "frame_rate_hz"): (1, 120),
     ("leds", "brightness"): (-1.0, 1.0),
     ("computer", "max_seconds"): (1.0, 120.0),

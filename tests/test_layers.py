@@ -26,6 +26,7 @@ PURE = [
             "chance",
             "present",
             "machine",
+            "idle",
         )
     ),
 ]

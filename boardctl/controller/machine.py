@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from boardctl.board import BoardProfile
 from boardctl.controller import chance as chances
+from boardctl.controller import idle
 from boardctl.controller.choosing import Offer, offers, pick, steps_of
 from boardctl.controller.opponent import (
     ComputerEvent,
@@ -621,6 +622,8 @@ class Controller(Conditions):
             return
         if self.board.forget_pulses(now, self.timing.pulse_memory):
             self._judge(deep=self.board.deep_done)
+        if self._put_away(now):
+            return
         if self.state is Phase.ATTRACT:
             if self.board.activity_at > self.since:
                 self._fire("wake")
@@ -657,6 +660,32 @@ class Controller(Conditions):
         attract = self.timing.attract_after
         if attract > 0 and now - self.board.activity_at >= attract:
             self._try("doze")
+
+    def _put_away(self, now: float) -> bool:
+        """A game left alone long enough (:mod:`.idle`): the next game begins
+        (the store keeps an unfinished one as abandoned) and the board waits
+        in attract mode, lighting what to clear. True when it was put away."""
+        why = idle.due(
+            self.state,
+            self.board.activity_at,
+            now,
+            played=len(self.match.actions),
+            over=bool(self.match.actions) and self.match.outcome().over,
+            timing=self.timing,
+        )
+        if why is None:
+            return False
+        log.info(
+            "the %s game of %s was left alone for %.0f min (kept as %s); "
+            "a new game waits for the board to be cleared",
+            "unfinished" if why is idle.PutAway.ABANDONED else "finished",
+            self.engine.name,
+            (now - self.board.activity_at) / 60,
+            why.value,
+        )
+        self._fire("new_game", self.engines(*self.next_game))
+        self._fire("doze")
+        return True
 
     def _draw_chance(self) -> None:
         """While the board is right and chance acts, play the outcomes drawn."""
@@ -874,7 +903,7 @@ class Controller(Conditions):
 
     def next_deadline(self) -> float | None:
         """The next time at which the controller must act although nothing
-        happened (settle, grace, takeback, attract, forgetting a pulse,
+        happened (settle, grace, takeback, attract, putting a game away, forgetting a pulse,
         confirming an option picked with the buttons, asking a failed
         computer player again)."""
         times: list[float] = []
@@ -885,6 +914,15 @@ class Controller(Conditions):
         if self.timing.attract_after > 0 and self.state is not Phase.ATTRACT:
             times.append(self.board.activity_at + self.timing.attract_after)
         times.extend(t + self.timing.pulse_memory for t in self.board.pulses.values())
+        put_away = idle.put_away_at(
+            self.state,
+            self.board.activity_at,
+            played=len(self.match.actions),
+            over=bool(self.match.actions) and self.match.outcome().over,
+            timing=self.timing,
+        )
+        if put_away is not None:
+            times.append(put_away[0])
         if self.cursor is not None:
             times.append(self.cursor_at + self.timing.choose_hold)
         if self.state is Phase.FAULT and self.fault_kind is Fault.STORAGE:

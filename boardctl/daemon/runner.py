@@ -213,6 +213,8 @@ def timing_of(config: Config) -> Timing:
         settle=c.settle_ms / 1000,
         grace=c.grace_ms / 1000,
         attract_after=float(c.attract_after_s),
+        abandon_after=float(c.abandon_after_s),
+        finished_after=float(c.finished_after_s),
     )
 
 
