@@ -112,6 +112,13 @@ class ComputerConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ScheduleConfig:
+    #: the opening hours, local time ("mon-fri 10:00-18:00; sat,sun 09:00-20:00");
+    #: "" always open
+    hours: str
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     board: BoardConfig
     game_options: Mapping[str, Any]
@@ -123,6 +130,7 @@ class Config:
     logging: LoggingConfig
     web: WebConfig
     computer: ComputerConfig
+    schedule: ScheduleConfig
     #: who plays each seat ([game] seats: "hands,computer:3"); every seat hands by default
     seats: Seats = ALL_HANDS
     #: (section, key) -> where its value came from ("file:line: [section] key")
@@ -456,7 +464,17 @@ def load(
             )
     _check_control(built["control"], where)
     _check_web(built["web"], where)
+    _check_schedule(built["schedule"], where)
     return Config(**built, where=MappingProxyType(where))
+
+
+def _check_schedule(schedule: ScheduleConfig, where: Mapping[tuple[str, str], str]) -> None:
+    from boardctl.controller.hours import HoursError, OpeningHours
+
+    try:
+        OpeningHours.parse(schedule.hours)
+    except HoursError as exc:
+        raise ConfigError(f"{where[('schedule', 'hours')]}: {exc}") from None
 
 
 #: the longest path a Unix socket may have (sun_path, less its closing NUL)

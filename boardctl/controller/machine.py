@@ -235,6 +235,11 @@ class Controller(Conditions):
     def have_snapshot(self) -> bool:
         return self.board.have_snapshot
 
+    @property
+    def activity_at(self) -> float:
+        """When the board was last touched (a reading, a pulse, a button)."""
+        return self.board.activity_at
+
     # -- the machine's hooks -----------------------------------------------
     def _fire(self, trigger: str, *args: Any) -> None:
         """Fire ``trigger``, which must be valid in the current phase."""
@@ -336,6 +341,12 @@ class Controller(Conditions):
         except ControllerError as exc:
             log.warning("button %s: %s", name, exc)
         self._update(now)
+
+    def rest(self, now: float) -> None:
+        """The venue is closed and the board left alone: it dozes (the game
+        kept, a touch wakes it)."""
+        self.now = now
+        self._try("doze")
 
     def fail(self, reason: str, now: float) -> None:
         """The game cannot be saved (the card full or read-only): show that

@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -30,14 +31,18 @@ from typing import Any
 from boardctl.board import BoardProfile, unfit
 from boardctl.config import Config, options_text
 from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer, SocketInUse
+from boardctl.controller.hours import OpeningHours
+from boardctl.controller.kept import KeptSettings
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Palette
 from boardctl.controller.store import Store
+from boardctl.controller.venue import Configured, Venue
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.daemon.thinker import ProcessThinker
+from boardctl.daemon.timesync import ClockWatch
 from boardctl.engines import Engine, create
 from boardctl.errors import BadOptions, BoardctlError, ConfigError
 from boardctl.sensing import SensorSource
@@ -302,8 +307,16 @@ class Daemon:
             relay = _Relay()  # the sensors start now; the loop takes their events later
             hardware.sensors.start(relay)
             stack.callback(hardware.sensors.close)
+            clock_set = ClockWatch()
             store = stack.enter_context(
                 Store(state_dir / DATABASE, records_dir=state_dir / RECORDS)
+            )
+            venue = Venue(
+                Configured(self.profile.leds.brightness, OpeningHours.parse(cfg.schedule.hours)),
+                local=lambda: datetime.now().astimezone(),
+                synchronised=clock_set,
+                dim=getattr(hardware.leds, "set_brightness", None),
+                keeper=stack.enter_context(KeptSettings(state_dir / DATABASE)),
             )
             game = cfg.board.game or None
             stored = store.current()
@@ -348,6 +361,7 @@ class Daemon:
                 store=store,
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
+                venue=venue,
             )
             if cfg.web.listen:
                 from boardctl.web.start import start_web

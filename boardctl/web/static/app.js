@@ -339,6 +339,28 @@ async function operatorCommand(body) {
   return reply;
 }
 
+// the brightness and opening hours in force (kept across restarts)
+function showVenue(s) {
+  $("venue-brightness").value = Math.round(s.brightness * 100);
+  $("brightness").textContent = `${Math.round(s.brightness * 100)} %`;
+  $("venue-hours").value = s.hours;
+  const hours = s.hours ? `open ${s.hours}` : "always open";
+  const now = s.open ? "open now" : "closed now: an idle board is dark, a board someone plays on lights up";
+  const clock = s.clock_synchronised ? "" : "; the clock is not set yet, so the board stays lit";
+  $("venue-note").textContent = `${hours} (${now}${clock}).`;
+}
+
+async function venue(body) {
+  const reply = await post("/api/command", { cmd: "settings", ...body });
+  if (!reply.ok) {
+    if (Object.keys(body).length) say(reply.error, true);
+    else $("venue-note").textContent = reply.error;
+    return;
+  }
+  showVenue(reply.settings);
+  if (Object.keys(body).length) say("settings saved");
+}
+
 async function pastGames() {
   const reply = await post("/api/command", { cmd: "games" });
   if (!reply.ok) return;
@@ -413,7 +435,7 @@ async function operatorPage() {
     $("login").hidden = live.me.operator;
     $("panel").hidden = !live.me.operator;
     if (!live.me.operator) return;
-    $("brightness").textContent = `${Math.round(live.me.brightness * 100)} %`;
+    venue({});
     const sel = $("game-choice");
     sel.replaceChildren(...live.me.games.map((g) => el("option", { value: g }, g)));
     const current = live.board && live.board.game;
@@ -441,6 +463,11 @@ async function operatorPage() {
     operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions(), seats: readSeats() });
   };
   $("undo").onclick = () => operatorCommand({ cmd: "undo" });
+  $("venue-brightness").oninput = () => { $("brightness").textContent = `${$("venue-brightness").value} %`; };
+  $("venue-form").onsubmit = (e) => {
+    e.preventDefault();
+    venue({ brightness: Number($("venue-brightness").value) / 100, hours: $("venue-hours").value.trim() });
+  };
   $("play-form").onsubmit = (e) => {
     e.preventDefault();
     // the actions seen played: a second click after the first was played is refused
