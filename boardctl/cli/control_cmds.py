@@ -202,7 +202,8 @@ def _games(args: argparse.Namespace) -> int:
         print(json.dumps(reply["games"], indent=2))
         return 0
     for g in reply["games"]:
-        print(f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {g['started']}  {g['moves']} moves")
+        started = g["started"] or "date unsure"  # before the clock was set
+        print(f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {g['moves']} moves")
     return 0
 
 

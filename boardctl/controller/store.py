@@ -4,7 +4,9 @@ The database runs in WAL mode with ``synchronous=FULL``: when :meth:`Store.recor
 returns, the action survives a crash or a power cut. After a restart
 :meth:`Store.current` gives the game that was being played, to resume it;
 finished games are kept and exported as game records
-(``{"game", "options", "moves", "started", "ended", "result"}``).
+(``{"game", "options", "moves", "started", "ended", "result"}``). A date written
+while the system clock did not tell the date (a Pi before its clock is
+synchronised) is kept as unsure and neither listed nor exported.
 
 Each game keeps the seed its chance outcomes are drawn from (so a resumed game
 draws on as it would have), who played each seat (the computer's with their
@@ -112,9 +114,13 @@ class Store:
         path: str | Path,
         clock: Callable[[], float] = time.time,
         records_dir: str | Path | None = None,
+        synchronised: Callable[[], bool] = lambda: True,
     ) -> None:
         self.path = Path(path)
         self._clock = clock
+        #: whether ``clock`` tells the date (a Pi's does not until it is
+        #: synchronised): dates written before are kept as unsure and not shown
+        self._synchronised = synchronised
         #: where each finished game is also written as a game record (JSON)
         self.records_dir = Path(records_dir) if records_dir is not None else None
         try:
@@ -147,6 +153,8 @@ class Store:
             ("games", "seats", "TEXT"),
             ("moves", "public", "TEXT"),
             ("moves", "excluded", "TEXT"),
+            ("games", "started_unsure", "INTEGER"),
+            ("games", "ended_unsure", "INTEGER"),
         ):
             names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
             if column not in names:
@@ -163,6 +171,10 @@ class Store:
 
     def _now(self) -> str:
         return iso(self._clock())
+
+    def _unsure(self) -> int | None:
+        """1 when the clock does not tell the date yet (NULL: it does)."""
+        return None if self._synchronised() else 1
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> int:
         try:
@@ -192,18 +204,22 @@ class Store:
         """A new game (``seed``: what its chance outcomes are drawn from;
         ``seats``: who plays each seat); one left unfinished is kept as
         abandoned."""
-        now = self._now()
+        now, unsure = self._now(), self._unsure()
         self._write(
-            "UPDATE games SET status = 'abandoned', ended = ? WHERE status = 'playing'", (now,)
+            "UPDATE games SET status = 'abandoned', ended = ?, ended_unsure = ? "
+            "WHERE status = 'playing'",
+            (now, unsure),
         )
         self._game_id = self._write(
-            "INSERT INTO games (game, options, started, seed, seats) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO games (game, options, started, seed, seats, started_unsure) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             (
                 game,
                 json.dumps(dict(options), sort_keys=True),
                 now,
                 seed,
                 json.dumps(seats.to_json()) if seats.any_computer else None,
+                unsure,
             ),
         )
 
@@ -243,8 +259,9 @@ class Store:
     def finish(self, result: Mapping[str, Any]) -> None:
         game_id = self._require()
         self._write(
-            "UPDATE games SET status = 'finished', ended = ?, result = ? WHERE id = ?",
-            (self._now(), json.dumps(dict(result), sort_keys=True), game_id),
+            "UPDATE games SET status = 'finished', ended = ?, result = ?, ended_unsure = ? "
+            "WHERE id = ?",
+            (self._now(), json.dumps(dict(result), sort_keys=True), self._unsure(), game_id),
         )
         if self.records_dir is not None:
             self.write_record(game_id, self.records_dir)
@@ -323,9 +340,12 @@ class Store:
         return [str(r[0]) for r in rows]
 
     def games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The latest games, newest first: id, game, status, dates, moves played."""
+        """The latest games, newest first: id, game, status, dates (None where
+        the clock could not tell them), moves played."""
         rows = self._db.execute(
-            "SELECT g.id, g.game, g.status, g.started, g.ended, "
+            "SELECT g.id, g.game, g.status, "
+            "CASE WHEN g.started_unsure THEN NULL ELSE g.started END, "
+            "CASE WHEN g.ended_unsure THEN NULL ELSE g.ended END, "
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
             "FROM games g ORDER BY g.id DESC LIMIT ?",
             (limit,),
@@ -345,7 +365,9 @@ class Store:
                 raise NoSuchGame("no game has finished yet; `boardctl games` lists the games")
             game_id = int(row[0])
         row = self._db.execute(
-            "SELECT game, options, started, ended, result, status FROM games WHERE id = ?",
+            "SELECT game, options, CASE WHEN started_unsure THEN NULL ELSE started END, "
+            "CASE WHEN ended_unsure THEN NULL ELSE ended END, result, status "
+            "FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
@@ -354,8 +376,9 @@ class Store:
             "game": row[0],
             "options": json.loads(row[1]),
             "moves": self.moves(game_id, public=row[5] != "finished"),
-            "started": row[2],
         }
+        if row[2] is not None:  # a date the clock could not tell is left out
+            record["started"] = row[2]
         if row[3] is not None:
             record["ended"] = row[3]
         if row[4] is not None:

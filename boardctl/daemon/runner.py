@@ -309,7 +309,11 @@ class Daemon:
             stack.callback(hardware.sensors.close)
             clock_set = ClockWatch()
             store = stack.enter_context(
-                Store(state_dir / DATABASE, records_dir=state_dir / RECORDS)
+                Store(
+                    state_dir / DATABASE,
+                    records_dir=state_dir / RECORDS,
+                    synchronised=clock_set,
+                )
             )
             venue = Venue(
                 Configured(self.profile.leds.brightness, OpeningHours.parse(cfg.schedule.hours)),

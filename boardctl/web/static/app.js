@@ -365,7 +365,7 @@ async function pastGames() {
   const reply = await post("/api/command", { cmd: "games" });
   if (!reply.ok) return;
   const rows = reply.games.map((g) => {
-    const li = el("li", {}, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, ${g.started} `);
+    const li = el("li", {}, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, ${g.started ?? "date unsure"} `);
     li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, "record"));
     return li;
   });
