@@ -50,8 +50,13 @@ CREATE TABLE IF NOT EXISTS moves (
     public TEXT,
     excluded TEXT,
     PRIMARY KEY (game_id, seq)
-);
+) WITHOUT ROWID;
 """
+#: the moves kept in their key's order alone (no separate index to write):
+#: each action recorded writes one page of the database, not two
+_CLUSTERED_MOVES = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS moves") :].replace(
+    "IF NOT EXISTS moves", "moves_clustered"
+)
 
 
 class StoreError(BoardctlError, OSError):
@@ -138,6 +143,7 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
             self._add_columns()
+            self._cluster_moves()
             self._game_id: int | None = self._playing_id()
         except sqlite3.Error as exc:
             self._db.close()
@@ -159,6 +165,26 @@ class Store:
             names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
             if column not in names:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+    def _cluster_moves(self) -> None:
+        """Bring a database whose moves have a separate index (written before
+        they were kept in their key's order) to one page written per action."""
+        row = self._db.execute("SELECT sql FROM sqlite_master WHERE name = 'moves'").fetchone()
+        if row is None or "WITHOUT ROWID" in str(row[0]).upper():
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute(_CLUSTERED_MOVES)
+            self._db.execute(
+                "INSERT INTO moves_clustered (game_id, seq, move, at, public, excluded) "
+                "SELECT game_id, seq, move, at, public, excluded FROM moves"
+            )
+            self._db.execute("DROP TABLE moves")
+            self._db.execute("ALTER TABLE moves_clustered RENAME TO moves")
+            self._db.execute("COMMIT")
+        except sqlite3.Error:
+            self._db.execute("ROLLBACK")
+            raise
 
     def __enter__(self) -> Store:
         return self
