@@ -76,3 +76,38 @@ def _schedule(args: argparse.Namespace) -> int:
     if args.hours == "default":
         return _settings(args, {"hours": None})
     return _settings(args, {"hours": "" if args.hours == "always" else args.hours})
+
+
+def backup_or_restore(args: argparse.Namespace) -> int:
+    """``boardctl games backup FILE`` / ``boardctl games restore FILE``."""
+    from pathlib import Path
+
+    from boardctl.errors import ConfigError
+
+    if not args.file:
+        raise ConfigError(f"boardctl games {args.action} FILE: name the file, e.g. games-copy.db")
+    state_dir = args.state_dir
+    if state_dir is None:
+        from boardctl import config
+
+        state_dir = config.load().storage.state_dir
+    from boardctl.controller.backup import backup, restore
+    from boardctl.daemon.runner import DATABASE, lock_state_dir
+
+    database = Path(state_dir) / DATABASE
+    target = Path(args.file)
+    if args.action == "backup":
+        games = backup(database, target)
+        print(f"{_games(games)} copied to {target}")
+        return 0
+    with lock_state_dir(Path(state_dir)):  # refused while boardctl runs on this folder
+        games = restore(target, database)
+    print(
+        f"{_games(games)} restored from {target}; the database they replace is kept as "
+        f"{database}.before-restore"
+    )
+    return 0
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"

@@ -50,7 +50,17 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("action", help="the action, e.g. pass or start:t2a/B4")
     p.set_defaults(handler=_play)
-    add("games", "the games played on this board").set_defaults(handler=_games)
+    p = add(
+        "games",
+        "the games played on this board; `games backup FILE` copies the game database "
+        "(while the board plays), `games restore FILE` puts a copy back (boardctl stopped)",
+    )
+    p.add_argument("action", nargs="?", choices=("backup", "restore"), help="backup or restore")
+    p.add_argument("file", nargs="?", help="the copy to write or to put back")
+    p.add_argument(
+        "--state-dir", help="the state folder (default: [storage] state_dir of the configuration)"
+    )
+    p.set_defaults(handler=_games)
     p = add("export", "print a game record (the latest finished game by default)")
     p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
     p.add_argument("-o", "--output", help="write the record to this file")
@@ -197,6 +207,10 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _games(args: argparse.Namespace) -> int:
+    if args.action is not None:
+        from boardctl.cli.care_cmds import backup_or_restore
+
+        return backup_or_restore(args)
     reply = _send(args, {"cmd": "games"})
     if args.json:
         print(json.dumps(reply["games"], indent=2))
