@@ -436,6 +436,7 @@ async function operatorPage() {
     $("panel").hidden = !live.me.operator;
     if (!live.me.operator) return;
     venue({});
+    getJSON("/api/address").then((r) => { if (r.ok) { $("address").textContent = r.url; $("address").href = r.url; } });
     const sel = $("game-choice");
     sel.replaceChildren(...live.me.games.map((g) => el("option", { value: g }, g)));
     const current = live.board && live.board.game;
