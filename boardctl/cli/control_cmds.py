@@ -137,6 +137,9 @@ def _print_status(reply: dict[str, Any]) -> None:
 def _status(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "status"})
     print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
+    if not args.json and reply.get("version"):
+        # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
+        print(f"running boardctl {reply['version']}")
     return 0
 
 
