@@ -27,6 +27,7 @@ PURE = [
             "present",
             "machine",
             "idle",
+            "hours",
         )
     ),
 ]
