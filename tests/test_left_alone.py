@@ -194,3 +194,23 @@ def test_an_abandoned_game_through_the_twin(tmp_path: Path) -> None:
         do_move(r.hands, engine, engine.initial(), "W3")
         r.wait_phase("awaiting_move", moves=1)
         wait_for(lambda: _statuses(store) == [("playing", 1), ("abandoned", 2)])
+
+
+def test_a_game_is_not_put_away_the_moment_its_sensors_come_back(tmp_path: Path) -> None:
+    from boardctl.sensing import LinkDown, LinkUp
+
+    with Store(tmp_path / "g.db") as store:
+        table = _table(store)
+        c = table.controller
+        table.hands("insert W1", "p0")
+        c.feed(LinkDown("cable pulled"), table.now)
+        table.wait(30 * MINUTE)  # the players wait for the cable to be fixed
+        assert c.state is Phase.FAULT and c.match.moves_text() == ["W1"]
+        c.feed(LinkUp("back"), table.now)
+        c.feed(SensorSnapshot(readings(c.profile, table.layout)), table.now)
+        table.settle()
+        assert c.state is Phase.AWAITING_MOVE and c.match.moves_text() == ["W1"]
+        table.wait(19 * MINUTE)
+        assert _statuses(store) == [("playing", 1)]
+        table.wait(1 * MINUTE)
+        assert _statuses(store) == [("playing", 0), ("abandoned", 1)]

@@ -307,6 +307,8 @@ class Controller(Conditions):
 
     def _clear_fault(self) -> None:
         self.fault, self.fault_kind = None, None
+        # the time in the fault was no one leaving the board: its idle times start again
+        self.board.activity_at = max(self.board.activity_at, self.now)
         self._fire("link_up")
 
     def button(self, name: str, now: float) -> None:
