@@ -101,3 +101,22 @@ def test_a_file_that_holds_no_games_is_not_restored(
     assert _moves_of(state / "games.db") == ["W1"]
     assert main(["games", "backup", "--state-dir", str(state)]) != 0
     assert "name the file" in capsys.readouterr().err
+
+
+def test_a_restore_as_root_leaves_the_files_to_the_folders_owner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root: a restore as root into a folder another user owns")
+    copy = tmp_path / "copy.db"
+    with Store(copy) as store:
+        store.begin("shiftago", {})
+    state = tmp_path / "state"
+    state.mkdir()
+    os.chown(state, 4321, 4321)  # the service's user
+    assert main(["games", "restore", str(copy), "--state-dir", str(state)]) == 0
+    owners = {p.name: (p.stat().st_uid, p.stat().st_gid) for p in state.iterdir()}
+    assert "games.db" in owners and "boardctl.lock" in owners
+    assert set(owners.values()) == {(4321, 4321)}, owners

@@ -92,7 +92,8 @@ def restore(copy: Path, database: Path) -> int:
         source.close()
     with Store(database):  # brought up to date as the daemon would, and checked
         pass
-    if os.geteuid() == 0:  # the daemon's user must still own its database
-        for path in database.parent.glob(database.name + "*"):
-            os.chown(path, owner.st_uid, owner.st_gid)
+    if os.geteuid() == 0:  # the daemon's user must still own its folder's files
+        for path in database.parent.iterdir():
+            if path.is_file():
+                os.chown(path, owner.st_uid, owner.st_gid)
     return games
