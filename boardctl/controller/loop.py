@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from boardctl.board import BUTTONS
+from boardctl.controller.lighting import Lighting
 from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.opponent import ComputerFailed, ComputerMoved
 from boardctl.controller.scenes import Frame, Palette, render
 from boardctl.controller.store import StoreError
-from boardctl.controller.venue import Venue
 from boardctl.controller.view import Phase, View
 from boardctl.errors import BoardctlError
 from boardctl.seats import Seats
@@ -118,7 +118,7 @@ class Loop:
         watchdog: Callable[[], None] | None = None,
         watchdog_interval: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
-        venue: Venue | None = None,
+        lighting: Lighting | None = None,
     ) -> None:
         self.controller = controller
         self.output = output
@@ -128,8 +128,8 @@ class Loop:
         self.watchdog = watchdog
         self.watchdog_interval = watchdog_interval
         self.clock = clock
-        #: the opening hours and brightness (:mod:`.venue`), if the daemon keeps them
-        self.venue = venue
+        #: the opening hours and brightness (:mod:`.lighting`), if the daemon keeps them
+        self.lighting = lighting
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._last: Frame | None = None
         #: the view of the last turn (how soon the next turn must come depends on it)
@@ -187,8 +187,8 @@ class Loop:
                 item = None
         now = self.clock()
         self._guarded(self.controller.tick, now)
-        if self.venue is not None:
-            self.venue.follow(self.controller, now)
+        if self.lighting is not None:
+            self.lighting.follow(self.controller, now)
         self.draw(self.controller.view(), now)
         if self.watchdog is not None:
             self.watchdog()
@@ -200,11 +200,12 @@ class Loop:
         deadline = self.controller.next_deadline()
         if deadline is not None:
             wait = min(wait, max(0.0, deadline - now))
-        dark = self.venue is not None and self._view is not None and self.venue.dark(self._view)
+        lighting, view = self.lighting, self._view
+        dark = lighting is not None and view is not None and lighting.dark(view)
         if self._view is None or (animated(self._view) and not dark):
             wait = min(wait, self.frame_period)
-        if self.venue is not None:
-            wait = min(wait, self.venue.wait(now))
+        if self.lighting is not None:
+            wait = min(wait, self.lighting.wait(now))
         return wait
 
     def handle(self, item: Any, now: float) -> None:
@@ -240,7 +241,7 @@ class Loop:
     def draw(self, view: View, now: float) -> None:
         """Show the scene of ``view`` (the turn's view) at ``now``."""
         self._view = view
-        if self.venue is not None and self.venue.dark(view):
+        if self.lighting is not None and self.lighting.dark(view):
             frame: Frame = tuple((0, 0, 0) for _ in range(self.controller.profile.leds.count))
         else:
             frame = render(view, self.controller.profile, self.palette, now)
@@ -261,9 +262,9 @@ class Loop:
         if cmd == "status":
             return c.status()
         if cmd == "settings":
-            if self.venue is None:
+            if self.lighting is None:
                 raise ControllerError("this controller keeps no settings")
-            reply = self.venue.command(body, now)
+            reply = self.lighting.command(body, now)
             self._last = None  # shown again: at the new brightness, or dark
             return reply
         if cmd == "new":

@@ -345,7 +345,7 @@ class Controller(Conditions):
         self._update(now)
 
     def rest(self, now: float) -> None:
-        """The venue is closed and the board left alone: it dozes (the game
+        """The opening hours are over and the board left alone: it dozes (the game
         kept, a touch wakes it)."""
         self.now = now
         self._try("doze")

@@ -33,11 +33,11 @@ from boardctl.config import Config, options_text
 from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer, SocketInUse
 from boardctl.controller.hours import OpeningHours
 from boardctl.controller.kept import KeptSettings
+from boardctl.controller.lighting import Configured, Lighting
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Palette
 from boardctl.controller.store import Store
-from boardctl.controller.venue import Configured, Venue
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
 from boardctl.daemon.systemd_notify import Notifier
@@ -315,7 +315,7 @@ class Daemon:
                     synchronised=clock_set,
                 )
             )
-            venue = Venue(
+            lighting = Lighting(
                 Configured(self.profile.leds.brightness, OpeningHours.parse(cfg.schedule.hours)),
                 local=lambda: datetime.now().astimezone(),
                 synchronised=clock_set,
@@ -365,7 +365,7 @@ class Daemon:
                 store=store,
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
-                venue=venue,
+                lighting=lighting,
             )
             if cfg.web.listen:
                 from boardctl.web.start import start_web

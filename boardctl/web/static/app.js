@@ -340,24 +340,24 @@ async function operatorCommand(body) {
 }
 
 // the brightness and opening hours in force (kept across restarts)
-function showVenue(s) {
-  $("venue-brightness").value = Math.round(s.brightness * 100);
+function showLighting(s) {
+  $("lighting-brightness").value = Math.round(s.brightness * 100);
   $("brightness").textContent = `${Math.round(s.brightness * 100)} %`;
-  $("venue-hours").value = s.hours;
+  $("lighting-hours").value = s.hours;
   const hours = s.hours ? `open ${s.hours}` : "always open";
   const now = s.open ? "open now" : "closed now: an idle board is dark, a board someone plays on lights up";
   const clock = s.clock_synchronised ? "" : "; the clock is not set yet, so the board stays lit";
-  $("venue-note").textContent = `${hours} (${now}${clock}).`;
+  $("lighting-note").textContent = `${hours} (${now}${clock}).`;
 }
 
-async function venue(body) {
+async function lighting(body) {
   const reply = await post("/api/command", { cmd: "settings", ...body });
   if (!reply.ok) {
     if (Object.keys(body).length) say(reply.error, true);
-    else $("venue-note").textContent = reply.error;
+    else $("lighting-note").textContent = reply.error;
     return;
   }
-  showVenue(reply.settings);
+  showLighting(reply.settings);
   if (Object.keys(body).length) say("settings saved");
 }
 
@@ -435,7 +435,7 @@ async function operatorPage() {
     $("login").hidden = live.me.operator;
     $("panel").hidden = !live.me.operator;
     if (!live.me.operator) return;
-    venue({});
+    lighting({});
     getJSON("/api/address").then((r) => { if (r.ok) { $("address").textContent = r.url; $("address").href = r.url; } });
     const sel = $("game-choice");
     sel.replaceChildren(...live.me.games.map((g) => el("option", { value: g }, g)));
@@ -464,10 +464,10 @@ async function operatorPage() {
     operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions(), seats: readSeats() });
   };
   $("undo").onclick = () => operatorCommand({ cmd: "undo" });
-  $("venue-brightness").oninput = () => { $("brightness").textContent = `${$("venue-brightness").value} %`; };
-  $("venue-form").onsubmit = (e) => {
+  $("lighting-brightness").oninput = () => { $("brightness").textContent = `${$("lighting-brightness").value} %`; };
+  $("lighting-form").onsubmit = (e) => {
     e.preventDefault();
-    venue({ brightness: Number($("venue-brightness").value) / 100, hours: $("venue-hours").value.trim() });
+    lighting({ brightness: Number($("lighting-brightness").value) / 100, hours: $("lighting-hours").value.trim() });
   };
   $("play-form").onsubmit = (e) => {
     e.preventDefault();

@@ -1,4 +1,4 @@
-"""The venue's opening hours and brightness: dark outside the hours while the
+"""The opening hours and the brightness: dark outside the hours while the
 board is left alone, lit by anyone who plays, set by an operator and kept
 across restarts. The loop runs on clocks the tests move."""
 
@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from boardctl.config import load
 from boardctl.controller.hours import DAYS, HoursError, OpeningHours
 from boardctl.controller.kept import KeptSettings
+from boardctl.controller.lighting import Configured, Lighting
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
-from boardctl.controller.venue import Configured, Venue
 from boardctl.controller.view import Phase
 from boardctl.engines import create
 from boardctl.errors import ConfigError
@@ -31,7 +31,7 @@ HOURS = "mon-sat 10:00-18:00"
 
 
 class Times:
-    """The loop's monotonic clock and the venue's local time, moved together."""
+    """The loop's monotonic clock and the board's local time, moved together."""
 
     def __init__(self, local: datetime) -> None:
         self.now = 1000.0
@@ -45,7 +45,7 @@ class Times:
 
 
 class Board:
-    """A shiftago board's controller, loop and LED strip, with a venue."""
+    """A shiftago board's controller, loop and LED strip, with its lighting."""
 
     def __init__(
         self,
@@ -61,14 +61,14 @@ class Board:
         self.controller = Controller(self.profile, timing=Timing())
         self.strip = SimStrip(self.profile.leds)
         self.strip.open()
-        self.venue = Venue(
+        self.lighting = Lighting(
             Configured(self.profile.leds.brightness, OpeningHours.parse(hours)),
             local=self.times.local,
             synchronised=lambda: synchronised,
             dim=self.strip.set_brightness,
             keeper=keeper,
         )
-        self.loop = Loop(self.controller, self.strip, clock=self.times, venue=self.venue)
+        self.loop = Loop(self.controller, self.strip, clock=self.times, lighting=self.lighting)
         self.loop.start()
         self.loop.emit(LinkUp("test"))
         self.loop.emit(SensorSnapshot(readings(self.profile, {})))
@@ -141,7 +141,7 @@ def test_an_unset_clock_keeps_the_board_lit() -> None:
     board = Board(synchronised=False)
     board.turn(20 * 60.0)
     assert board.controller.state is Phase.ATTRACT and not board.dark()
-    assert board.venue.settings()["clock_synchronised"] is False
+    assert board.lighting.settings()["clock_synchronised"] is False
 
 
 def test_opening_hours_and_brightness_set_by_an_operator_are_kept(tmp_path: Path) -> None:
@@ -162,7 +162,7 @@ def test_opening_hours_and_brightness_set_by_an_operator_are_kept(tmp_path: Path
         assert board.controller.state is not Phase.FAULT
     with KeptSettings(tmp_path / "games.db") as kept:  # the daemon restarted
         again = Board("", keeper=kept)
-        assert again.venue.settings()["hours"] == HOURS
+        assert again.lighting.settings()["hours"] == HOURS
         assert again.strip.chain.brightness == 0.1
         reply = again.command({"cmd": "settings", "hours": None, "brightness": None})
         assert reply["settings"]["hours"] == "" and reply["settings"]["open"]

@@ -1,9 +1,9 @@
-"""The venue's settings: its opening hours and how bright the LEDs are.
+"""When and how bright the board's LEDs light: the opening hours and the brightness.
 
 Outside the opening hours (``[schedule] hours``) a board that dozes into
 attract mode shows no animation: its LEDs are dark. Its sensors still read,
 and a board someone plays on wakes and shows the game as always; left alone
-for :attr:`Venue.rest_after` seconds it darkens again. Until the system clock
+for :attr:`Lighting.rest_after` seconds it darkens again. Until the system clock
 is synchronised the hours cannot be told, and the board stays lit (LEDs
 never lie by going dark in opening hours).
 
@@ -11,7 +11,7 @@ Brightness and hours come from the configuration; an operator may set them
 from the operator page or the control socket (``{"cmd": "settings",
 "brightness": 0.3}``, ``{"cmd": "settings", "hours": "10:00-18:00"}``), and a
 value set so is kept in the game database (:mod:`.kept`) across restarts;
-``null`` goes back to the configuration's. The loop asks :meth:`Venue.follow`
+``null`` goes back to the configuration's. The loop asks :meth:`Lighting.follow`
 once a turn; the wall clock and the clock's synchronisation are injected.
 """
 
@@ -38,7 +38,7 @@ ALWAYS = OpeningHours()
 CHECK_EVERY = 20.0
 
 
-class VenueError(BoardctlError, ValueError):
+class LightingError(BoardctlError, ValueError):
     """A setting that cannot be taken (the message says what to give)."""
 
 
@@ -51,7 +51,7 @@ class Keeper(Protocol):
 
 
 class Resting(Protocol):
-    """What the venue asks of the controller."""
+    """What the lighting asks of the controller."""
 
     state: Phase
 
@@ -69,7 +69,7 @@ class Configured:
     hours: OpeningHours = ALWAYS
 
 
-class Venue:
+class Lighting:
     """Opening hours and brightness in force: the configured ones, or an
     operator's. ``local`` gives the local time, ``synchronised`` whether the
     system clock is set; ``dim`` sets the LEDs' brightness; ``keeper`` keeps
@@ -101,7 +101,7 @@ class Venue:
                 self.brightness = _brightness(kept["brightness"])
             if "hours" in kept:
                 self.hours = _hours(kept["hours"])
-        except VenueError as exc:
+        except LightingError as exc:
             log.warning("a kept setting is not used: %s", exc)
         if self.dim is not None and self.brightness != configured.brightness:
             self.dim(self.brightness)
@@ -134,7 +134,7 @@ class Venue:
         return self.closed and view.phase is Phase.ATTRACT
 
     def wait(self, now: float) -> float:
-        """How long the loop may sleep before the venue must look again."""
+        """How long the loop may sleep before the hours must be looked at again."""
         if self.hours.always:
             return CHECK_EVERY * 3
         last = self._checked if self._checked is not None else now
@@ -159,7 +159,7 @@ class Venue:
         the configuration's again)."""
         unknown = sorted(set(body) - {"cmd", "brightness", "hours"})
         if unknown:
-            raise VenueError(f"settings has brightness and hours, not {unknown[0]!r}")
+            raise LightingError(f"settings has brightness and hours, not {unknown[0]!r}")
         if "brightness" in body:
             value = body["brightness"]
             brightness = self.configured.brightness if value is None else _brightness(value)
@@ -184,19 +184,19 @@ class Venue:
         try:
             self.keeper.save(key, value)
         except StoreError as exc:
-            raise VenueError(f"{exc}; the setting is not changed") from None
+            raise LightingError(f"{exc}; the setting is not changed") from None
 
 
 def _brightness(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise VenueError(f"brightness must be a number from 0 to 1 (0.3 is 30 %), not {value!r}")
+        raise LightingError(f"brightness must be a number from 0 to 1 (0.3 is 30 %), not {value!r}")
     return float(value)
 
 
 def _hours(value: Any) -> OpeningHours:
     if not isinstance(value, str):
-        raise VenueError('hours must be text like "mon-fri 10:00-18:00", or "" for always open')
+        raise LightingError('hours must be text like "mon-fri 10:00-18:00", or "" for always open')
     try:
         return OpeningHours.parse(value)
     except HoursError as exc:
-        raise VenueError(str(exc)) from None
+        raise LightingError(str(exc)) from None
