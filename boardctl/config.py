@@ -53,6 +53,11 @@ class ControllerConfig:
     grace_ms: int
     #: idle time before the attract animation; 0 never
     attract_after_s: int
+    #: untouched time after which a game under way is kept as abandoned and
+    #: the board waits for the next visitor; 0 never
+    abandon_after_s: int
+    #: the same for a finished game left standing; 0 never
+    finished_after_s: int
     #: how often the LED scene is refreshed while something animates
     frame_rate_hz: int
     #: who gives chance's outcomes: "random" (the daemon draws them),
@@ -107,6 +112,13 @@ class ComputerConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ScheduleConfig:
+    #: the opening hours, local time ("mon-fri 10:00-18:00; sat,sun 09:00-20:00");
+    #: "" always open
+    hours: str
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     board: BoardConfig
     game_options: Mapping[str, Any]
@@ -118,6 +130,7 @@ class Config:
     logging: LoggingConfig
     web: WebConfig
     computer: ComputerConfig
+    schedule: ScheduleConfig
     #: who plays each seat ([game] seats: "hands,computer:3"); every seat hands by default
     seats: Seats = ALL_HANDS
     #: (section, key) -> where its value came from ("file:line: [section] key")
@@ -230,6 +243,8 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
     ("controller", "settle_ms"): (0, 5_000),
     ("controller", "grace_ms"): (0, 60_000),
     ("controller", "attract_after_s"): (0, 86_400),
+    ("controller", "abandon_after_s"): (0, 604_800),
+    ("controller", "finished_after_s"): (0, 604_800),
     ("controller", "frame_rate_hz"): (1, 120),
     ("leds", "brightness"): (-1.0, 1.0),
     ("computer", "max_seconds"): (1.0, 120.0),
@@ -449,7 +464,17 @@ def load(
             )
     _check_control(built["control"], where)
     _check_web(built["web"], where)
+    _check_schedule(built["schedule"], where)
     return Config(**built, where=MappingProxyType(where))
+
+
+def _check_schedule(schedule: ScheduleConfig, where: Mapping[tuple[str, str], str]) -> None:
+    from boardctl.controller.hours import HoursError, OpeningHours
+
+    try:
+        OpeningHours.parse(schedule.hours)
+    except HoursError as exc:
+        raise ConfigError(f"{where[('schedule', 'hours')]}: {exc}") from None
 
 
 #: the longest path a Unix socket may have (sun_path, less its closing NUL)

@@ -26,6 +26,8 @@ PURE = [
             "chance",
             "present",
             "machine",
+            "idle",
+            "hours",
         )
     ),
 ]

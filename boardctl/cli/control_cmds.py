@@ -50,7 +50,17 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("action", help="the action, e.g. pass or start:t2a/B4")
     p.set_defaults(handler=_play)
-    add("games", "the games played on this board").set_defaults(handler=_games)
+    p = add(
+        "games",
+        "the games played on this board; `games backup FILE` copies the game database "
+        "(while the board plays), `games restore FILE` puts a copy back (boardctl stopped)",
+    )
+    p.add_argument("action", nargs="?", choices=("backup", "restore"), help="backup or restore")
+    p.add_argument("file", nargs="?", help="the copy to write or to put back")
+    p.add_argument(
+        "--state-dir", help="the state folder (default: [storage] state_dir of the configuration)"
+    )
+    p.set_defaults(handler=_games)
     p = add("export", "print a game record (the latest finished game by default)")
     p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
     p.add_argument("-o", "--output", help="write the record to this file")
@@ -127,6 +137,9 @@ def _print_status(reply: dict[str, Any]) -> None:
 def _status(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "status"})
     print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
+    if not args.json and reply.get("version"):
+        # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
+        print(f"running boardctl {reply['version']}")
     return 0
 
 
@@ -197,12 +210,17 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _games(args: argparse.Namespace) -> int:
+    if args.action is not None:
+        from boardctl.cli.care_cmds import backup_or_restore
+
+        return backup_or_restore(args)
     reply = _send(args, {"cmd": "games"})
     if args.json:
         print(json.dumps(reply["games"], indent=2))
         return 0
     for g in reply["games"]:
-        print(f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {g['started']}  {g['moves']} moves")
+        started = g["started"] or "date unsure"  # before the clock was set
+        print(f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {g['moves']} moves")
     return 0
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from boardctl.board import BUTTONS
+from boardctl.controller.lighting import Lighting
 from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.opponent import ComputerFailed, ComputerMoved
 from boardctl.controller.scenes import Frame, Palette, render
@@ -117,6 +118,7 @@ class Loop:
         watchdog: Callable[[], None] | None = None,
         watchdog_interval: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
+        lighting: Lighting | None = None,
     ) -> None:
         self.controller = controller
         self.output = output
@@ -126,6 +128,8 @@ class Loop:
         self.watchdog = watchdog
         self.watchdog_interval = watchdog_interval
         self.clock = clock
+        #: the opening hours and brightness (:mod:`.lighting`), if the daemon keeps them
+        self.lighting = lighting
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._last: Frame | None = None
         #: the view of the last turn (how soon the next turn must come depends on it)
@@ -183,6 +187,8 @@ class Loop:
                 item = None
         now = self.clock()
         self._guarded(self.controller.tick, now)
+        if self.lighting is not None:
+            self.lighting.follow(self.controller, now)
         self.draw(self.controller.view(), now)
         if self.watchdog is not None:
             self.watchdog()
@@ -194,8 +200,12 @@ class Loop:
         deadline = self.controller.next_deadline()
         if deadline is not None:
             wait = min(wait, max(0.0, deadline - now))
-        if self._view is None or animated(self._view):
+        lighting, view = self.lighting, self._view
+        dark = lighting is not None and view is not None and lighting.dark(view)
+        if self._view is None or (animated(self._view) and not dark):
             wait = min(wait, self.frame_period)
+        if self.lighting is not None:
+            wait = min(wait, self.lighting.wait(now))
         return wait
 
     def handle(self, item: Any, now: float) -> None:
@@ -231,7 +241,10 @@ class Loop:
     def draw(self, view: View, now: float) -> None:
         """Show the scene of ``view`` (the turn's view) at ``now``."""
         self._view = view
-        frame = render(view, self.controller.profile, self.palette, now)
+        if self.lighting is not None and self.lighting.dark(view):
+            frame: Frame = tuple((0, 0, 0) for _ in range(self.controller.profile.leds.count))
+        else:
+            frame = render(view, self.controller.profile, self.palette, now)
         if frame != self._last:
             self._last = frame
             self.frames_shown += 1
@@ -248,6 +261,12 @@ class Loop:
         c = self.controller
         if cmd == "status":
             return c.status()
+        if cmd == "settings":
+            if self.lighting is None:
+                raise ControllerError("this controller keeps no settings")
+            reply = self.lighting.command(body, now)
+            self._last = None  # shown again: at the new brightness, or dark
+            return reply
         if cmd == "new":
             seats = body.get("seats")
             if seats is not None and not isinstance(seats, str | list):
@@ -297,5 +316,5 @@ class Loop:
             return {"record": self.store.record_of(game_id)}
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, another, choose, "
-            "chance, play, press, games, export, private"
+            "chance, play, press, games, export, private, settings"
         )

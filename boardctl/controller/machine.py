@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from boardctl.board import BoardProfile
 from boardctl.controller import chance as chances
+from boardctl.controller import idle
 from boardctl.controller.choosing import Offer, offers, pick, steps_of
 from boardctl.controller.opponent import (
     ComputerEvent,
@@ -234,6 +235,11 @@ class Controller(Conditions):
     def have_snapshot(self) -> bool:
         return self.board.have_snapshot
 
+    @property
+    def activity_at(self) -> float:
+        """When the board was last touched (a reading, a pulse, a button)."""
+        return self.board.activity_at
+
     # -- the machine's hooks -----------------------------------------------
     def _fire(self, trigger: str, *args: Any) -> None:
         """Fire ``trigger``, which must be valid in the current phase."""
@@ -301,6 +307,8 @@ class Controller(Conditions):
 
     def _clear_fault(self) -> None:
         self.fault, self.fault_kind = None, None
+        # the time in the fault was no one leaving the board: its idle times start again
+        self.board.activity_at = max(self.board.activity_at, self.now)
         self._fire("link_up")
 
     def button(self, name: str, now: float) -> None:
@@ -335,6 +343,12 @@ class Controller(Conditions):
         except ControllerError as exc:
             log.warning("button %s: %s", name, exc)
         self._update(now)
+
+    def rest(self, now: float) -> None:
+        """The opening hours are over and the board left alone: it dozes (the game
+        kept, a touch wakes it)."""
+        self.now = now
+        self._try("doze")
 
     def fail(self, reason: str, now: float) -> None:
         """The game cannot be saved (the card full or read-only): show that
@@ -621,6 +635,8 @@ class Controller(Conditions):
             return
         if self.board.forget_pulses(now, self.timing.pulse_memory):
             self._judge(deep=self.board.deep_done)
+        if self._put_away(now):
+            return
         if self.state is Phase.ATTRACT:
             if self.board.activity_at > self.since:
                 self._fire("wake")
@@ -657,6 +673,32 @@ class Controller(Conditions):
         attract = self.timing.attract_after
         if attract > 0 and now - self.board.activity_at >= attract:
             self._try("doze")
+
+    def _put_away(self, now: float) -> bool:
+        """A game left alone long enough (:mod:`.idle`): the next game begins
+        (the store keeps an unfinished one as abandoned) and the board waits
+        in attract mode, lighting what to clear. True when it was put away."""
+        why = idle.due(
+            self.state,
+            self.board.activity_at,
+            now,
+            played=len(self.match.actions),
+            over=bool(self.match.actions) and self.match.outcome().over,
+            timing=self.timing,
+        )
+        if why is None:
+            return False
+        log.info(
+            "the %s game of %s was left alone for %.0f min (kept as %s); "
+            "a new game waits for the board to be cleared",
+            "unfinished" if why is idle.PutAway.ABANDONED else "finished",
+            self.engine.name,
+            (now - self.board.activity_at) / 60,
+            why.value,
+        )
+        self._fire("new_game", self.engines(*self.next_game))
+        self._fire("doze")
+        return True
 
     def _draw_chance(self) -> None:
         """While the board is right and chance acts, play the outcomes drawn."""
@@ -874,7 +916,7 @@ class Controller(Conditions):
 
     def next_deadline(self) -> float | None:
         """The next time at which the controller must act although nothing
-        happened (settle, grace, takeback, attract, forgetting a pulse,
+        happened (settle, grace, takeback, attract, putting a game away, forgetting a pulse,
         confirming an option picked with the buttons, asking a failed
         computer player again)."""
         times: list[float] = []
@@ -885,6 +927,15 @@ class Controller(Conditions):
         if self.timing.attract_after > 0 and self.state is not Phase.ATTRACT:
             times.append(self.board.activity_at + self.timing.attract_after)
         times.extend(t + self.timing.pulse_memory for t in self.board.pulses.values())
+        put_away = idle.put_away_at(
+            self.state,
+            self.board.activity_at,
+            played=len(self.match.actions),
+            over=bool(self.match.actions) and self.match.outcome().over,
+            timing=self.timing,
+        )
+        if put_away is not None:
+            times.append(put_away[0])
         if self.cursor is not None:
             times.append(self.cursor_at + self.timing.choose_hold)
         if self.state is Phase.FAULT and self.fault_kind is Fault.STORAGE:

@@ -29,7 +29,9 @@ profile's site -> LED mapping:
    amber; a takeback offer blinks the sites that would go back;
 8. celebration: the winner's colour sweeping across the board, the winning
    line bright;
-9. attract and fault: an idle wave of the player colours; a slow vermilion
+9. attract and fault: an idle wave of the player colours (over it, once a
+   game was put away for the next visitor, the pieces to clear breathing
+   vermilion and the sites to set up amber); a slow vermilion
    pulse of every LED when the sensors are not answering; yellow, the LEDs in
    two halves blinking in turn, when the games cannot be saved.
 """
@@ -163,6 +165,9 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         return canvas.frame()
     if phase is Phase.ATTRACT:
         _attract(canvas, profile, palette, now)
+        # a game put away: what to clear for the next one, over the waves
+        canvas.paint(view.restore, palette.restore)
+        canvas.paint(view.offending, scale(palette.error, 0.3 + 0.7 * _breathe(now, 2.0)))
         return canvas.frame()
 
     # 1. base (a display stays dark but for what it shows: a die's face reads clearly)

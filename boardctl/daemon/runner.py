@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -30,6 +31,9 @@ from typing import Any
 from boardctl.board import BoardProfile, unfit
 from boardctl.config import Config, options_text
 from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer, SocketInUse
+from boardctl.controller.hours import OpeningHours
+from boardctl.controller.kept import KeptSettings
+from boardctl.controller.lighting import Configured, Lighting
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Palette
@@ -38,6 +42,7 @@ from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.daemon.thinker import ProcessThinker
+from boardctl.daemon.timesync import ClockWatch
 from boardctl.engines import Engine, create
 from boardctl.errors import BadOptions, BoardctlError, ConfigError
 from boardctl.sensing import SensorSource
@@ -213,6 +218,8 @@ def timing_of(config: Config) -> Timing:
         settle=c.settle_ms / 1000,
         grace=c.grace_ms / 1000,
         attract_after=float(c.attract_after_s),
+        abandon_after=float(c.abandon_after_s),
+        finished_after=float(c.finished_after_s),
     )
 
 
@@ -300,8 +307,20 @@ class Daemon:
             relay = _Relay()  # the sensors start now; the loop takes their events later
             hardware.sensors.start(relay)
             stack.callback(hardware.sensors.close)
+            clock_set = ClockWatch()
             store = stack.enter_context(
-                Store(state_dir / DATABASE, records_dir=state_dir / RECORDS)
+                Store(
+                    state_dir / DATABASE,
+                    records_dir=state_dir / RECORDS,
+                    synchronised=clock_set,
+                )
+            )
+            lighting = Lighting(
+                Configured(self.profile.leds.brightness, OpeningHours.parse(cfg.schedule.hours)),
+                local=lambda: datetime.now().astimezone(),
+                synchronised=clock_set,
+                dim=getattr(hardware.leds, "set_brightness", None),
+                keeper=stack.enter_context(KeptSettings(state_dir / DATABASE)),
             )
             game = cfg.board.game or None
             stored = store.current()
@@ -346,6 +365,7 @@ class Daemon:
                 store=store,
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
+                lighting=lighting,
             )
             if cfg.web.listen:
                 from boardctl.web.start import start_web

@@ -62,7 +62,7 @@ log = logging.getLogger(__name__)
 
 #: the control socket's commands an operator may send from the web page
 OPERATOR_COMMANDS = frozenset(
-    {"status", "new", "undo", "another", "choose", "chance", "play", "games", "export"}
+    {"status", "new", "undo", "another", "choose", "chance", "play", "games", "export", "settings"}
 )
 #: seconds a browser has to take each piece of an answer (one that stops reading is cut off)
 IO_SECONDS = 10.0
@@ -175,6 +175,7 @@ class WebServer:
         max_streams: int = MAX_STREAMS,
     ) -> None:
         host, port = split_listen(listen)
+        self.listen = listen
         self.submit = submit
         self.publisher = publisher
         self.profile = profile
@@ -583,6 +584,19 @@ class WebServer:
                 data, headers={"Content-Type": STATIC[name], "Cache-Control": "no-cache"}
             )
 
+        @route("/qr.svg")
+        async def qr(request: Request) -> Any:
+            from boardctl.web.address import qr_svg
+
+            return Response(
+                qr_svg(self._address(request)),
+                headers={"Content-Type": "image/svg+xml", "Cache-Control": "no-cache"},
+            )
+
+        @route("/api/address")
+        async def address(request: Request) -> Any:
+            return answer({"ok": True, "url": self._address(request)})
+
         @route("/api/today")
         async def today(request: Request) -> Any:
             reply = await self.today()
@@ -690,6 +704,18 @@ class WebServer:
             return answer({"ok": True})
 
         return app
+
+    def _address(self, request: Request) -> str:
+        """The live board's address for a phone (see :mod:`.address`)."""
+        from boardctl.web.address import lan_address, page_address
+
+        host = request.headers.get("Host")
+        return page_address(
+            self.listen,
+            host if isinstance(host, str) else None,
+            lan_address(),
+            port=int(self._sock.getsockname()[1]),
+        )
 
     def _me(self, s: Session | None) -> dict[str, Any]:
         from boardctl.engines import GAMES
