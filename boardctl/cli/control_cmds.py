@@ -122,6 +122,26 @@ def _print_status(reply: dict[str, Any]) -> None:
         print(f"remove: {' '.join(reply['offending'])}")
     if reply.get("restore"):
         print(f"restore: {' '.join(f'{k}={v}' for k, v in reply['restore'].items())}")
+    broker = reply.get("broker")
+    if isinstance(broker, dict):
+        print(broker_text(broker))
+
+
+def broker_text(broker: dict[str, Any]) -> str:
+    """Whether the broker is reached, in a line: ``broker mqtt://hub:1883: reached as
+    table-3 since ...`` or ``... not reached: WHY; trying again at ...``."""
+    where = f"broker {broker.get('broker')}"
+    if broker.get("reached"):
+        anonymous = "" if broker.get("commands") else " (anonymous: no commands taken)"
+        return (
+            f"{where}: reached as {broker.get('board_id')} since {broker.get('since')}{anonymous}"
+        )
+    text = f"{where}: not reached"
+    if broker.get("error"):
+        text += f": {broker['error']}"
+    if broker.get("next_try"):
+        text += f"; trying again at {broker['next_try']}"
+    return text
 
 
 def _status(args: argparse.Namespace) -> int:

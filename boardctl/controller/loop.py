@@ -61,7 +61,7 @@ _STOP = object()
 #: integers are 64-bit; nothing on a board comes near this)
 MAX_NUMBER = 2**31 - 1
 #: requests that only read: their errors never touch the board
-_READS = frozenset({"status", "games", "export"})
+_READS = frozenset({"status", "games", "export", "fleet"})
 
 
 def _whole(body: Mapping[str, Any], key: str, default: int | None, what: str) -> Any:
@@ -134,6 +134,9 @@ class Loop:
         #: called on the loop's thread with each turn's view and the frame shown
         #: (the web pages' publisher); a watcher must return at once
         self.watchers: list[Callable[[Controller, View, Frame], None]] = []
+        #: what ``status`` says beside the controller's status, by key (the
+        #: broker reached or not): each called from any thread, returning at once
+        self.reports: dict[str, Callable[[], Any]] = {}
 
     # -- thread-safe entry points ----------------------------------------------
     def emit(self, event: SensorEvent | ComputerMoved | ComputerFailed) -> None:
@@ -247,7 +250,7 @@ class Loop:
         cmd = body.get("cmd")
         c = self.controller
         if cmd == "status":
-            return c.status()
+            return {**c.status(), **{key: report() for key, report in self.reports.items()}}
         if cmd == "new":
             seats = body.get("seats")
             if seats is not None and not isinstance(seats, str | list):
@@ -287,6 +290,9 @@ class Loop:
                     f"'player' must be a seat from 0 to {c.engine.players - 1}, not {player!r}"
                 )
             return {"player": player, "private": c.engine.private_view(c.match.state, player)}
+        if cmd == "fleet":
+            # the board among others: the broker reached or not, remote play
+            return {key: report() for key, report in self.reports.items()}
         if cmd in ("games", "export"):
             if self.store is None:
                 raise ControllerError("this controller keeps no games")
@@ -297,5 +303,5 @@ class Loop:
             return {"record": self.store.record_of(game_id)}
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, another, choose, "
-            "chance, play, press, games, export, private"
+            "chance, play, press, games, export, private, fleet"
         )

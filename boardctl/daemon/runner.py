@@ -239,6 +239,8 @@ class Daemon:
         #: the simulator's hands, for the web page's sim (``[web] listen``)
         self.hands = hands
         self.web: Any = None
+        #: the board on its broker, when [mqtt] broker is set
+        self.fleet: Any = None
         self.loop: Loop | None = None
         self.ready = threading.Event()
         self._stop_requested = threading.Event()
@@ -279,6 +281,11 @@ class Daemon:
         database; only then may the stored game be abandoned or a new one begun."""
         cfg = self.config
         state_dir = Path(cfg.storage.state_dir)
+        broker = None
+        if cfg.mqtt.broker:
+            from boardctl.fleet.start import connection_of
+
+            broker = connection_of(cfg)  # the password file read before anything starts
         with contextlib.ExitStack() as stack:
             stack.enter_context(lock_state_dir(state_dir, cfg))
             try:
@@ -347,6 +354,11 @@ class Daemon:
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
             )
+            if broker is not None:
+                from boardctl.fleet.start import start_fleet
+
+                self.fleet = start_fleet(broker, self.profile, loop, store)
+                stack.callback(self.fleet.close)
             if cfg.web.listen:
                 from boardctl.web.start import start_web
 

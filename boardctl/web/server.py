@@ -92,7 +92,7 @@ MAX_PASSWORD = 1024
 LOCKOUT_MINUTES = LOCKOUT_SECONDS // 60
 COOKIE = "boardctl_session"
 PAGES = ("board", "score", "operator", "player", "sim")
-STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+STATIC = {"app.js": "text/javascript", "style.css": "text/css", "fleet.js": "text/javascript"}
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
 Hands = Callable[[str], Any]
@@ -636,6 +636,12 @@ class WebServer:
             if not isinstance(cmd, str) or cmd not in OPERATOR_COMMANDS:
                 return refuse(f"the commands are {', '.join(sorted(OPERATOR_COMMANDS))}", 400)
             return answer(await self.command(body))
+
+        @route("/api/fleet")
+        async def fleet(request: Request) -> Any:
+            if self._operator(request, changing=False) is None:
+                return refuse("sign in on the operator page first", 401)
+            return answer(await self.command({"cmd": "fleet"}))
 
         @route("/api/export/<game>")
         async def export(request: Request, game: str) -> Any:

@@ -32,7 +32,7 @@ def start_web(
         web.token,
         lambda key: config.where.get(("web", key), f"[web] {key}"),
     )
-    publisher = Publisher(profile)
+    publisher = Publisher(profile, reports=getattr(loop, "reports", None))
     loop.watchers.append(publisher)
     try:
         return WebServer(
