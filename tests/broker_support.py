@@ -117,6 +117,15 @@ class Mosquitto:
             self.process.wait(10)
         self.process = None
 
+    def pause(self) -> None:
+        """Stalled: its connections stay open and nothing is answered (SIGSTOP)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def restart(self) -> None:
         self.stop()
         self.start()
@@ -126,6 +135,21 @@ class Mosquitto:
 
     def __exit__(self, *exc: object) -> None:
         self.kill()
+
+
+class Silent:
+    """A port that takes connections and never answers: a broker stalled, or
+    something else listening where the broker should be."""
+
+    def __init__(self) -> None:
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.socket.listen(8)
+        self.port = int(self.socket.getsockname()[1])
+        self.url = f"mqtt://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        self.socket.close()
 
 
 class Listener:
@@ -219,4 +243,6 @@ def brokers(tmp_path: Path) -> Iterator[Callable[..., Mosquitto]]:
 
     yield make
     for broker in made:
+        if broker.process is not None:
+            broker.resume()  # a paused broker is killed all the same
         broker.kill()

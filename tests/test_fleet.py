@@ -7,6 +7,7 @@ no secret on any topic, and a broker client that never holds up its caller."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -221,3 +222,33 @@ def test_a_refusal_says_what_to_check() -> None:
     said = refusal(Exception("Connection Refused: Not authorised."))
     assert "[mqtt] user and password_file" in said
     assert "is it running" in refusal(ConnectionRefusedError(111, "Connection refused"))
+
+
+def test_a_port_that_never_answers_is_said_and_publishing_goes_on() -> None:
+    """Something listens where the broker should be and says nothing (a broker
+    stalled): the client gives up after its timeout, says so, tries again, and
+    a message handed to it meanwhile is only queued."""
+    from broker_support import Silent
+
+    silent = Silent()
+    client = BrokerClient(
+        Connection(Broker("127.0.0.1", silent.port), "t"), timeout=0.3, first_wait=0.05
+    )
+    try:
+        client.start()
+        t0 = time.perf_counter()
+        client.publish("boardctl/t/events", b"{}", qos=1)
+        assert time.perf_counter() - t0 < 0.1
+        said = threading.Event()
+        deadline = time.monotonic() + 10
+        while not said.is_set() and time.monotonic() < deadline:
+            if "did not answer in time" in client.health().get("error", ""):
+                said.set()
+            said.wait(0.05)
+        health = client.health()
+        assert said.is_set(), health
+        assert health["reached"] is False and health["next_try"].endswith("Z")
+        assert [m.topic for m in client.pending()] == ["boardctl/t/events"]
+    finally:
+        client.close()
+        silent.close()

@@ -263,3 +263,55 @@ def test_a_daemon_killed_is_offline_by_its_last_will(mosquitto: Any, tmp_path: P
                 daemon.kill()
                 daemon.wait(10)
             listener.close()
+
+
+def test_a_stalled_broker_never_holds_up_the_board(mosquitto: Any, sims: list[Simulation]) -> None:
+    """The broker stops answering (its process stopped, its connections open):
+    the board plays on and answers at once; the moves are told once it answers."""
+    broker: Mosquitto = mosquitto()
+    sim = _sim(sims, *_on(broker, "t5"))
+    _broker_says(sim, True)
+    listener = Listener(broker, ("boardctl/t5/events",))
+    try:
+        broker.pause()
+        t0 = time.monotonic()
+        sim.status()
+        sim.hands("insert W1")
+        sim.wait_status(lambda s: s["moves"] == ["W1"], WAIT)
+        sim.hands("insert E1")
+        sim.wait_status(lambda s: s["moves"] == ["W1", "E1"], WAIT)
+        assert time.monotonic() - t0 < WAIT
+        t0 = time.monotonic()
+        sim.status()
+        assert time.monotonic() - t0 < 1.0
+        broker.resume()
+        told = listener.json_on(
+            "boardctl/t5/events", lambda e: e.get("action") == "E1", timeout=WAIT
+        )
+        assert told["ply"] == 2
+    finally:
+        listener.close()
+
+
+def test_a_message_too_long_is_dropped_and_the_board_stays(
+    mosquitto: Any, sims: list[Simulation]
+) -> None:
+    from boardctl.fleet.client import MAX_PAYLOAD
+
+    broker: Mosquitto = mosquitto()
+    sim = _sim(sims, *_on(broker, "t6"))
+    _broker_says(sim, True)
+    sender = Listener(broker, ())
+    watcher = Listener(broker, ("homeassistant/#",))
+    try:
+        watcher.wait(lambda t, p: t.endswith("/fault/config") and bool(p))  # retained
+        mark = len(watcher.messages)
+        sender.publish("homeassistant/status", b"o" * (MAX_PAYLOAD + 1))
+        sender.publish("homeassistant/status", "online")
+        # the long one dropped, the board still connected: the next is taken
+        watcher.wait(lambda t, p: t.endswith("/fault/config") and bool(p), start=mark)
+        assert sim.daemon.fleet.client.refused == 1
+        assert sim.status()["broker"]["reached"] is True
+    finally:
+        sender.close()
+        watcher.close()

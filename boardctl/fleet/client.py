@@ -45,8 +45,13 @@ LAST_WAIT = 60.0
 MAX_OUTBOX = 256
 #: seconds between the keepalive pings that tell a lost broker
 KEEPALIVE = 15
-#: seconds a publish or subscribe may take before the connection counts as lost
+#: seconds a connection, publish or subscribe may take before the broker counts
+#: as lost (a broker that is slow or stalled)
 TIMEOUT = 10.0
+#: messages received and not yet handled; past it the broker waits (TCP holds it back)
+MAX_INCOMING = 64
+#: the longest message taken from the broker, in bytes; a longer one is dropped
+MAX_PAYLOAD = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +88,11 @@ def refusal(exc: BaseException) -> str:
         return f"the broker refused the connection ({text}): is it running, on that port?"
     if isinstance(exc, ssl.SSLError) or "certificate" in lowered:
         return f"TLS failed ({text}): check [mqtt] ca_file and the broker's certificate"
+    if "timed out" in lowered or isinstance(exc, TimeoutError):
+        return (
+            f"the broker did not answer in time ({text or 'timed out'}): is it overloaded, "
+            "or is something else listening on that port?"
+        )
     if "disconnected" in lowered or "not currently connected" in lowered or "closed" in lowered:
         return f"the connection to the broker was lost ({text})"
     if "name or service not known" in lowered or "nodename" in lowered:
@@ -116,6 +126,7 @@ class BrokerClient:
         first_wait: float = FIRST_WAIT,
         last_wait: float = LAST_WAIT,
         keepalive: int = KEEPALIVE,
+        timeout: float = TIMEOUT,
         max_outbox: int = MAX_OUTBOX,
         rng: random.Random | None = None,
     ) -> None:
@@ -126,12 +137,15 @@ class BrokerClient:
         self.first_wait = first_wait
         self.last_wait = last_wait
         self.keepalive = keepalive
+        self.timeout = timeout
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
         self._outbox: collections.deque[Outgoing] = collections.deque()
         self._max_outbox = max_outbox
         self._latest: dict[str, Outgoing] = {}
         self.dropped = 0
+        #: messages received too long to take (:data:`MAX_PAYLOAD`)
+        self.refused = 0
         self.sent = 0
         self.connections = 0
         self._reached = False
@@ -297,7 +311,8 @@ class BrokerClient:
             identifier=f"boardctl-{conn.board_id}",
             will=will,
             keepalive=self.keepalive,
-            timeout=TIMEOUT,
+            timeout=self.timeout,
+            max_queued_incoming_messages=MAX_INCOMING,
             tls_context=self._tls(),
             logger=log.getChild("aiomqtt"),
         )
@@ -368,7 +383,11 @@ class BrokerClient:
 
     async def _send(self, client: aiomqtt.Client, message: Outgoing) -> None:
         await client.publish(
-            message.topic, message.payload, qos=message.qos, retain=message.retain, timeout=TIMEOUT
+            message.topic,
+            message.payload,
+            qos=message.qos,
+            retain=message.retain,
+            timeout=self.timeout,
         )
         self.sent += 1
 
@@ -376,6 +395,15 @@ class BrokerClient:
         async for message in client.messages:
             payload = message.payload
             data = payload if isinstance(payload, bytes) else str(payload or "").encode()
+            if len(data) > MAX_PAYLOAD:
+                self.refused += 1
+                log.warning(
+                    "a message of %d bytes on %s dropped: at most %d are taken",
+                    len(data),
+                    message.topic,
+                    MAX_PAYLOAD,
+                )
+                continue
             if self.on_message is not None:
                 try:
                     self.on_message(str(message.topic), data)
