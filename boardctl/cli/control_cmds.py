@@ -1,5 +1,5 @@
-"""``boardctl status|new|undo|another|choose|roll|play|games|export``: talk to the
-running daemon."""
+"""``boardctl status|new|undo|another|choose|roll|play|games|export|accept|decline``:
+talk to the running daemon."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def register(subparsers: Any) -> None:
         nargs="*",
         metavar="KEY=VALUE",
         help="game options, e.g. players=4; seats=hands,computer:3 says who plays each seat "
-        "(hands, or the computer at a level from 1 to 5)",
+        "(hands, the computer at a level from 1 to 5, or remote:BOARD: the player at another "
+        "board on the broker)",
     )
     p.set_defaults(handler=_new)
     add(
@@ -55,6 +56,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
     p.add_argument("-o", "--output", help="write the record to this file")
     p.set_defaults(handler=_export)
+    p = add("accept", "play the game another board invites this one to (see `boardctl status`)")
+    p.add_argument("board", nargs="?", help="the inviting board's id (needed when several invite)")
+    p.set_defaults(handler=_accept)
+    p = add("decline", "tell another board this one does not play the game it invites to")
+    p.add_argument("board", help="the inviting board's id")
+    p.set_defaults(handler=_decline)
 
 
 def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
@@ -106,6 +113,8 @@ def _print_status(reply: dict[str, Any]) -> None:
             print(f"{who} is thinking")
         else:
             print(f"{who} failed: {computer.get('error')}")
+    for line in remote_lines(reply):
+        print(line)
     choices = reply.get("choices") or []
     for n, text in enumerate(choices, start=1):
         picked = " (picked)" if reply.get("cursor") == n - 1 else ""
@@ -125,6 +134,41 @@ def _print_status(reply: dict[str, Any]) -> None:
     broker = reply.get("broker")
     if isinstance(broker, dict):
         print(broker_text(broker))
+
+
+def remote_lines(reply: dict[str, Any]) -> list[str]:
+    """What ``status`` says of remote play: the other board's turn, the game
+    with it, the invitations."""
+    lines = []
+    seat = reply.get("remote")
+    if isinstance(seat, dict):
+        who = f"the player at {seat.get('board')} (player {seat.get('seat')})"
+        if seat.get("error"):
+            lines.append(f"{who}: {seat['error']}")
+        elif seat.get("doing") == "ready":
+            lines.append(f"{who} played {' then '.join(seat.get('moves', []))}: make it here")
+        else:
+            lines.append(f"{who} is to play, there")
+    play = reply.get("remote_play")
+    if not isinstance(play, dict):
+        return lines
+    game = play.get("game")
+    if isinstance(game, dict):
+        if game.get("left"):
+            state = "has left this game (declined, or began another)"
+        elif game.get("joined"):
+            state = f"plays it: {game.get('acknowledged')} of {game.get('seq')} moves acknowledged"
+        else:
+            state = "has not joined yet (boardctl accept there)"
+        lines.append(
+            f"game {game.get('number')} with {game.get('board')}: {game.get('board')} {state}"
+        )
+    for invitation in play.get("invitations", []):
+        lines.append(
+            f"{invitation['board']} invites this board to {invitation['game']} "
+            f"(seats {','.join(invitation['seats'])}): boardctl accept {invitation['board']}"
+        )
+    return lines
 
 
 def broker_text(broker: dict[str, Any]) -> str:
@@ -239,4 +283,19 @@ def _export(args: argparse.Namespace) -> int:
             raise RecordError(f"{args.output}: cannot write the record: {exc.strerror}") from exc
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _accept(args: argparse.Namespace) -> int:
+    body: dict[str, Any] = {"cmd": "accept"}
+    if args.board:
+        body["board"] = args.board
+    reply = _send(args, body)
+    print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
+    return 0
+
+
+def _decline(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "decline", "board": args.board})
+    print(json.dumps(reply, indent=2) if args.json else f"declined {reply['declined']}'s game")
     return 0

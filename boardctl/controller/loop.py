@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from boardctl.board import BUTTONS
 from boardctl.controller.machine import Controller, ControllerError
-from boardctl.controller.opponent import ComputerFailed, ComputerMoved
+from boardctl.controller.opponent import ComputerFailed, ComputerMoved, RemoteFailed, RemoteMoved
 from boardctl.controller.scenes import Frame, Palette, render
 from boardctl.controller.store import StoreError
 from boardctl.controller.view import Phase, View
@@ -62,6 +62,9 @@ _STOP = object()
 MAX_NUMBER = 2**31 - 1
 #: requests that only read: their errors never touch the board
 _READS = frozenset({"status", "games", "export", "fleet"})
+
+#: (game, options, seats) -> the options and seats a new game takes
+Adopt = Callable[[str, Any, Seats], tuple[Any, Seats]]
 
 
 def _whole(body: Mapping[str, Any], key: str, default: int | None, what: str) -> Any:
@@ -137,11 +140,19 @@ class Loop:
         #: what ``status`` says beside the controller's status, by key (the
         #: broker reached or not): each called from any thread, returning at once
         self.reports: dict[str, Callable[[], Any]] = {}
+        #: more commands, by name (remote play's ``accept`` and ``decline``):
+        #: each called on the loop's thread with the request and the time
+        self.commands: dict[str, Callable[[Mapping[str, Any], float], dict[str, Any]]] = {}
+        #: a new game's options and seats when they seat another board: those
+        #: of that board's invitation when they match it (remote play)
+        self.adopt: Adopt | None = None
 
     # -- thread-safe entry points ----------------------------------------------
-    def emit(self, event: SensorEvent | ComputerMoved | ComputerFailed) -> None:
+    def emit(
+        self, event: SensorEvent | ComputerMoved | ComputerFailed | RemoteMoved | RemoteFailed
+    ) -> None:
         """A sensor source's ``emit`` (and the computer player's, with its
-        answer): queue one event."""
+        answer, and the other board's of a remote game): queue one event."""
         self._queue.put(event)
 
     def submit(self, request: Mapping[str, Any], timeout: float = 5.0) -> dict[str, Any]:
@@ -218,7 +229,7 @@ class Loop:
                 item.reply = {"ok": False, "error": f"the controller failed: {exc}"}
             item.done.set()
             return
-        if isinstance(item, ComputerMoved | ComputerFailed):
+        if isinstance(item, ComputerMoved | ComputerFailed | RemoteMoved | RemoteFailed):
             self._guarded(self.controller.computer_answered, item, now)
             return
         self._guarded(self.controller.feed, item, now)
@@ -257,12 +268,11 @@ class Loop:
                 raise ControllerError(
                     "'seats' must be text like \"hands,computer:3\" or a list of such words"
                 )
-            c.new(
-                body.get("game"),
-                body.get("options"),
-                now,
-                None if seats is None else Seats.of(_words(seats)),
-            )
+            chosen = None if seats is None else Seats.of(_words(seats))
+            options = body.get("options")
+            if chosen is not None and chosen.any_remote and self.adopt is not None:
+                options, chosen = self.adopt(body.get("game") or c.engine.name, options, chosen)
+            c.new(body.get("game"), options, now, chosen)
             return c.status()
         if cmd == "another":
             return {"instead_of": c.another(now), **c.status()}
@@ -301,7 +311,11 @@ class Loop:
                 return {"games": self.store.games(limit)}
             game_id = _whole(body, "id", None, "a game number from `boardctl games`")
             return {"record": self.store.record_of(game_id)}
+        more = self.commands.get(cmd) if isinstance(cmd, str) else None
+        if more is not None:
+            return more(body, now)
+        names = ", ".join(["fleet", *self.commands])
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, another, choose, "
-            "chance, play, press, games, export, private, fleet"
+            f"chance, play, press, games, export, private, {names}"
         )

@@ -203,7 +203,7 @@ class Store:
                 json.dumps(dict(options), sort_keys=True),
                 now,
                 seed,
-                json.dumps(seats.to_json()) if seats.any_computer else None,
+                json.dumps(seats.to_json()) if seats.any_apart else None,
             ),
         )
 
@@ -361,8 +361,9 @@ class Store:
         if row[4] is not None:
             record["result"] = json.loads(row[4])
         seats = self._seats(game_id)
-        if seats.any_computer:
+        if seats.any_apart:
             record["seats"] = seats.to_json()
+        if seats.any_computer:
             record["plans"] = {
                 str(ply + 1): list(tried) for ply, tried in self.plans(game_id).items()
             }

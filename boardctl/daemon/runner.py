@@ -323,6 +323,12 @@ class Daemon:
                 log.info("resuming %s after %d moves", resume[0], len(resume[2]))
             # the computer's thinking: its process starts when a game first needs it
             thinker = stack.enter_context(ProcessThinker(max_seconds=cfg.computer.max_seconds))
+            # the seats played at other boards, through the broker
+            remote = None
+            if broker is not None:
+                from boardctl.fleet.remote import RemoteLink
+
+                remote = RemoteLink(broker.board_id)
             controller = Controller(
                 self.profile,
                 game=game,
@@ -337,6 +343,7 @@ class Daemon:
                 resume_seats=store.seats() if resume is not None else None,
                 resume_plans=store.plans() if resume is not None else None,
                 thinker=thinker,
+                remote=remote,
                 seeds=RandomChance().new_seed,
                 engines=fitting(self.profile),
             )
@@ -357,7 +364,7 @@ class Daemon:
             if broker is not None:
                 from boardctl.fleet.start import start_fleet
 
-                self.fleet = start_fleet(broker, self.profile, loop, store)
+                self.fleet = start_fleet(broker, self.profile, loop, store, remote)
                 stack.callback(self.fleet.close)
             if cfg.web.listen:
                 from boardctl.web.start import start_web

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.config import Config
 from boardctl.controller.loop import Loop
+from boardctl.controller.machine import ControllerError
 from boardctl.fleet import topics
 from boardctl.fleet.board import BoardOnBroker
+from boardctl.fleet.remote import RemoteLink
 from boardctl.fleet.settings import Connection, connection
 
 log = logging.getLogger(__name__)
@@ -44,18 +47,29 @@ def last_winner(store: Any) -> dict[str, Any] | None:
 
 
 def start_fleet(
-    conn: Connection, profile: BoardProfile, loop: Loop, store: Any = None
+    conn: Connection,
+    profile: BoardProfile,
+    loop: Loop,
+    store: Any = None,
+    remote: RemoteLink | None = None,
 ) -> BoardOnBroker:
     """The board on the broker of ``conn``, watching ``loop``; ``boardctl
-    status`` says whether the broker is reached."""
+    status`` says whether the broker is reached. With ``remote`` (the
+    controller's link for the seats played at other boards), remote play:
+    its messages, its report, ``accept`` and ``decline``."""
     board = BoardOnBroker(
         conn,
         profile.name,
         loop.submit,
         last_winner=last_winner(store) if store is not None else None,
+        extra_subscriptions=(remote.subscription,) if remote is not None else (),
+        on_other=remote.received if remote is not None else None,
+        on_connect=remote.on_connect if remote is not None else None,
     )
     loop.watchers.append(board)
     loop.reports["broker"] = board.health
+    if remote is not None:
+        _remote_play(remote, board, loop)
     board.start()
     log.info(
         "on the broker %s as %s%s",
@@ -64,3 +78,43 @@ def start_fleet(
         "" if conn.signed_in else " (anonymous: no commands taken)",
     )
     return board
+
+
+def _remote_play(remote: RemoteLink, board: BoardOnBroker, loop: Loop) -> None:
+    """Remote play beside the loop: the link's records go out retained, one
+    topic each (the latest replaces one still waiting), the other boards'
+    turns come in as the loop's events."""
+
+    def publish(topic: str, payload: bytes) -> None:
+        board.client.publish(topic, payload, qos=1, retain=True, key=topic)
+
+    def board_named(body: Mapping[str, Any]) -> str | None:
+        name = body.get("board")
+        if name is not None and not isinstance(name, str):
+            raise ControllerError("'board' must be the inviting board's id, e.g. \"table-2\"")
+        return name
+
+    def accept(body: Mapping[str, Any], now: float) -> dict[str, Any]:
+        try:
+            game, options, seats = remote.accept(board_named(body))
+        except LookupError as exc:
+            raise ControllerError(str(exc)) from None
+        loop.controller.new(game, dict(options), now, seats)
+        return loop.controller.status()
+
+    def decline(body: Mapping[str, Any], now: float) -> dict[str, Any]:
+        name = board_named(body)
+        if name is None:
+            raise ControllerError("name the board whose invitation to decline")
+        try:
+            remote.decline(name)
+        except LookupError as exc:
+            raise ControllerError(str(exc)) from None
+        return {"declined": name}
+
+    remote.attach(loop.emit, publish)
+    loop.watchers.append(remote)
+    loop.reports["remote_play"] = remote.report
+    loop.commands["accept"] = accept
+    loop.commands["decline"] = decline
+    loop.adopt = remote.adopt

@@ -1,0 +1,205 @@
+"""Two boards play one game through a broker (Mosquitto on loopback): each
+board's hands play their own seat; the other board's move is lit on this one,
+made by its hands and checked, as the computer's is. The broker is restarted
+and one board cut off mid-game as by a power cut and started again on its
+database; the game resumes where it was and both boards keep the same record."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from broker_support import Listener, Mosquitto, brokers, needs_mosquitto
+
+from boardctl.cli.control_cmds import remote_lines
+from boardctl.cli.main import main
+from boardctl.sim.hands import Change
+from boardctl.sim.session import Simulation
+
+pytestmark = needs_mosquitto
+
+FAST = ["controller.settle_ms=60", "controller.grace_ms=300"]
+WAIT = 30.0
+#: a short game of Shiftago Express: the first player's five in row 1
+GAME = ["W1", "E7", "W1", "E7", "W1", "E7", "W1", "E7", "W1"]
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path) -> Iterator[Any]:
+    yield from brokers(tmp_path)
+
+
+class Boards:
+    """Simulated boards on one broker, each with a state folder of its own."""
+
+    def __init__(self, broker: Mosquitto, folder: Path) -> None:
+        self.broker = broker
+        self.folder = folder
+        self.sims: dict[str, Simulation] = {}
+
+    def start(self, board_id: str, *more: str) -> Simulation:
+        sim = Simulation(
+            "shiftago",
+            overrides=[
+                *FAST,
+                f'mqtt.broker="{self.broker.url}"',
+                f'mqtt.board_id="{board_id}"',
+                *more,
+            ],
+            state_dir=self.folder / board_id,
+        )
+        self.sims[board_id] = sim
+        sim.start()
+        sim.wait_status(lambda s: s["broker"]["reached"], WAIT)
+        return sim
+
+    def power_cut(self, board_id: str) -> None:
+        """Gone without a goodbye: the broker loses it (its last will says
+        ``offline``); what it holds is what its database holds."""
+        sim = self.sims.pop(board_id)
+        sim.daemon.fleet.client.crash()
+        sim.close()
+
+    def close(self) -> None:
+        for sim in self.sims.values():
+            sim.close()
+
+
+@pytest.fixture
+def boards(mosquitto: Any, tmp_path: Path) -> Iterator[Boards]:
+    made = Boards(mosquitto(), tmp_path)
+    yield made
+    made.close()
+
+
+def _remote(status: dict[str, Any]) -> dict[str, Any]:
+    return status.get("remote") or {}
+
+
+def _lit(sim: Simulation, moves: int) -> dict[str, Any]:
+    """The other board's move, lit on ``sim`` once ``moves`` are played."""
+    return sim.wait_status(
+        lambda s: len(s["moves"]) == moves and _remote(s).get("doing") == "ready", WAIT
+    )
+
+
+def test_two_boards_play_one_game(boards: Boards, capsys: pytest.CaptureFixture[str]) -> None:
+    a = boards.start("table-a")
+    b = boards.start("table-b")
+    reply = a.request({"cmd": "new", "seats": "hands,remote:table-b"})
+    assert reply["ok"], reply
+    assert reply["seats"] == ["hands", "remote:table-b"]
+    # the invitation reaches the other board, which accepts it
+    invited = b.wait_status(lambda s: bool(s["remote_play"]["invitations"]), WAIT)["remote_play"]
+    assert [(i["board"], i["game"], i["seats"]) for i in invited["invitations"]] == [
+        ("table-a", "shiftago", ["remote:table-a", "hands"])
+    ]
+    said = "\n".join(remote_lines(b.status()))
+    assert "table-a invites this board to shiftago" in said
+    assert "boardctl accept table-a" in said
+    # the operator types what the status says
+    assert main(["accept", "--socket", str(b.config.control.socket), "table-a"]) == 0
+    out = capsys.readouterr().out
+    assert "seats: remote:table-a, hands" in out
+    assert "the player at table-a (player 0) is to play, there" in out
+    a.wait_status(lambda s: s["remote_play"]["game"]["joined"], WAIT)
+    assert not b.status()["remote_play"]["invitations"]
+
+    for ply, text in enumerate(GAME):
+        here, there = ("table-a", "table-b") if ply % 2 == 0 else ("table-b", "table-a")
+        # the other board waits for this one's player: its light runs
+        waiting = boards.sims[there].status()
+        assert _remote(waiting).get("doing") == "waiting", waiting
+        boards.sims[here].hands(f"insert {text}")
+        boards.sims[here].wait_status(lambda s, n=ply: len(s["moves"]) == n + 1, WAIT)
+        if ply == 2:
+            boards.broker.restart()  # before the other board saw the move; retained lost
+        if ply == 5:
+            boards.power_cut(here)  # its move perhaps never sent
+            assert len(boards.start(here).status()["moves"]) == 6  # resumed from its database
+        if ply == 7:
+            boards.power_cut(there)  # before it saw the other's move
+            assert len(boards.start(there).status()["moves"]) == 7
+        shown = _lit(boards.sims[there], ply)
+        assert shown["remote"]["moves"] == [text]
+        # a move the other board did not make is not taken here
+        refused = boards.sims[there].request({"cmd": "play", "action": "W4"})
+        assert not refused["ok"] and "plays this turn" in refused["error"]
+        if ply == 1:
+            # the hands there push the marble in elsewhere: shown wrong, not played
+            sim = boards.sims[there]
+            before = dict(sim.layout)
+            sim.hands("insert W4")
+            wrong = sim.wait_status(lambda s: s["phase"] == "wrong_board", WAIT)
+            assert len(wrong["moves"]) == ply and (wrong.get("offending") or wrong.get("restore"))
+            sim.apply(
+                [
+                    Change(site, before.get(site))
+                    for site in sorted(set(before) | set(sim.layout))
+                    if before.get(site) != sim.layout.get(site)
+                ]
+            )
+            _lit(sim, ply)
+        boards.sims[there].hands(f"insert {text}")
+        boards.sims[there].wait_status(lambda s, n=ply: len(s["moves"]) == n + 1, WAIT)
+        if ply == 6:
+            refused = boards.sims["table-a"].request({"cmd": "undo"})
+            assert not refused["ok"] and "not undone" in refused["error"]
+
+    a, b = boards.sims["table-a"], boards.sims["table-b"]
+    done_a = a.wait_status(lambda s: s["phase"] == "game_over", WAIT)
+    done_b = b.wait_status(lambda s: s["phase"] == "game_over", WAIT)
+    assert done_a["moves"] == done_b["moves"] == GAME
+    assert done_a["winner"] == done_b["winner"] == 0
+    record_a = a.request({"cmd": "export"})["record"]
+    record_b = b.request({"cmd": "export"})["record"]
+    assert record_a["moves"] == record_b["moves"] == GAME
+    assert record_a["result"]["winner"] == record_b["result"]["winner"] == 0
+    assert record_a["seats"][1] == {"player": "remote", "board": "table-b", "game": _number(a)}
+    assert record_b["seats"][0]["board"] == "table-a"
+    assert record_a["seats"][1]["game"] == record_b["seats"][0]["game"]
+
+
+def _number(sim: Simulation) -> int:
+    return int(sim.status()["remote_play"]["game"]["number"])
+
+
+def test_no_secret_and_no_foreign_move_is_taken(boards: Boards) -> None:
+    """A message on another board's topic in this board's name is ignored; a
+    record that differs is shown as a fault, not played."""
+    a = boards.start("table-a")
+    reply = a.request({"cmd": "new", "seats": "remote:table-c"})
+    assert reply["ok"], reply
+    number = _number(a)
+    intruder = Listener(boards.broker, ())
+    try:
+        body = {
+            "v": 1,
+            "type": "game",
+            "from": "table-b",
+            "to": "table-a",
+            "game": number,
+            "name": "shiftago",
+            "options": a.status()["options"],
+            "seats": ["hands", "remote:table-a"],
+            "seq": 1,
+            "moves": ["N1"],
+            "ack": 0,
+            "over": False,
+            "left": False,
+        }
+        # said to be from table-b on table-c's topic: not taken
+        intruder.publish("boardctl/table-c/remote/table-a", json.dumps(body), retain=True)
+        # from table-c, but a move that is not shiftago's: a fault said as such
+        intruder.publish(
+            "boardctl/table-c/remote/table-a",
+            json.dumps({**body, "from": "table-c", "moves": ["Q9"]}),
+            retain=True,
+        )
+        faulty = a.wait_status(lambda s: "error" in _remote(s), WAIT)
+        assert "table-c" in faulty["fault"] and faulty["moves"] == []
+    finally:
+        intruder.close()
