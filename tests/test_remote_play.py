@@ -23,6 +23,7 @@ pytestmark = needs_mosquitto
 
 FAST = ["controller.settle_ms=60", "controller.grace_ms=300"]
 WAIT = 30.0
+PAGE_WAIT = 15000  # ms
 #: a short game of Shiftago Express: the first player's five in row 1
 GAME = ["W1", "E7", "W1", "E7", "W1", "E7", "W1", "E7", "W1"]
 
@@ -203,3 +204,63 @@ def test_no_secret_and_no_foreign_move_is_taken(boards: Boards) -> None:
         assert "table-c" in faulty["fault"] and faulty["moves"] == []
     finally:
         intruder.close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's chromium for this module's page (the browser tests' way,
+    tests/test_web_browser.py), closed when the module ends."""
+    import os
+    import warnings
+
+    from test_web_browser import CHROMIUM
+
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if CHROMIUM is None or sync_playwright is None:
+        why = "chromium is not installed" if CHROMIUM is None else "playwright is not installed"
+        warnings.warn(f"the operator page's remote play is not tested: {why}", stacklevel=1)
+        pytest.skip(why)
+    try:
+        driver = sync_playwright().start()
+    except Error as exc:  # another module's browser still runs in this process
+        warnings.warn(f"the operator page's remote play is not tested: {exc}", stacklevel=1)
+        pytest.skip(str(exc))
+    try:
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield browser
+        browser.close()
+    finally:
+        driver.stop()
+
+
+def test_the_operator_page_accepts_an_invitation_and_invites(boards: Boards, chromium: Any) -> None:
+    a = boards.start("table-a")
+    b = boards.start("table-b", 'web.listen="127.0.0.1:0"')
+    context = chromium.new_context(bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto(str(b.daemon.web.url) + "/operator")
+        page.wait_for_selector("#panel:not([hidden])", timeout=PAGE_WAIT)
+        page.wait_for_selector("#broker", timeout=PAGE_WAIT)
+        assert a.request({"cmd": "new", "seats": "hands,remote:table-b"})["ok"]
+        invitation = page.wait_for_selector('.invitation[data-board="table-a"]', timeout=PAGE_WAIT)
+        assert "table-a invites this board to shiftago" in invitation.inner_text()
+        invitation.query_selector("button.accept").click()
+        b.wait_status(lambda s: s.get("seats") == ["remote:table-a", "hands"], WAIT)
+        a.wait_status(lambda s: s["remote_play"]["game"]["joined"], WAIT)
+        page.wait_for_function(
+            "document.getElementById('remote-game')?.textContent.includes('table-a plays it')",
+            timeout=PAGE_WAIT,
+        )
+        # and the other way: this board invites table-a from its page
+        page.fill("#invite-board", "table-a")
+        page.click("#invite")
+        b.wait_status(lambda s: s.get("seats") == ["hands", "remote:table-a"], WAIT)
+        invited = a.wait_status(lambda s: bool(s["remote_play"]["invitations"]), WAIT)
+        assert invited["remote_play"]["invitations"][0]["board"] == "table-b"
+    finally:
+        context.close()

@@ -62,7 +62,20 @@ log = logging.getLogger(__name__)
 
 #: the control socket's commands an operator may send from the web page
 OPERATOR_COMMANDS = frozenset(
-    {"status", "new", "undo", "another", "choose", "chance", "play", "games", "export"}
+    {
+        "status",
+        "new",
+        "undo",
+        "another",
+        "choose",
+        "chance",
+        "play",
+        "games",
+        "export",
+        # remote play (docs/fleet.md): an invitation from another board
+        "accept",
+        "decline",
+    }
 )
 #: seconds a browser has to take each piece of an answer (one that stops reading is cut off)
 IO_SECONDS = 10.0

@@ -10,7 +10,60 @@ function brokerText(b) {
   return text + ".";
 }
 
-const fleetHooks = [];
+// Remote play: the game with another board, the invitations with Accept and
+// Decline, and a form inviting a board to play the second seat.
+function remoteGameText(g) {
+  let state;
+  if (g.left) state = "has left this game (declined, or began another)";
+  else if (g.joined) state = `plays it: ${g.acknowledged} of ${g.seq} moves acknowledged`;
+  else state = "has not accepted yet";
+  return `Game ${g.number} with ${g.board}: ${g.board} ${state}.`;
+}
+
+async function remoteCommand(body) {
+  const reply = await post("/api/command", body);
+  if (reply.ok) say(body.cmd === "decline" ? `declined ${body.board}'s game` : `${body.cmd}: done`);
+  else say(reply.error, true);
+}
+
+function inviteForm() {
+  const form = el("form", { id: "invite-form" });
+  const input = el("input", { id: "invite-board", maxlength: "64", pattern: "[A-Za-z0-9][A-Za-z0-9_-]*", placeholder: "table-2", required: "" });
+  const label = el("label", {}, "Play a new game with the board ");
+  label.append(input);
+  form.append(label, " ", el("button", { type: "submit", id: "invite" }, "Invite"));
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    remoteCommand({ cmd: "new", seats: ["hands", `remote:${input.value.trim()}`] });
+  };
+  return form;
+}
+
+function showRemote(reply) {
+  const play = reply.remote_play;
+  const box = $("remote");
+  if (!play) { box.replaceChildren(); return; }
+  if (!$("invite-form")) box.replaceChildren(el("div", { id: "remote-rows" }), inviteForm());
+  const key = JSON.stringify(play);
+  const rowsBox = $("remote-rows");
+  if (rowsBox.dataset.shown === key) return;
+  rowsBox.dataset.shown = key;
+  const rows = [];
+  if (play.game) rows.push(el("p", { id: "remote-game" }, remoteGameText(play.game)));
+  for (const inv of play.invitations || []) {
+    const p = el("p", { class: "invitation", "data-board": inv.board },
+      `${inv.board} invites this board to ${inv.game} (seats ${inv.seats.join(", ")}). `);
+    const yes = el("button", { type: "button", class: "accept" }, "Accept");
+    yes.onclick = () => remoteCommand({ cmd: "accept", board: inv.board });
+    const no = el("button", { type: "button", class: "decline" }, "Decline");
+    no.onclick = () => remoteCommand({ cmd: "decline", board: inv.board });
+    p.append(yes, " ", no);
+    rows.push(p);
+  }
+  rowsBox.replaceChildren(...rows);
+}
+
+const fleetHooks = [showRemote];
 
 async function fleetPoll() {
   const panel = document.getElementById("panel");
