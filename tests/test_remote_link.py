@@ -168,3 +168,13 @@ def test_an_invitation_is_accepted_with_the_games_number() -> None:
     wire.link.decline("a")
     assert json.loads(wire.said[-1][1])["left"] is True
     assert wire.link.invitations() == {}
+
+
+def test_a_game_the_other_board_left_is_said_to_be_over_here() -> None:
+    wire = Wire()
+    board = Controller(Seats((Seat(REMOTE, 0, 7, "a"), Seat())), [])
+    wire.link(board, None, ())
+    _ask(wire, board, 1)
+    wire.link.received("boardctl/a/remote/b", _from_a([], left=True))
+    (answer,) = wire.answers
+    assert isinstance(answer, RemoteFailed) and "a has left it" in answer.reason

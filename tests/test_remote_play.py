@@ -168,6 +168,22 @@ def _number(sim: Simulation) -> int:
     return int(sim.status()["remote_play"]["game"]["number"])
 
 
+def test_an_invitation_declined_is_said_on_the_inviting_board(boards: Boards) -> None:
+    a = boards.start("table-a")
+    b = boards.start("table-b")
+    assert a.request({"cmd": "new", "seats": "hands,remote:table-b"})["ok"]
+    b.wait_status(lambda s: bool(s["remote_play"]["invitations"]), WAIT)
+    assert main(["decline", "--socket", str(b.config.control.socket), "table-a"]) == 0
+    assert not b.status()["remote_play"]["invitations"]
+    a.hands("insert W1")  # the player here moves; nobody there will answer
+    said = a.wait_status(lambda s: "error" in _remote(s), WAIT)
+    assert said["fault"] == (
+        "the game with table-b cannot go on (table-b has left it: declined, or began another "
+        "game): start a new game"
+    )
+    assert said["remote_play"]["game"]["left"] is True
+
+
 def test_no_secret_and_no_foreign_move_is_taken(boards: Boards) -> None:
     """A message on another board's topic in this board's name is ignored; a
     record that differs is shown as a fault, not played."""

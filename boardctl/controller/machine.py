@@ -570,6 +570,8 @@ class Controller(Conditions):
         thinking when the game has gone elsewhere, or the board sleeps or
         fails), then tell the reconciler what the board may show."""
         awake = self.state in PLAYING or self.state is Phase.SETUP
+        if self.state is Phase.ATTRACT and self.opponent.seats.any_remote:
+            awake = True  # the player at the other board may act while this room is quiet
         self.opponent.follow(self.engine, self.match, awake, now)
         self._direct()
 
@@ -592,6 +594,8 @@ class Controller(Conditions):
                 else "the computer"
             )
             log.info("%s (seat %d) plays %s", who, plan.seat + 1, texts)
+            if remote and self.state is Phase.ATTRACT:  # their move is shown: the board wakes
+                self.board.activity_at = now
         elif remote and self.opponent.failure is not None and self.opponent.failed_at == now:
             log.error("the other board's moves do not fit: %s", self.opponent.failure)
         elif self.opponent.failure is not None and self.opponent.failed_at == now:

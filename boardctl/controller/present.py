@@ -143,11 +143,9 @@ def computer_fault(error: str) -> str:
 
 
 def remote_fault(board: str, error: str) -> str:
-    """What another board's moves that do not fit mean, for a person at the board."""
-    return (
-        f"the moves from {board} do not fit this game ({error}): the two boards' records "
-        "differ; start a new game on both"
-    )
+    """Why the game with another board cannot go on (its moves do not fit
+    this board's record, or it has left), for a person at the board."""
+    return f"the game with {board} cannot go on ({error}): start a new game"
 
 
 @lru_cache(maxsize=16)

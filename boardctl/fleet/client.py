@@ -187,9 +187,9 @@ class BrokerClient:
 
         def cut() -> None:
             sock = client._client.socket()
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.close()
+            if isinstance(sock, socket.socket):
+                with contextlib.suppress(OSError):  # cut, the descriptor left to paho
+                    sock.shutdown(socket.SHUT_RDWR)
 
         with contextlib.suppress(RuntimeError):
             aloop.call_soon_threadsafe(cut)

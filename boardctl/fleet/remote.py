@@ -301,7 +301,11 @@ class RemoteLink:
         ply = request.ply
         known = min(ply, len(mine), len(moves))
         answer: RemoteMoved | RemoteFailed | None = None
-        if moves[:known] != list(mine[:known]):
+        if theirs.get("left"):
+            answer = RemoteFailed(
+                request.id, f"{shared.peer} has left it: declined, or began another game"
+            )
+        elif moves[:known] != list(mine[:known]):
             at = next(n for n in range(known) if moves[n] != mine[n])
             answer = RemoteFailed(
                 request.id,
