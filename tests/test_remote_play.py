@@ -280,3 +280,121 @@ def test_the_operator_page_accepts_an_invitation_and_invites(boards: Boards, chr
         assert invited["remote_play"]["invitations"][0]["board"] == "table-b"
     finally:
         context.close()
+
+
+class Scanned:
+    """Hands' changes on a virtual microcontroller whose daemon runs in
+    another process: each waits for the firmware's scan only."""
+
+    def __init__(self, mcu: Any) -> None:
+        self.mcu = mcu
+
+    def put(self, channel: int, value: int) -> None:
+        if value:
+            self.mcu.place(channel, value)
+        else:
+            self.mcu.lift(channel)
+        assert self.mcu.wait_scanned(5)
+
+    def pulse(self, channel: int) -> None:
+        raise AssertionError("the colour board has no light gates")
+
+
+def test_a_daemon_killed_mid_game_resumes_it_and_both_records_match(
+    boards: Boards, tmp_path: Path
+) -> None:
+    """The second board is ``boardctl run`` in a process of its own, on its
+    virtual microcontroller, killed with SIGKILL just after the first board's
+    player moved; started again, it lights that move and the game goes on."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from twin_support import Hands, wait_for
+
+    from boardctl.controller.control import ControlError, request
+    from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
+    from hardware.profiles import load_profile
+
+    profile = load_profile("shiftago-colour")
+    folder = tmp_path / "killed"
+    folder.mkdir()
+    (folder / "none.toml").write_text("")
+    socket_path = folder / "control.sock"
+    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
+
+    def status() -> dict[str, Any]:
+        try:
+            return request(socket_path, {"cmd": "status"}, timeout=2)
+        except ControlError:
+            return {}
+
+    def wait(what: str, predicate: Any) -> dict[str, Any]:
+        got: dict[str, Any] = {}
+
+        def check() -> bool:
+            got.clear()
+            got.update(status())
+            return bool(got.get("ok")) and bool(predicate(got))
+
+        wait_for(check, WAIT, what)
+        return got
+
+    a = boards.start("table-a")
+    with VirtualMicrocontroller(
+        channels=profile.channel_count, leds=profile.leds.count, kinds=kinds_for(profile)
+    ) as mcu:
+        command = [sys.executable, "-m", "boardctl.cli.main", "run", "--profile", profile.name]
+        for key, value in {
+            "serial.port": f'"{mcu.port}"',
+            "storage.state_dir": f'"{folder / "state"}"',
+            "control.socket": f'"{socket_path}"',
+            "controller.settle_ms": "60",
+            "controller.grace_ms": "300",
+            "mqtt.broker": f'"{boards.broker.url}"',
+            "mqtt.board_id": '"table-b"',
+        }.items():
+            command += ["--set", f"{key}={value}"]
+        command += ["--config", str(folder / "none.toml")]
+        log = (folder / "daemon.log").open("ab")
+        daemon = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        try:
+            hands = Hands(Scanned(mcu), profile)
+            wait("table-b on the broker", lambda s: s["broker"]["reached"])
+            assert a.request({"cmd": "new", "seats": "hands,remote:table-b"})["ok"]
+            wait("the invitation", lambda s: bool(s["remote_play"]["invitations"]))
+            assert request(socket_path, {"cmd": "accept", "board": "table-a"})["ok"]
+            for ply, text in enumerate(GAME):
+                if ply % 2 == 0:
+                    a.hands(f"insert {text}")
+                    a.wait_status(lambda s, n=ply: len(s["moves"]) == n + 1, WAIT)
+                    if ply == 4:  # killed before it could light the move
+                        daemon.send_signal(signal.SIGKILL)
+                        assert daemon.wait(10) == -signal.SIGKILL
+                        daemon = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+                    lit = wait(
+                        f"{text} lit at table-b",
+                        lambda s, n=ply: (
+                            len(s["moves"]) == n and _remote(s).get("doing") == "ready"
+                        ),
+                    )
+                    assert lit["remote"]["moves"] == [text]
+                    hands.insert(text, "p0")
+                    wait(f"{text} at table-b", lambda s, n=ply: len(s["moves"]) == n + 1)
+                else:
+                    hands.insert(text, "p1")
+                    wait(f"{text} at table-b", lambda s, n=ply: len(s["moves"]) == n + 1)
+                    assert _lit(a, ply)["remote"]["moves"] == [text]
+                    a.hands(f"insert {text}")
+                    a.wait_status(lambda s, n=ply: len(s["moves"]) == n + 1, WAIT)
+            over = wait("the game over at table-b", lambda s: s["phase"] == "game_over")
+            record_b = request(socket_path, {"cmd": "export"})["record"]
+            record_a = a.request({"cmd": "export"})["record"]
+            assert over["moves"] == record_a["moves"] == record_b["moves"] == GAME
+            assert record_a["result"] == record_b["result"]
+        finally:
+            if daemon.poll() is None:
+                daemon.kill()
+                daemon.wait(10)
+            log.close()
