@@ -246,3 +246,34 @@ def brokers(tmp_path: Path) -> Iterator[Callable[..., Mosquitto]]:
         if broker.process is not None:
             broker.resume()  # a paused broker is killed all the same
         broker.kill()
+
+
+def module_chromium(what: str) -> Iterator[Any]:
+    """Debian's chromium for one test module's pages, as the browser tests
+    drive it (tests/test_web_browser.py), closed when the module ends
+    (a module fixture: ``yield from module_chromium("the venue page")``);
+    skipped with a warning saying ``what`` is not tested without it."""
+    import warnings
+
+    from test_web_browser import CHROMIUM
+
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if CHROMIUM is None or sync_playwright is None:
+        why = "chromium is not installed" if CHROMIUM is None else "playwright is not installed"
+        warnings.warn(f"{what} is not tested: {why}", stacklevel=1)
+        pytest.skip(why)
+    try:
+        driver = sync_playwright().start()
+    except Error as exc:  # another module's browser still runs in this process
+        warnings.warn(f"{what} is not tested: {exc}", stacklevel=1)
+        pytest.skip(str(exc))
+    try:
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield browser
+        browser.close()
+    finally:
+        driver.stop()

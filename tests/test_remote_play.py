@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broker_support import Listener, Mosquitto, brokers, needs_mosquitto
+from broker_support import Listener, Mosquitto, brokers, module_chromium, needs_mosquitto
 
 from boardctl.cli.control_cmds import remote_lines
 from boardctl.cli.main import main
@@ -224,33 +224,7 @@ def test_no_secret_and_no_foreign_move_is_taken(boards: Boards) -> None:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's chromium for this module's page (the browser tests' way,
-    tests/test_web_browser.py), closed when the module ends."""
-    import os
-    import warnings
-
-    from test_web_browser import CHROMIUM
-
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        sync_playwright = None
-    if CHROMIUM is None or sync_playwright is None:
-        why = "chromium is not installed" if CHROMIUM is None else "playwright is not installed"
-        warnings.warn(f"the operator page's remote play is not tested: {why}", stacklevel=1)
-        pytest.skip(why)
-    try:
-        driver = sync_playwright().start()
-    except Error as exc:  # another module's browser still runs in this process
-        warnings.warn(f"the operator page's remote play is not tested: {exc}", stacklevel=1)
-        pytest.skip(str(exc))
-    try:
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=args)
-        yield browser
-        browser.close()
-    finally:
-        driver.stop()
+    yield from module_chromium("the operator page's remote play")
 
 
 def test_the_operator_page_accepts_an_invitation_and_invites(boards: Boards, chromium: Any) -> None:

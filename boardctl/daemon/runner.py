@@ -369,7 +369,13 @@ class Daemon:
             if cfg.web.listen:
                 from boardctl.web.start import start_web
 
-                self.web = start_web(cfg, self.profile, loop, hands=self.hands)
+                self.web = start_web(
+                    cfg,
+                    self.profile,
+                    loop,
+                    hands=self.hands,
+                    venue=self.fleet.venue.snapshot if self.fleet is not None else None,
+                )
                 stack.callback(self.web.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
             thinker.attach(loop.emit)

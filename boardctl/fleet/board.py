@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from boardctl import __version__
-from boardctl.fleet import discovery, topics
+from boardctl.fleet import discovery, topics, venue
 from boardctl.fleet.client import BrokerClient, Outgoing
 from boardctl.fleet.settings import Connection
 
@@ -50,6 +50,7 @@ class BoardOnBroker:
         submit: Submit,
         *,
         last_winner: Mapping[str, Any] | None = None,
+        results: Sequence[Mapping[str, Any]] | None = None,
         extra_subscriptions: tuple[str, ...] = (),
         on_other: Callable[[str, bytes], None] | None = None,
         on_connect: Callable[[], list[Outgoing]] | None = None,
@@ -62,6 +63,10 @@ class BoardOnBroker:
         self.submit = submit
         self.clock = clock
         self.last_winner: dict[str, Any] | None = dict(last_winner) if last_winner else None
+        #: every board of the venue as the broker says them (``/venue``), once started
+        self.venue: Any = None
+        #: the games finished today, newest first (the retained ``results``)
+        self.results: list[dict[str, Any]] = [dict(r) for r in results or ()]
         self._on_other = on_other
         self._on_connect_more = on_connect
         self._lock = threading.Lock()
@@ -147,6 +152,24 @@ class BoardOnBroker:
                 "scores": summary.get("scores"),
                 "at": self.clock(),
             }
+            self.results.insert(
+                0,
+                venue.result_of(
+                    engine.name,
+                    self.last_winner["at"],
+                    winner,
+                    self._players,
+                    summary.get("scores"),
+                    played,
+                ),
+            )
+            self.client.publish(
+                venue.results(self.board_id),
+                self._results_payload(),
+                qos=1,
+                retain=True,
+                key="results",
+            )
             self._event(
                 "game_over",
                 game=engine.name,
@@ -168,6 +191,15 @@ class BoardOnBroker:
             self.client.publish(
                 topics.state(self.board_id), payload, qos=1, retain=True, key="state"
             )
+
+    def _results_payload(self) -> bytes:
+        """Today's finished games (this board's local day), newest first."""
+        today = date.today()
+        kept = [r for r in self.results if (venue.local_day(r.get("ended")) or today) == today][
+            : venue.MAX_RESULTS
+        ]
+        self.results = kept
+        return topics.encode(venue.results_payload(self.board_id, today, kept))
 
     def _event(self, kind: str, **fields: Any) -> None:
         body = topics.event(kind, self.clock(), board=self.board_id, **fields)
@@ -198,6 +230,7 @@ class BoardOnBroker:
             state = self._state
         if state is not None:
             out.append(Outgoing(topics.state(self.board_id), state, 1, True))
+        out.append(Outgoing(venue.results(self.board_id), self._results_payload(), 1, True))
         if self._on_connect_more is not None:
             out += self._on_connect_more()
         return out

@@ -14,6 +14,8 @@ from boardctl.fleet import topics
 from boardctl.fleet.board import BoardOnBroker
 from boardctl.fleet.remote import RemoteLink
 from boardctl.fleet.settings import Connection, connection
+from boardctl.fleet.venue import SUBSCRIPTIONS as VENUE_SUBSCRIPTIONS
+from boardctl.fleet.venue import Venue, local_day, result_of
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,36 @@ def last_winner(store: Any) -> dict[str, Any] | None:
     }
 
 
+def today_results(store: Any, limit: int = 100) -> list[dict[str, Any]]:
+    """The games of ``store`` finished today (local date), newest first, as the
+    retained results say them."""
+    from datetime import date
+
+    from boardctl.engines import create
+
+    out = []
+    for game in store.games(limit):
+        if game.get("status") != "finished" or local_day(game.get("ended")) != date.today():
+            continue
+        try:
+            record = store.record_of(game["id"])
+            players = [p.name for p in create(record["game"], record["options"]).board().players]
+        except Exception:  # a game this version no longer plays: its seat numbers alone
+            record, players = {"result": None}, []
+        result = record.get("result") or {}
+        out.append(
+            result_of(
+                str(game["game"]),
+                str(game["ended"]),
+                result.get("winner"),
+                players,
+                result.get("scores"),
+                int(game.get("moves") or 0),
+            )
+        )
+    return out
+
+
 def start_fleet(
     conn: Connection,
     profile: BoardProfile,
@@ -57,15 +89,26 @@ def start_fleet(
     status`` says whether the broker is reached. With ``remote`` (the
     controller's link for the seats played at other boards), remote play:
     its messages, its report, ``accept`` and ``decline``."""
+    venue = Venue()
+
+    def other(topic: str, payload: bytes) -> None:
+        if not venue.received(topic, payload) and remote is not None:
+            remote.received(topic, payload)
+
     board = BoardOnBroker(
         conn,
         profile.name,
         loop.submit,
         last_winner=last_winner(store) if store is not None else None,
-        extra_subscriptions=(remote.subscription,) if remote is not None else (),
-        on_other=remote.received if remote is not None else None,
+        results=today_results(store) if store is not None else None,
+        extra_subscriptions=(
+            *VENUE_SUBSCRIPTIONS,
+            *((remote.subscription,) if remote is not None else ()),
+        ),
+        on_other=other,
         on_connect=remote.on_connect if remote is not None else None,
     )
+    board.venue = venue
     loop.watchers.append(board)
     loop.reports["broker"] = board.health
     if remote is not None:

@@ -9,6 +9,7 @@ Every topic of a board is under ``boardctl/<board id>/``:
   and the scores, an undo, a command taken or refused (QoS 1);
 - ``command``: the control socket's commands, taken only when the board signs
   in as a user (the broker's ACL says who may write there, docs/fleet.md);
+- ``results``: the games finished today (retained; :mod:`.venue`);
 - ``remote/<other board>``: remote play with that board (:mod:`.remote`).
 
 Nothing here holds a secret: the state is the status every player may read,

@@ -104,8 +104,13 @@ MAX_CHECKING = 2
 MAX_PASSWORD = 1024
 LOCKOUT_MINUTES = LOCKOUT_SECONDS // 60
 COOKIE = "boardctl_session"
-PAGES = ("board", "score", "operator", "player", "sim")
-STATIC = {"app.js": "text/javascript", "style.css": "text/css", "fleet.js": "text/javascript"}
+PAGES = ("board", "score", "operator", "player", "sim", "venue")
+STATIC = {
+    "app.js": "text/javascript",
+    "style.css": "text/css",
+    "fleet.js": "text/javascript",
+    "venue.js": "text/javascript",
+}
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
 Hands = Callable[[str], Any]
@@ -186,8 +191,11 @@ class WebServer:
         throttle: Throttle | None = None,
         request_seconds: float = REQUEST_SECONDS,
         max_streams: int = MAX_STREAMS,
+        venue: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         host, port = split_listen(listen)
+        #: every board of the venue, from the broker (``/venue``; None: on no broker)
+        self.venue = venue
         self.submit = submit
         self.publisher = publisher
         self.profile = profile
@@ -576,6 +584,23 @@ class WebServer:
                 )
             value, _ = self.keys.begin("player", seat)
             return Response("", 303, {"Location": "/player", **cookie(value)})
+
+        @route("/venue")
+        async def venue_page(request: Request) -> Any:
+            if self.venue is None:
+                return Response(
+                    "This board is on no broker: set [mqtt] broker for the venue's page "
+                    "(docs/fleet.md).",
+                    404,
+                    {"Content-Type": "text/plain; charset=utf-8"},
+                )
+            return html("venue")
+
+        @route("/api/venue")
+        async def venue(request: Request) -> Any:
+            if self.venue is None:
+                return refuse("this board is on no broker: set [mqtt] broker", 404)
+            return answer({"ok": True, **self.venue()})
 
         @route("/favicon.ico")
         async def favicon(request: Request) -> Any:

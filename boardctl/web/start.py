@@ -20,10 +20,12 @@ def start_web(
     loop: Loop,
     *,
     hands: Callable[[str], Any] | None = None,
+    venue: Callable[[], dict[str, Any]] | None = None,
 ) -> WebServer:
     """The web server of ``config``'s ``[web]``, watching ``loop``; ``hands``
-    (the simulator's) adds the sim page. :class:`ConfigError` names a bad
-    setting or an address that cannot be listened on."""
+    (the simulator's) adds the sim page, ``venue`` (the broker's boards) the
+    venue's. :class:`ConfigError` names a bad setting or an address that
+    cannot be listened on."""
     web = config.web
     where = config.where.get(("web", "listen"), "[web] listen")
     check_settings(
@@ -42,6 +44,7 @@ def start_web(
             profile,
             keys=Keys(web.password_hash, web.token),
             hands=hands,
+            venue=venue,
         )
     except OSError as exc:
         loop.watchers.remove(publisher)
