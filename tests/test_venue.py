@@ -4,7 +4,10 @@ bounded; the page is shown in Chromium with two simulated boards on Mosquitto.""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import urllib.request
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -15,6 +18,7 @@ from broker_support import Mosquitto, brokers, module_chromium, needs_mosquitto
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardctl.engines import create
 from boardctl.fleet import venue
 from boardctl.fleet.venue import Venue
 from boardctl.sim.session import Simulation
@@ -94,6 +98,11 @@ def chromium() -> Iterator[Any]:
     yield from module_chromium("the venue's page")
 
 
+def _get(sim: Simulation, path: str) -> str:
+    with urllib.request.urlopen(str(sim.daemon.web.url) + path, timeout=10) as r:
+        return str(r.read().decode())
+
+
 @needs_mosquitto
 def test_the_venue_page_shows_two_boards_and_a_game_won(
     mosquitto: Any, chromium: Any, tmp_path: Path
@@ -125,15 +134,32 @@ def test_the_venue_page_shows_two_boards_and_a_game_won(
         page.wait_for_selector('#boards tr[data-board="table-b"]', timeout=PAGE_WAIT)
         assert page.locator("#boards tbody tr").count() == 2
         for ply, text in enumerate(GAME):
-            b.hands(f"insert {text}")
-            b.wait_status(lambda s, n=ply: len(s["moves"]) == n + 1, WAIT)
-        b.wait_status(lambda s: s["phase"] == "game_over", WAIT)
-        result = page.wait_for_selector('#results li[data-board="table-b"]', timeout=PAGE_WAIT)
+            a.hands(f"insert {text}")
+            a.wait_status(lambda s, n=ply: len(s["moves"]) == n + 1, WAIT)
+        a.wait_status(lambda s: s["phase"] == "game_over", WAIT)
+        result = page.wait_for_selector('#results li[data-board="table-a"]', timeout=PAGE_WAIT)
         text = result.inner_text()
-        assert "table-b: shiftago won by blue (9 moves)" in text
+        assert "table-a: shiftago won by blue (9 moves)" in text
         assert text[:2].isdigit() and text[2] == ":"  # the time, local
         leader = page.locator("#leaderboard tbody tr").first.inner_text()
         assert "blue" in leader and "1 of 1" in leader
+        # the venue's statistics: the win drawn in blue's colour
+        page.reload()
+        plot = page.wait_for_selector('img[data-plot="wins-shiftago"]', timeout=PAGE_WAIT)
+        page.wait_for_function(
+            "document.querySelector('img[data-plot=\"wins-shiftago\"]').naturalWidth > 0",
+            timeout=PAGE_WAIT,
+        )
+        svg = _get(a, str(plot.get_attribute("src")))
+        blue = next(p.colour for p in create("shiftago").board().players if p.name == "blue")
+        assert 'data-label="blue" data-value="1"' in svg and blue in svg
+        # the board's own, on its operator page, and its games as CSV
+        page.goto(str(a.daemon.web.url) + "/operator")
+        page.wait_for_selector('#stats img[data-plot="per-day"]', timeout=PAGE_WAIT)
+        href = page.get_attribute("#stats-csv", "href", timeout=PAGE_WAIT)
+        (row,) = list(csv.DictReader(io.StringIO(_get(a, str(href)))))
+        assert (row["game"], row["moves"], row["winner"]) == ("shiftago", "9", "blue")
+        page.goto(str(a.daemon.web.url) + "/venue")
         # a board gone is shown offline
         made.remove(b)
         b.close()

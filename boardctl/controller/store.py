@@ -333,6 +333,10 @@ class Store:
         keys = ("id", "game", "status", "started", "ended", "moves")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
+    def finished(self, limit: int = 2000) -> list[dict[str, Any]]:
+        """The latest finished games, newest first (:func:`finished_games`)."""
+        return finished_games(self._db, limit)
+
     def record_of(self, game_id: int | None = None) -> dict[str, Any]:
         """The game record of one game (the latest finished one by default).
         The moves of a game not finished are their public texts: its secrets
@@ -368,3 +372,17 @@ class Store:
                 str(ply + 1): list(tried) for ply, tried in self.plans(game_id).items()
             }
         return record
+
+
+def finished_games(db: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
+    """The latest finished games of the database ``db``, newest first, for the
+    statistics: id, game, options, dates, result and moves played. Also read
+    through a read-only connection of its own, apart from the loop's."""
+    rows = db.execute(
+        "SELECT g.id, g.game, g.options, g.started, g.ended, g.result, "
+        "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
+        "FROM games g WHERE g.status = 'finished' ORDER BY g.id DESC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    keys = ("id", "game", "options", "started", "ended", "result", "moves")
+    return [dict(zip(keys, row, strict=True)) for row in rows]

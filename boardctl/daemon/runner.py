@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -36,6 +37,7 @@ from boardctl.controller.scenes import Palette
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
+from boardctl.daemon.statistics import Statistics
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.daemon.thinker import ProcessThinker
 from boardctl.engines import Engine, create
@@ -361,10 +363,18 @@ class Daemon:
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
             )
+            statistics = Statistics(state_dir / DATABASE)
             if broker is not None:
                 from boardctl.fleet.start import start_fleet
 
-                self.fleet = start_fleet(broker, self.profile, loop, store, remote)
+                self.fleet = start_fleet(
+                    broker,
+                    self.profile,
+                    loop,
+                    store,
+                    remote,
+                    stats=statistics.summary,
+                )
                 stack.callback(self.fleet.close)
             if cfg.web.listen:
                 from boardctl.web.start import start_web
@@ -374,7 +384,13 @@ class Daemon:
                     self.profile,
                     loop,
                     hands=self.hands,
+                    stats=statistics,
                     venue=self.fleet.venue.snapshot if self.fleet is not None else None,
+                    venue_stats=(
+                        (lambda: self.fleet.venue.stats(date.today()))
+                        if self.fleet is not None
+                        else None
+                    ),
                 )
                 stack.callback(self.web.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")

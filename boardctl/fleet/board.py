@@ -51,6 +51,7 @@ class BoardOnBroker:
         *,
         last_winner: Mapping[str, Any] | None = None,
         results: Sequence[Mapping[str, Any]] | None = None,
+        stats: Callable[[], Mapping[str, Any]] | None = None,
         extra_subscriptions: tuple[str, ...] = (),
         on_other: Callable[[str, bytes], None] | None = None,
         on_connect: Callable[[], list[Outgoing]] | None = None,
@@ -67,6 +68,10 @@ class BoardOnBroker:
         self.venue: Any = None
         #: the games finished today, newest first (the retained ``results``)
         self.results: list[dict[str, Any]] = [dict(r) for r in results or ()]
+        #: the statistics of the games finished here (the retained ``stats``), read
+        #: when the board starts and after every game, on the commands' thread
+        self._stats_of = stats
+        self._stats: bytes | None = None
         self._on_other = on_other
         self._on_connect_more = on_connect
         self._lock = threading.Lock()
@@ -96,7 +101,28 @@ class BoardOnBroker:
 
     def start(self) -> BoardOnBroker:
         self.client.start()
+        self._count()
         return self
+
+    def _count(self) -> None:
+        """Read the statistics apart from the loop, then publish them."""
+        if self._stats_of is None:
+            return
+
+        def count() -> None:
+            assert self._stats_of is not None
+            try:
+                counted = topics.encode(self._stats_of())
+            except Exception as exc:  # an unreadable database: no statistics, said once
+                log.warning("the statistics could not be read: %s", exc)
+                return
+            with self._lock:
+                self._stats = counted
+            self.client.publish(
+                venue.stats(self.board_id), counted, qos=1, retain=True, key="stats"
+            )
+
+        self._commands.submit(count)
 
     def close(self) -> None:
         self.client.close()
@@ -170,6 +196,7 @@ class BoardOnBroker:
                 retain=True,
                 key="results",
             )
+            self._count()
             self._event(
                 "game_over",
                 game=engine.name,
@@ -231,6 +258,10 @@ class BoardOnBroker:
         if state is not None:
             out.append(Outgoing(topics.state(self.board_id), state, 1, True))
         out.append(Outgoing(venue.results(self.board_id), self._results_payload(), 1, True))
+        with self._lock:
+            counted = self._stats
+        if counted is not None:
+            out.append(Outgoing(venue.stats(self.board_id), counted, 1, True))
         if self._on_connect_more is not None:
             out += self._on_connect_more()
         return out

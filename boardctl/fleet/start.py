@@ -84,6 +84,7 @@ def start_fleet(
     loop: Loop,
     store: Any = None,
     remote: RemoteLink | None = None,
+    stats: Any = None,
 ) -> BoardOnBroker:
     """The board on the broker of ``conn``, watching ``loop``; ``boardctl
     status`` says whether the broker is reached. With ``remote`` (the
@@ -101,6 +102,7 @@ def start_fleet(
         loop.submit,
         last_winner=last_winner(store) if store is not None else None,
         results=today_results(store) if store is not None else None,
+        stats=stats,
         extra_subscriptions=(
             *VENUE_SUBSCRIPTIONS,
             *((remote.subscription,) if remote is not None else ()),

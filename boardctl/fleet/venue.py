@@ -23,6 +23,7 @@ from typing import Any
 
 from boardctl.fleet import topics
 from boardctl.fleet.settings import BOARD_ID
+from boardctl.stats import merge
 
 #: boards kept; a venue's further boards are not shown (and logged once)
 MAX_BOARDS = 64
@@ -41,15 +42,17 @@ _SHOWN = (
     "moves",
 )
 
-SUBSCRIPTIONS = (
-    topics.topic("+", "state"),
-    topics.topic("+", "availability"),
-    topics.topic("+", "results"),
-)
+_LEAVES = ("state", "availability", "results", "stats")
+SUBSCRIPTIONS = tuple(topics.topic("+", leaf) for leaf in _LEAVES)
 
 
 def results(board_id: str) -> str:
     return topics.topic(board_id, "results")
+
+
+def stats(board_id: str) -> str:
+    """The board's statistics (:func:`boardctl.stats.summary`), retained."""
+    return topics.topic(board_id, "stats")
 
 
 def result_of(
@@ -101,7 +104,7 @@ class Venue:
         if len(parts) != 3 or parts[0] != topics.ROOT or not BOARD_ID.fullmatch(parts[1]):
             return False
         board, leaf = parts[1], parts[2]
-        if leaf not in ("state", "availability", "results"):
+        if leaf not in _LEAVES:
             return False
         value: Any
         if leaf == "availability":
@@ -126,6 +129,12 @@ class Venue:
                 value = {k: value.get(k) for k in _SHOWN}
             known[leaf] = value
         return True
+
+    def stats(self, today: date) -> dict[str, Any]:
+        """The statistics of every board added up (the venue's plots)."""
+        with self._lock:
+            said = [b.get("stats") for b in self._boards.values()]
+        return merge((s for s in said if isinstance(s, dict)), today)
 
     def snapshot(self) -> dict[str, Any]:
         """Every board, today's results across them, and the leaderboard."""

@@ -42,6 +42,7 @@ from microdot import Microdot, Request, Response
 from microdot.csrf import CSRF
 from microdot.microdot import NoCaseDict
 
+from boardctl import plots
 from boardctl.board import BoardProfile
 from boardctl.errors import shorten
 from boardctl.textfiles import parse_json
@@ -110,6 +111,7 @@ STATIC = {
     "style.css": "text/css",
     "fleet.js": "text/javascript",
     "venue.js": "text/javascript",
+    "stats.js": "text/javascript",
 }
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
@@ -191,11 +193,18 @@ class WebServer:
         throttle: Throttle | None = None,
         request_seconds: float = REQUEST_SECONDS,
         max_streams: int = MAX_STREAMS,
+        stats: Any = None,
         venue: Callable[[], dict[str, Any]] | None = None,
+        venue_stats: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         host, port = split_listen(listen)
         #: every board of the venue, from the broker (``/venue``; None: on no broker)
         self.venue = venue
+        #: their statistics added up (the venue's plots)
+        self.venue_stats = venue_stats
+        #: this board's statistics (``summary()``, ``csv()``), read on a helper thread
+        self.statistics = stats
+        self._board_stats: tuple[float, dict[str, Any]] | None = None
         self.submit = submit
         self.publisher = publisher
         self.profile = profile
@@ -454,6 +463,25 @@ class WebServer:
             asking.add_done_callback(done)
         return await asyncio.shield(self._asking_today)
 
+    async def stats(self, scope: str, csv: bool = False) -> dict[str, Any] | None:
+        """The statistics of this board (``board``: read from its database on a
+        helper thread, at most once every :data:`TODAY_SECONDS`; with ``csv``
+        the games as CSV, read each time) or of the venue's boards (``venue``);
+        None where there are none."""
+        if scope == "venue":
+            return {"summary": self.venue_stats()} if self.venue_stats is not None else None
+        if scope != "board" or self.statistics is None:
+            return None
+        aloop = asyncio.get_running_loop()
+        if csv:
+            return {"csv": await aloop.run_in_executor(self._public, self.statistics.csv)}
+        cached = self._board_stats
+        if cached is not None and aloop.time() - cached[0] < TODAY_SECONDS:
+            return cached[1]
+        got = {"summary": await aloop.run_in_executor(self._public, self.statistics.summary)}
+        self._board_stats = (aloop.time(), got)
+        return got
+
     # -- the pages -----------------------------------------------------------------
     def _session(self, request: Request) -> Session | None:
         return self.keys.session(request.cookies.get(COOKIE))
@@ -601,6 +629,42 @@ class WebServer:
             if self.venue is None:
                 return refuse("this board is on no broker: set [mqtt] broker", 404)
             return answer({"ok": True, **self.venue()})
+
+        @route("/api/stats/<scope>")
+        async def stats_list(request: Request, scope: str) -> Any:
+            got = await self.stats(scope)
+            if got is None:
+                return refuse(f"no statistics of {shorten(scope, 20)!r} here", 404)
+            summary = got["summary"]
+            return answer({"ok": True, "games": summary["games"], "plots": plots.names(summary)})
+
+        @route("/stats/board.csv")
+        async def stats_csv(request: Request) -> Any:
+            got = await self.stats("board", csv=True)
+            if got is None:
+                return Response("no statistics here", 404)
+            return Response(
+                got["csv"],
+                headers={
+                    "Content-Type": "text/csv; charset=utf-8",
+                    "Content-Disposition": 'attachment; filename="games.csv"',
+                },
+            )
+
+        @route("/stats/<scope>/<name>")
+        async def stats_plot(request: Request, scope: str, name: str) -> Any:
+            got = await self.stats(scope) if name.endswith(".svg") else None
+            summary = got["summary"] if got is not None else None
+            drawn = (
+                plots.plot(name[:-4], summary, plots.palettes(sorted(summary["by_game"])))
+                if summary is not None
+                else None
+            )
+            if drawn is None:
+                return Response("no such plot", 404)
+            return Response(
+                drawn, headers={"Content-Type": "image/svg+xml", "Cache-Control": "no-cache"}
+            )
 
         @route("/favicon.ico")
         async def favicon(request: Request) -> Any:

@@ -20,11 +20,14 @@ def start_web(
     loop: Loop,
     *,
     hands: Callable[[str], Any] | None = None,
+    stats: Any = None,
     venue: Callable[[], dict[str, Any]] | None = None,
+    venue_stats: Callable[[], dict[str, Any]] | None = None,
 ) -> WebServer:
     """The web server of ``config``'s ``[web]``, watching ``loop``; ``hands``
-    (the simulator's) adds the sim page, ``venue`` (the broker's boards) the
-    venue's. :class:`ConfigError` names a bad setting or an address that
+    (the simulator's) adds the sim page, ``stats`` (the game database's
+    :class:`~boardctl.daemon.statistics.Statistics`) the plots, ``venue`` (the
+    broker's boards) the venue's page. :class:`ConfigError` names a bad setting or an address that
     cannot be listened on."""
     web = config.web
     where = config.where.get(("web", "listen"), "[web] listen")
@@ -44,7 +47,9 @@ def start_web(
             profile,
             keys=Keys(web.password_hash, web.token),
             hands=hands,
+            stats=stats,
             venue=venue,
+            venue_stats=venue_stats,
         )
     except OSError as exc:
         loop.watchers.remove(publisher)
