@@ -178,3 +178,9 @@ def test_a_game_the_other_board_left_is_said_to_be_over_here() -> None:
     wire.link.received("boardctl/a/remote/b", _from_a([], left=True))
     (answer,) = wire.answers
     assert isinstance(answer, RemoteFailed) and "a has left it" in answer.reason
+
+
+def test_a_board_does_not_invite_itself() -> None:
+    wire = Wire()
+    with pytest.raises(ValueError, match="b is this board"):
+        wire.link.adopt("shiftago", None, Seats.of("hands,remote:b"))

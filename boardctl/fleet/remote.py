@@ -258,6 +258,8 @@ class RemoteLink:
         if len(parts) != 4 or parts[2] != "remote" or parts[3] != self.board_id:
             return
         sender = parts[1]
+        if sender == self.board_id:
+            return  # its own, said back by a broker that a bridge loops
         body = parse(payload)
         if body is None:
             return
@@ -401,7 +403,13 @@ class RemoteLink:
         self, game: str, options: Mapping[str, Any] | None, seats: Seats
     ) -> tuple[Mapping[str, Any] | None, Seats]:
         """A new game's options and seats: those of an invitation when the
-        seats asked for are its mirror (and the options, if given, its own)."""
+        seats asked for are its mirror (and the options, if given, its own).
+        ValueError for a seat that names this very board."""
+        if any(s.remote and s.board == self.board_id for s in seats):
+            raise ValueError(
+                f"seats {str(seats)!r}: {self.board_id} is this board; a remote seat names "
+                "another board on the broker, and this board's own seats are hands"
+            )
         words = [str(s) for s in seats]
         for invitation in self.invitations().values():
             want = list(invitation["seats"])
