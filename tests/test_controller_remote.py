@@ -87,3 +87,28 @@ def test_a_move_that_comes_while_the_board_dozes_wakes_it() -> None:
     assert c.status()["remote"]["doing"] == "ready"
     table.wait(10.0)
     assert c.state is Phase.AWAITING_MOVE, "not dozing again at once"
+
+
+def test_a_move_taken_back_by_hand_is_not_undone_but_shown_to_restore() -> None:
+    """With the computer, a board put back as it was before a move is an undo;
+    with another board it is not (both boards keep one record): the board
+    shows what to put back."""
+    from boardctl.sim import hands
+
+    table, _ = _table()
+    c = table.controller
+    before = dict(table.layout)
+    table.hands("insert W3", "p0")
+    table.settle()
+    assert c.status()["moves"] == ["W3"]
+    table.apply(
+        [
+            hands.Change(site, before.get(site))
+            for site in sorted(set(before) | set(table.layout))
+            if before.get(site) != table.layout.get(site)
+        ]
+    )
+    table.wait(c.timing.takeback_hold + 2.0)
+    status = c.status()
+    assert status["moves"] == ["W3"] and status["phase"] == "wrong_board"
+    assert status.get("restore")
