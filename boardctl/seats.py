@@ -27,6 +27,8 @@ from boardctl.errors import BoardctlError
 HANDS = "hands"
 COMPUTER = "computer"
 REMOTE = "remote"
+#: a player away from the board who chooses their moves on their phone's private page
+PHONE = "phone"
 #: another board's id, as its topics on the broker name it
 BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 #: the computer's levels, weakest first (docs/computer.md says what each does)
@@ -61,9 +63,27 @@ class Seat:
         return self.kind == REMOTE
 
     @property
+    def phone(self) -> bool:
+        return self.kind == PHONE
+
+    @property
     def apart(self) -> bool:
         """Played elsewhere than by the hands at this board."""
         return self.kind != HANDS
+
+    @property
+    def person(self) -> bool:
+        """Played by a person away from the board (another board's, or on a phone)."""
+        return self.kind in (REMOTE, PHONE)
+
+    @property
+    def who(self) -> str:
+        """Who plays the seat, in words: ``the player at table-2``."""
+        if self.phone:
+            return "the player on their phone"
+        if self.remote:
+            return f"the player at {self.board}"
+        return "the computer" if self.computer else "the hands at this board"
 
     @classmethod
     def from_str(cls, text: str) -> Seat:
@@ -72,6 +92,8 @@ class Seat:
         word = word.lower()
         if word == HANDS and not colon:
             return cls()
+        if word == PHONE and not colon:
+            return cls(PHONE)
         if word == REMOTE:
             if BOARD_ID.fullmatch(number):
                 return cls(REMOTE, board=number)
@@ -91,15 +113,19 @@ class Seat:
         raise SeatError(
             f"seat {text.strip()!r}: a seat is played by hands, by the computer at a level or "
             f"at another board: write hands, computer or computer:N (N from {LEVELS[0]} to "
-            f"{LEVELS[-1]}), or remote:BOARD"
+            f"{LEVELS[-1]}), remote:BOARD, or phone (a player's private page)"
         )
 
     def __str__(self) -> str:
+        if self.phone:
+            return PHONE
         if self.remote:
             return f"{REMOTE}:{self.board}"
         return f"{COMPUTER}:{self.level}" if self.computer else HANDS
 
     def to_json(self) -> dict[str, Any]:
+        if self.phone:
+            return {"player": PHONE}
         if self.remote:
             out: dict[str, Any] = {"player": REMOTE, "board": self.board}
             if self.seed is not None:
@@ -114,7 +140,7 @@ class Seat:
 
     @classmethod
     def from_json(cls, data: object, where: str = "seat") -> Seat:
-        if not isinstance(data, dict) or data.get("player") not in (HANDS, COMPUTER, REMOTE):
+        if not isinstance(data, dict) or data.get("player") not in (HANDS, COMPUTER, REMOTE, PHONE):
             raise SeatError(
                 f'{where}: a seat is {{"player": "hands"}}, '
                 f'{{"player": "computer", "level": 3, "seed": 12345}} or '
@@ -122,6 +148,8 @@ class Seat:
             )
         if data["player"] == HANDS:
             return cls()
+        if data["player"] == PHONE:
+            return cls(PHONE)
         if data["player"] == REMOTE:
             board, game = data.get("board"), data.get("game")
             if not isinstance(board, str) or not BOARD_ID.fullmatch(board):
@@ -175,6 +203,15 @@ class Seats:
     @property
     def any_computer(self) -> bool:
         return any(s.computer for s in self.listed)
+
+    @property
+    def any_phone(self) -> bool:
+        return any(s.phone for s in self.listed)
+
+    @property
+    def any_person(self) -> bool:
+        """Whether a person away from the board plays a seat (another board's, a phone)."""
+        return any(s.person for s in self.listed)
 
     @property
     def any_remote(self) -> bool:

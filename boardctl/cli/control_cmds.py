@@ -142,13 +142,14 @@ def remote_lines(reply: dict[str, Any]) -> list[str]:
     lines = []
     seat = reply.get("remote")
     if isinstance(seat, dict):
-        who = f"the player at {seat.get('board')} (player {seat.get('seat')})"
+        where = "on their phone" if seat.get("phone") else f"at {seat.get('board')}"
+        who = f"the player {where} (player {seat.get('seat')})"
         if seat.get("error"):
             lines.append(f"{who}: {seat['error']}")
         elif seat.get("doing") == "ready":
             lines.append(f"{who} played {' then '.join(seat.get('moves', []))}: make it here")
         else:
-            lines.append(f"{who} is to play, there")
+            lines.append(f"{who} is to choose" if seat.get("phone") else f"{who} is to play, there")
     play = reply.get("remote_play")
     if not isinstance(play, dict):
         return lines

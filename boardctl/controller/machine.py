@@ -45,7 +45,7 @@ from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View, status_of
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import BoardctlError
-from boardctl.seats import ALL_HANDS, REMOTE, SeatError, Seats
+from boardctl.seats import ALL_HANDS, COMPUTER, SeatError, Seats
 from boardctl.sensing import (
     ButtonPress,
     LinkDown,
@@ -160,6 +160,7 @@ class Controller(Conditions):
         thinker: Thinker | None = None,
         seeds: Callable[[], int] | None = None,
         remote: Thinker | None = None,
+        phone: Thinker | None = None,
     ) -> None:
         self.profile = profile
         self.timing = timing or Timing()
@@ -198,7 +199,7 @@ class Controller(Conditions):
             configured.options_json(),
         )
         self.seeds = seeds or (chance.new_seed if chance is not None else None)
-        self.opponent = Opponent(thinker, retry=self.timing.retry_think, remote=remote)
+        self.opponent = Opponent(thinker, retry=self.timing.retry_think, remote=remote, phone=phone)
         #: who plays each seat of the next game
         self.next_seats = self._checked_seats(seats, configured)
         if resume is not None:
@@ -485,10 +486,9 @@ class Controller(Conditions):
                 "chance acts now, not a player: give its outcome with `boardctl roll`"
             )
         computer = self.opponent.seat_to_act(self.engine, state)
-        if computer is not None and computer.remote:
+        if computer is not None and computer.person:
             raise ControllerError(
-                f"the player at {computer.board} plays this turn: their move is shown once "
-                "they make it there"
+                f"{computer.who} plays this turn: their move is shown once they choose it"
             )
         if computer is not None:
             raise ControllerError(
@@ -536,7 +536,12 @@ class Controller(Conditions):
                 "here: set [mqtt] broker (docs/fleet.md)"
             )
         why = unplayable(engine) if seats.any_computer else None
-        if why is None and seats.any_remote:
+        if seats.any_phone and self.opponent.phone is None:
+            raise ControllerError(
+                f"seats {str(seats)!r}: this board has no web pages, so no phone plays here: "
+                "set [web] listen (docs/web.md)"
+            )
+        if why is None and seats.any_person:
             why = remote_unplayable(engine)
         if why is not None:
             raise ControllerError(f"seats {str(seats)!r}: {why}")
@@ -563,14 +568,14 @@ class Controller(Conditions):
 
     def _computer_shows_move(self) -> bool:
         shown = self._computer_view()
-        return shown is not None and shown.doing == "ready" and shown.kind != REMOTE
+        return shown is not None and shown.doing == "ready" and shown.kind == COMPUTER
 
     def _follow_computer(self, now: float) -> None:
         """Ask for the computer's move when its seat is to act (and stop its
         thinking when the game has gone elsewhere, or the board sleeps or
         fails), then tell the reconciler what the board may show."""
         awake = self.state in PLAYING or self.state is Phase.SETUP
-        if self.state is Phase.ATTRACT and self.opponent.seats.any_remote:
+        if self.state is Phase.ATTRACT and self.opponent.seats.any_person:
             awake = True  # the player at the other board may act while this room is quiet
         self.opponent.follow(self.engine, self.match, awake, now)
         self._direct()
@@ -588,11 +593,7 @@ class Controller(Conditions):
         shown = self.opponent.shown(self.engine, self.match) if plan is not None else None
         if plan is not None and shown is not None:
             texts = ", ".join(self.engine.public_action(s, a) for a, s in zip(*shown, strict=True))
-            who = (
-                f"the player at {self.opponent.seats[plan.seat].board}"
-                if remote
-                else "the computer"
-            )
+            who = self.opponent.seats[plan.seat].who
             log.info("%s (seat %d) plays %s", who, plan.seat + 1, texts)
             if remote and self.state is Phase.ATTRACT:  # their move is shown: the board wakes
                 self.board.activity_at = now
@@ -611,10 +612,9 @@ class Controller(Conditions):
         the move given up, in public notation."""
         self.now = now
         shown = self._computer_view()
-        if shown is not None and shown.kind == REMOTE:
-            raise ControllerError(
-                f"the player at {shown.board} chose this move: make it on the board as it is lit"
-            )
+        if shown is not None and shown.kind != COMPUTER:
+            seat = self.opponent.seats[shown.seat]
+            raise ControllerError(f"{seat.who} chose this move: make it on the board as it is lit")
         if shown is None or shown.doing != "ready":
             raise ControllerError(
                 "the computer shows no move now: another is asked for once it shows one"

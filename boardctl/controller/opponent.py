@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from boardctl.engines import Engine, Match
 from boardctl.engines.playing import Playing
-from boardctl.seats import COMPUTER, REMOTE, Seat, Seats
+from boardctl.seats import COMPUTER, PHONE, REMOTE, Seat, Seats
 
 
 def unplayable(engine: Engine[Any, Any]) -> str | None:
@@ -271,15 +271,21 @@ class Opponent:
     way, the request it waits for, the plan it shows.
 
     ``thinker`` runs the thinking (None: a computer seat is refused);
-    ``remote`` answers for the seats played at another board (None: such a
-    seat is refused); ``retry`` is how long to wait after a failure before
-    asking again."""
+    ``remote`` answers for the seats played at another board, ``phone`` for
+    those played on a phone's private page (None: such a seat is refused);
+    ``retry`` is how long to wait after a failure before asking again."""
 
     def __init__(
-        self, thinker: Thinker | None, *, retry: float = 5.0, remote: Thinker | None = None
+        self,
+        thinker: Thinker | None,
+        *,
+        retry: float = 5.0,
+        remote: Thinker | None = None,
+        phone: Thinker | None = None,
     ) -> None:
         self.thinker = thinker
         self.remote = remote
+        self.phone = phone
         self.retry = retry
         self.seats = Seats()
         #: the request under way, or None
@@ -319,8 +325,9 @@ class Opponent:
         self.failure = None
 
     def thinker_for(self, kind: str) -> Thinker | None:
-        """Who answers for a seat of ``kind``: the computer's thinker or the other board."""
-        return self.remote if kind == REMOTE else self.thinker
+        """Who answers for a seat of ``kind``: the computer's thinker, the other
+        board, or the player's phone."""
+        return {REMOTE: self.remote, PHONE: self.phone}.get(kind, self.thinker)
 
     def _cancel(self) -> None:
         pending = self.pending
@@ -526,7 +533,7 @@ class Opponent:
             return ComputerView(
                 actor, seat.level, "failed", error=self.failure, kind=seat.kind, board=seat.board
             )
-        doing = "waiting" if seat.remote else "thinking"
+        doing = "waiting" if seat.person else "thinking"
         return ComputerView(actor, seat.level, doing, kind=seat.kind, board=seat.board)
 
 

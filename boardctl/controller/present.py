@@ -33,7 +33,7 @@ from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View
 from boardctl.engines import CHANCE, Engine, Match
 from boardctl.engines.presentation import Presentation
-from boardctl.seats import ALL_HANDS, REMOTE, Seats
+from boardctl.seats import ALL_HANDS, PHONE, REMOTE, Seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,13 +204,15 @@ def _status(
     if scene.seats.any_apart:
         summary["seats"] = [str(scene.seats[n]) for n in range(engine.players)]
     computer = scene.computer
-    if computer is not None and computer.kind == REMOTE:
+    if computer is not None and computer.kind in (REMOTE, PHONE):
         summary["remote"] = {
             "seat": computer.seat,
             "board": computer.board,
             "doing": computer.doing,
             "moves": list(computer.texts),
         }
+        if computer.kind == PHONE:
+            summary["remote"]["phone"] = True
         if computer.error is not None:
             summary["remote"]["error"] = computer.error
             summary["fault"] = remote_fault(computer.board, computer.error)

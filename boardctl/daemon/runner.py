@@ -33,6 +33,7 @@ from boardctl.config import Config, options_text
 from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer, SocketInUse
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
+from boardctl.controller.phones import Phones
 from boardctl.controller.scenes import Palette
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
@@ -325,6 +326,8 @@ class Daemon:
                 log.info("resuming %s after %d moves", resume[0], len(resume[2]))
             # the computer's thinking: its process starts when a game first needs it
             thinker = stack.enter_context(ProcessThinker(max_seconds=cfg.computer.max_seconds))
+            # the seats played on a phone's private page, when there are web pages
+            phones = Phones() if cfg.web.listen else None
             # the seats played at other boards, through the broker
             remote = None
             if broker is not None:
@@ -346,6 +349,7 @@ class Daemon:
                 resume_plans=store.plans() if resume is not None else None,
                 thinker=thinker,
                 remote=remote,
+                phone=phones,
                 seeds=RandomChance().new_seed,
                 engines=fitting(self.profile),
             )
@@ -385,6 +389,7 @@ class Daemon:
                     loop,
                     hands=self.hands,
                     stats=statistics,
+                    phones=phones,
                     venue=self.fleet.venue.snapshot if self.fleet is not None else None,
                     venue_stats=(
                         (lambda: self.fleet.venue.stats(date.today()))

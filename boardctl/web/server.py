@@ -112,6 +112,7 @@ STATIC = {
     "fleet.js": "text/javascript",
     "venue.js": "text/javascript",
     "stats.js": "text/javascript",
+    "phone.js": "text/javascript",
 }
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
@@ -777,6 +778,33 @@ class WebServer:
             if s is None or s.role != "player" or s.player is None:
                 return refuse("open the link the operator gave you", 401)
             return answer(await self.command({"cmd": "private", "player": s.player}))
+
+        @route("/api/phone")
+        async def phone_turn(request: Request) -> Any:
+            return await phone(request)
+
+        @route("/api/phone", "POST")
+        async def phone_move(request: Request) -> Any:
+            return await phone(request)
+
+        async def phone(request: Request) -> Any:
+            """A phone seat's page: its turn and the moves it may choose (GET),
+            or the move chosen (POST)."""
+            s = self._session(request)
+            if s is None or s.role != "player" or s.player is None:
+                return refuse("open the link the operator gave you", 401)
+            body: dict[str, Any] = {"cmd": "phone", "seat": s.player}
+            if request.method == "POST":
+                if request.headers.get("X-CSRF-Token") != s.csrf:
+                    return refuse("open the link the operator gave you again", 401)
+                sent = _json_object(request)
+                action, ply = sent.get("action"), sent.get("ply")
+                if not isinstance(action, str) or not action.strip() or len(action) > 200:
+                    return refuse('send {"action": "W3", "ply": 4}', 400)
+                body["action"] = action.strip()
+                if isinstance(ply, int) and not isinstance(ply, bool):
+                    body["ply"] = ply
+            return answer(await self.command(body))
 
         @route("/api/hands", "POST")
         async def hands(request: Request) -> Any:
