@@ -27,6 +27,8 @@ PURE = [
             "chance",
             "present",
             "machine",
+            "phones",
+            "opponent",
         )
     ),
 ]
