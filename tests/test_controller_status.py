@@ -45,7 +45,7 @@ def test_status_after_an_undo_says_to_take_the_undone_move_off_the_board(
     table.hands("lift g7")
     lines = _status(table, tmp_path, capsys)
     assert not [line for line in lines if line.startswith(("undone", "remove", "restore"))]
-    assert "player 1 to insert a marble" in lines
+    assert "red (player 2) to insert a marble" in lines
 
 
 def test_two_undos_on_a_board_that_still_shows_both_moves_name_both(
@@ -66,12 +66,12 @@ def test_status_says_in_words_what_the_player_must_do(
 ) -> None:
     table = _table("duploline")
     table.settle()
-    assert "player 0 to open with a disc or a ring" in _status(table, tmp_path, capsys)
+    assert "white (player 1) to open with a disc or a ring" in _status(table, tmp_path, capsys)
     table.hands("place d4 white-disc")
-    assert "player 1 to play a disc or a ring action" in _status(table, tmp_path, capsys)
+    assert "black (player 2) to play a disc or a ring action" in _status(table, tmp_path, capsys)
     table.hands("place d5 black-ring")
     lines = _status(table, tmp_path, capsys)
-    assert "player 1 to play a disc action" in lines
+    assert "black (player 2) to play a disc action" in lines
     assert not [line for line in lines if line.startswith(("remove", "restore"))]
 
 

@@ -395,7 +395,8 @@ def test_the_operator_seats_the_computer_and_asks_it_for_another_move(page: Any)
         status = s.wait_status(lambda st: (st.get("computer") or {}).get("doing") == "ready", 20)
         (first,) = status["computer"]["moves"]
         page.wait_for_function(
-            f"document.getElementById('problems').textContent.includes('computer plays {first}')",
+            "document.getElementById('problems').textContent"
+            f".includes('computer (red, level 1) plays {first}')",
             timeout=WAIT,
         )
         assert "(the computer, level 1)" in page.locator("#turn").inner_text()
@@ -425,7 +426,8 @@ def test_the_operator_seats_the_computer_and_asks_it_for_another_move(page: Any)
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(url + "/")
         page.wait_for_function(
-            "document.getElementById('problems').textContent.includes('computer plays')",
+            "document.getElementById('problems').textContent"
+            ".includes('computer (red, level 1) plays')",
             timeout=WAIT,
         )
         shot(page, "board-computer-phone")

@@ -73,15 +73,20 @@ def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
 
 def _print_status(reply: dict[str, Any]) -> None:
     from boardctl.controller.view import take_off, tell_again, tell_it
+    from boardctl.sim.screen import game_spec, player_label, player_name
 
+    spec = game_spec(reply)
     print(f"board {reply.get('board')}: {reply.get('phase')}")
     print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
     if reply.get("to_move") is not None:
-        print(f"player {reply['to_move']} to {reply.get('task', 'act')}")
+        print(f"{player_label(spec, reply['to_move'])} to {reply.get('task', 'act')}")
     if reply.get("winner") is not None:
-        print(f"winner: player {reply['winner']} ({reply.get('reason')})")
+        print(f"winner: {player_label(spec, reply['winner'])} ({reply.get('reason')})")
     if reply.get("scores") is not None:
-        print("scores: " + " ".join(str(s) for s in reply["scores"]))
+        print(
+            "scores: "
+            + "  ".join(f"{player_name(spec, n)} {s}" for n, s in enumerate(reply["scores"]))
+        )
     if reply.get("actor") == "chance":
         outcomes = " ".join(reply.get("outcomes", []))
         how = {
@@ -96,7 +101,7 @@ def _print_status(reply: dict[str, Any]) -> None:
         print("seats: " + ", ".join(reply["seats"]))
     computer = reply.get("computer")
     if computer:
-        who = f"the computer (player {computer['seat']}, level {computer['level']})"
+        who = f"the computer ({player_name(spec, computer['seat'])}, level {computer['level']})"
         if computer["doing"] == "ready":
             print(
                 f"{who} plays {' then '.join(computer['moves'])}: make it on the board "

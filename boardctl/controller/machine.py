@@ -561,7 +561,8 @@ class Controller(Conditions):
         shown = self.opponent.shown(self.engine, self.match) if plan is not None else None
         if plan is not None and shown is not None:
             texts = ", ".join(self.engine.public_action(s, a) for a, s in zip(*shown, strict=True))
-            log.info("the computer (seat %d) plays %s", plan.seat + 1, texts)
+            who = self.engine.board().player_label(plan.seat)
+            log.info("the computer (%s) plays %s", who, texts)
         elif self.opponent.failure is not None and self.opponent.failed_at == now:
             log.error(
                 "the computer player failed: %s; asking again in %.0f s",

@@ -32,7 +32,7 @@ from boardctl.config import Config, options_text
 from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer, SocketInUse
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
-from boardctl.controller.scenes import Palette
+from boardctl.controller.scenes import Colours
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
@@ -336,7 +336,7 @@ class Daemon:
             output: LedOutput = hardware.leds
             if self.on_frame is not None:
                 output = _Tee(hardware.leds, self.on_frame)
-            palette = Palette.choose(cfg.leds.palette, self.profile.palette)
+            palette = Colours(cfg.leds.palette, self.profile.palette, self.profile.palette_note)
             interval = self.notifier.watchdog_interval
             loop = Loop(
                 controller,

@@ -67,9 +67,21 @@ class PieceSpec:
         return not self.parts
 
 
+def seat_words(seat: int) -> str:
+    """A seat as a person counts it: seat 0 is ``player 1`` (JSON, records
+    and the control socket count seats from 0; people from 1)."""
+    return f"player {seat + 1}"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """One seat: the word people use for it and the colour of its pieces."""
+    """One seat: the word people use for it and the colour of its pieces.
+
+    A player whose pieces have a colour is named by it (``blue``, ``black``);
+    where pieces have none (Linie 1's streetcars belong to lines, not to
+    players) the name is the seat counted from 1 (``player 2``), and
+    ``colour`` is only the colour the LEDs light that player in.
+    """
 
     name: str
     #: "#rrggbb": the colour of this player's pieces on a typical board
@@ -166,6 +178,22 @@ class BoardSpec:
         if code is None:
             return part
         return self._made_of.get(self.singles_of(code) | {part})
+
+    def player_name(self, seat: int | None) -> str:
+        """``blue``: a player by the colour of their pieces, else ``player 2``."""
+        if seat is None:
+            return "nobody"
+        if 0 <= seat < len(self.players):
+            return self.players[seat].name
+        return seat_words(seat)
+
+    def player_label(self, seat: int | None) -> str:
+        """``blue (player 1)``: the player's name and seat counted from 1, the
+        seat alone where that is the name (``player 2``)."""
+        name = self.player_name(seat)
+        if seat is None or name == seat_words(seat):
+            return name
+        return f"{name} ({seat_words(seat)})"
 
     def singles(self) -> tuple[PieceSpec, ...]:
         """The pieces a hand holds one at a time."""

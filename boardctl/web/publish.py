@@ -17,20 +17,36 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.controller.machine import Controller
-from boardctl.controller.scenes import Frame
+from boardctl.controller.scenes import Colours, Frame, Palette, hex_colour
 from boardctl.controller.view import View
 from boardctl.engines import Engine
 
 
-def declaration(engine: Engine[Any, Any], profile: BoardProfile) -> dict[str, Any]:
-    """The board as the engine declares it, JSON-ready: what the pages draw."""
+def declaration(
+    engine: Engine[Any, Any], profile: BoardProfile, palette: Palette | None = None
+) -> dict[str, Any]:
+    """The board as the engine declares it, JSON-ready: what the pages draw.
+    Each player has their name, their label (``blue (player 1)``: seats count
+    from 1 for people, from 0 in ``owner`` and the status), the colour of
+    their pieces and the colour the LEDs light them in (``palette``'s)."""
     spec = engine.board()
+    if palette is None:
+        palette = Colours().palette(spec.players)
     lit = {s.name for s in profile.sites if s.leds}
     doc = (type(engine).__doc__ or "").strip()
     return {
         "game": engine.name,
         "options": engine.options_json(),
-        "players": [{"name": p.name, "colour": p.colour} for p in spec.players],
+        "players": [
+            {
+                "name": p.name,
+                "label": spec.player_label(n),
+                "colour": p.colour,
+                "lights": hex_colour(palette.player(n)),
+            }
+            for n, p in enumerate(spec.players)
+        ],
+        "lights_note": palette.note,
         "sites": [
             {"name": s.name, "kind": s.kind, "x": s.x, "y": s.y, "lit": s.name in lit}
             for s in spec.sites
@@ -63,8 +79,14 @@ class Publisher:
     """The latest board, state and lights, each with a version that grows
     when it changes. Called by the loop; read by the web server's thread."""
 
-    def __init__(self, profile: BoardProfile) -> None:
+    def __init__(
+        self,
+        profile: BoardProfile,
+        palette_of: Callable[[Engine[Any, Any]], Palette] | None = None,
+    ) -> None:
         self.profile = profile
+        #: the palette each game is lit in (the loop's), for the players' lights
+        self.palette_of = palette_of
         self._lock = threading.Lock()
         self._engine: Any = None
         self._status: Mapping[str, Any] | None = None
@@ -78,7 +100,8 @@ class Publisher:
         changed = False
         if controller.engine is not self._engine:
             self._engine = controller.engine
-            self._put("board", declaration(controller.engine, self.profile))
+            palette = self.palette_of(controller.engine) if self.palette_of else None
+            self._put("board", declaration(controller.engine, self.profile, palette))
             changed = True
         status = view.status
         if status != self._status:

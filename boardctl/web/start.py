@@ -32,7 +32,7 @@ def start_web(
         web.token,
         lambda key: config.where.get(("web", key), f"[web] {key}"),
     )
-    publisher = Publisher(profile)
+    publisher = Publisher(profile, loop.palette_of)
     loop.watchers.append(publisher)
     try:
         return WebServer(

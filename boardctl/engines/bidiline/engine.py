@@ -20,9 +20,9 @@ from boardctl.engines.bidiline.values import Options as _Options
 from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSites, PlayerSpec, SiteSpec
 from boardctl.errors import BadOptions, RecordError
 
-#: the players: seat 0 scores colour A (amber), seat 1 colour B (blue); the
-#: colours are the default LED palette's first two (Okabe-Ito orange and sky blue)
-PLAYERS = (PlayerSpec("amber", "#e69f00"), PlayerSpec("blue", "#56b4e9"))
+#: the players: seat 0 scores colour A (amber), seat 1 colour B (blue): the
+#: colours of the sticks, and of the LEDs lighting each player
+PLAYERS = (PlayerSpec("amber", "#e69f00"), PlayerSpec("blue", "#2060e0"))
 #: the sticks, shared: either player lays either colour
 PIECES = (PieceSpec("A", "amber stick"), PieceSpec("B", "blue stick"))
 EXPECTS = ("first-segment", "second-segment", "extend", "nothing")

@@ -43,12 +43,15 @@ from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
 
 HAND = 5
 H = 10  # the die's stop face
+#: the players have no pieces of their own (a streetcar is its line's), so they
+#: are named by seat; the colours are only those the LEDs light each one in,
+#: none of them like the mistakes' magenta or the restore hints' cyan
 SEATS = (
     PlayerSpec("player 1", "#d02020"),
     PlayerSpec("player 2", "#2050d0"),
     PlayerSpec("player 3", "#20a040"),
     PlayerSpec("player 4", "#e0c000"),
-    PlayerSpec("player 5", "#a040c0"),
+    PlayerSpec("player 5", "#f0f0f0"),
 )
 _POP = [bin(i).count("1") for i in range(16)]
 

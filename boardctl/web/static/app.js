@@ -21,9 +21,17 @@ function svg(tag, attrs) {
   return node;
 }
 
+// A player as people read them: by the colour of their pieces, and their seat
+// counted from 1 ("blue (player 1)"); the JSON counts seats from 0.
 function playerName(seat) {
   const p = live.board && live.board.players[seat];
-  return p ? `${p.name} (player ${seat + 1})` : `player ${seat + 1}`;
+  return p ? p.label : `player ${seat + 1}`;
+}
+
+// the colour word alone ("blue"), for sentences that need no seat
+function playerWord(seat) {
+  const p = live.board && live.board.players[seat];
+  return p ? p.name : `player ${seat + 1}`;
 }
 
 function pieceOf(code) {
@@ -126,15 +134,16 @@ function turnText(st) {
   if (st.actor === "chance") return `chance to act (${(st.outcomes || []).join(", ")})`;
   if (st.to_move === null || st.to_move === undefined) return st.task || "";
   const c = st.computer;
-  const who = c && c.seat === st.to_move ? ` (the computer, level ${c.level})` : "";
-  return `${playerName(st.to_move)}${who} to ${st.task || "move"}`;
+  const who = c && c.seat === st.to_move ? `${playerWord(st.to_move)} (the computer, level ${c.level})` : playerName(st.to_move);
+  return `${who} to ${st.task || "move"}`;
 }
 
 function computerText(st) {
   const c = st && st.computer;
   if (!c) return [];
-  if (c.doing === "thinking") return ["The computer is thinking: a light runs round the board in its colour."];
-  if (c.doing === "ready") return [`The computer plays ${c.moves.join(" then ")}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).`];
+  const who = `The computer (${playerWord(c.seat)}, level ${c.level})`;
+  if (c.doing === "thinking") return [`${who} is thinking: a light runs round the board in its colour.`];
+  if (c.doing === "ready") return [`${who} plays ${c.moves.join(" then ")}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).`];
   return [];
 }
 
