@@ -121,6 +121,53 @@ def test_each_page_loads_and_draws_the_declared_board(sim: Simulation, page: Any
     shot(page, "score")
 
 
+def _centre(page: Any, site: str) -> tuple[float, float]:
+    box = page.locator(f'[data-site="{site}"] .spot').bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_the_board_is_drawn_as_it_lies_and_its_marbles_in_the_colours_lit(
+    sim: Simulation, page: Any
+) -> None:
+    url = fresh(sim)
+    play(sim, "insert W1")  # blue's marble on a1
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url + "/")
+    page.wait_for_selector('[data-site="a1"][data-piece]', timeout=WAIT, state="attached")
+    # a1 at the bottom left, as on the table and in the terminal; the south tracks below it
+    a1, a7, g1, sa = (_centre(page, s) for s in ("a1", "a7", "g1", "Sa"))
+    assert a1[1] > a7[1] and abs(a1[0] - a7[0]) < 2
+    assert a1[0] < g1[0] and abs(a1[1] - g1[1]) < 2
+    assert sa[1] > a1[1]
+    # the marble is drawn in the colour of blue's marbles, which the LEDs light blue in
+    fill = page.locator('[data-site="a1"] .piece circle').first.get_attribute("fill")
+    assert fill == "#{:02x}{:02x}{:02x}".format(*sim.lights[0]) == "#2060e0"
+    page.wait_for_function(
+        "document.getElementById('turn').textContent === 'red (player 2) to insert a marble'",
+        timeout=WAIT,
+    )
+
+
+def test_linie1_fits_a_phone_and_its_tiles_show_their_rails(page: Any) -> None:
+    with Simulation(
+        "linie1", overrides=['web.listen="127.0.0.1:0"', "controller.settle_ms=40"]
+    ) as s:
+        s.wait_status(lambda st: st["phase"] == "awaiting_move", 5.0)
+        s.hands("place a1 2E")
+        s.wait_status(lambda st: st["phase"] == "awaiting_move" and st["moves"], 5.0)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(str(s.daemon.web.url) + "/sim")
+        page.wait_for_selector('[data-site="a1"][data-piece]', timeout=WAIT, state="attached")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # a tap target per cell of at least 40 px, the board scrolling sideways inside the page
+        a1, b1 = _centre(page, "a1"), _centre(page, "b1")
+        assert b1[0] - a1[0] >= 40
+        # the curve's rail is drawn on the tile; a building shows its letter, a terminal its line
+        assert page.locator('[data-site="a1"] .piece path').count() == 1
+        assert page.locator('[data-site="t1a"] text').text_content() == "1"
+        shot(page, "sim-linie1-phone")
+
+
 def test_live_board_follows_a_game_on_the_virtual_microcontroller(
     sim: Simulation, page: Any
 ) -> None:

@@ -21,6 +21,42 @@ from types import MappingProxyType
 #: sensed, and a board may leave it out
 SITE_KINDS = ("cell", "track", "edge", "point", "terminal", "display")
 
+#: how a single piece looks, for the pages that draw the board: a ``marble``
+#: (a ball seen from above), a flat ``disc``, a ``ring`` a disc fits in, a
+#: ``node`` (a large token with a hole), a ``mark`` (a token that points one
+#: way), a ``stick`` laid along an edge, a square ``tile`` with rails, a
+#: ``car`` (a small streetcar) and a ``sign`` (a stop sign)
+#: how a board's cells are drawn
+CELL_SHAPES = ("round", "square", "hex")
+
+SHAPES = ("marble", "disc", "ring", "node", "mark", "stick", "tile", "car", "sign")
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How a single piece looks from above, as the pages draw it.
+
+    Angles are in degrees anticlockwise from east, in the board's own frame
+    (y north), so a drawing turned with the board stays right.
+    """
+
+    #: one of :data:`SHAPES`
+    shape: str
+    #: "#rrggbb": the piece's colour
+    colour: str
+    #: a few characters printed on the piece (a streetcar's line number, a
+    #: MARK's kind letter); empty for none
+    label: str = ""
+    #: the way a piece points (a Beeline MARK leaves its cell this way)
+    angle: float | None = None
+    #: a tile's rails: each joins the middles of two sides, given by the
+    #: angle from the centre to each side's middle (east 0, north 90, ...)
+    rails: tuple[tuple[float, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise ValueError(f"a piece's shape {self.shape!r} is not one of {SHAPES}")
+
 
 @dataclass(frozen=True, slots=True)
 class SiteSpec:
@@ -41,6 +77,12 @@ class SiteSpec:
     path: tuple[str, ...] = ()
     #: the sites next to this one, for games where adjacency matters
     neighbours: tuple[str, ...] = ()
+    #: a few characters the pages print on the site itself (a building's
+    #: letter, a terminal's line number); empty for none
+    label: str = ""
+    #: "#rrggbb": the colour the site is painted (a terminal in its line's
+    #: colour); empty for the board's own
+    colour: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +103,9 @@ class PieceSpec:
     parts: tuple[str, ...] = ()
     #: its turn on the board in steps of the board's symmetry, where pieces have one
     orientation: int | None = None
+    #: how a single piece looks (None: a plain token in its owner's colour);
+    #: a piece made of parts is drawn as its parts, one over the other
+    look: Look | None = None
 
     @property
     def single(self) -> bool:
@@ -95,6 +140,8 @@ class BoardSpec:
     sites: tuple[SiteSpec, ...]
     pieces: tuple[PieceSpec, ...]
     players: tuple[PlayerSpec, ...]
+    #: how the cells are drawn: ``round`` holes, ``square`` or ``hex`` spaces
+    cells: str = "round"
     _sites: Mapping[str, SiteSpec] = field(init=False, repr=False, compare=False)
     _pieces: Mapping[str, PieceSpec] = field(init=False, repr=False, compare=False)
     #: a piece made of parts, by the set of its parts
@@ -108,6 +155,8 @@ class BoardSpec:
             raise ValueError("a board spec names a site twice")
         if len(pieces) != len(self.pieces):
             raise ValueError("a board spec names a piece code twice")
+        if self.cells not in CELL_SHAPES:
+            raise ValueError(f"cells {self.cells!r} is not one of {CELL_SHAPES}")
         for s in self.sites:
             if s.kind not in SITE_KINDS:
                 raise ValueError(f"site {s.name}: kind {s.kind!r} is not one of {SITE_KINDS}")

@@ -20,6 +20,7 @@ from boardctl.controller.machine import Controller
 from boardctl.controller.scenes import Colours, Frame, Palette, hex_colour
 from boardctl.controller.view import View
 from boardctl.engines import Engine
+from boardctl.engines.describe import PieceSpec, SiteSpec
 
 
 def declaration(
@@ -47,18 +48,43 @@ def declaration(
             for n, p in enumerate(spec.players)
         ],
         "lights_note": palette.note,
-        "sites": [
-            {"name": s.name, "kind": s.kind, "x": s.x, "y": s.y, "lit": s.name in lit}
-            for s in spec.sites
-        ],
-        "pieces": [
-            {"code": p.code, "name": p.name, "owner": p.owner, "parts": list(p.parts)}
-            for p in spec.pieces
-        ],
+        "cells": spec.cells,
+        "sites": [_site(s, s.name in lit) for s in spec.sites],
+        "pieces": [_piece(p) for p in spec.pieces],
         "secrets": bool(engine.has_secrets),
         "rules": doc.split("\n\n")[0].replace("\n", " "),
         "board": profile.name,
     }
+
+
+def _site(s: SiteSpec, lit: bool) -> dict[str, Any]:
+    """A site as the pages draw it: x east and y north, in cells."""
+    out: dict[str, Any] = {"name": s.name, "kind": s.kind, "x": s.x, "y": s.y, "lit": lit}
+    if s.ends:
+        out["ends"] = list(s.ends)
+    if s.path:
+        out["toward"] = s.path[0]
+    if s.label:
+        out["label"] = s.label
+    if s.colour:
+        out["colour"] = s.colour
+    return out
+
+
+def _piece(p: PieceSpec) -> dict[str, Any]:
+    """A piece as the pages draw it: a single one by its look, one made of
+    parts as its parts."""
+    out: dict[str, Any] = {"code": p.code, "name": p.name, "owner": p.owner, "parts": list(p.parts)}
+    if p.look is not None:
+        look = p.look
+        out["look"] = {"shape": look.shape, "colour": look.colour}
+        if look.label:
+            out["look"]["label"] = look.label
+        if look.angle is not None:
+            out["look"]["angle"] = look.angle
+        if look.rails:
+            out["look"]["rails"] = [list(r) for r in look.rails]
+    return out
 
 
 def lights(profile: BoardProfile, frame: Frame) -> dict[str, str]:

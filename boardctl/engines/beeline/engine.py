@@ -30,7 +30,14 @@ from boardctl.engines.beeline.values import (
     piece_name,
 )
 from boardctl.engines.beeline.values import Options as _Options
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSites, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    PieceSpec,
+    PlayerSites,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.errors import BadNotation, BadOptions, RecordError
 
 _CHOICES = (
@@ -811,7 +818,14 @@ class Beeline(Engine[State, Action]):
                     ),
                 )
             )
-        pieces = [PieceSpec(piece_name(node_code(c)), f"NODE {COLOURS[c]} up") for c in (0, 1)]
+        pieces = [
+            PieceSpec(
+                piece_name(node_code(c)),
+                f"NODE {COLOURS[c]} up",
+                look=Look("node", _PLAYERS[c].colour),
+            )
+            for c in (0, 1)
+        ]
         for owner in (0, 1):
             for k in KINDS:
                 for s in range(6):
@@ -821,9 +835,11 @@ class Beeline(Engine[State, Action]):
                             f"{COLOURS[owner]} {k.word} leaving {SIDES[s]}",
                             owner=owner,
                             orientation=s,
+                            # SIDES run anticlockwise from east, a sixth of a turn apart
+                            look=Look("mark", _PLAYERS[owner].colour, k.letter, angle=60.0 * s),
                         )
                     )
-        return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS)
+        return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS, cells="hex")
 
     def board(self) -> BoardSpec:
         return self._spec

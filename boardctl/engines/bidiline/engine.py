@@ -17,14 +17,24 @@ from boardctl.engines.bidiline.values import (
     State,
 )
 from boardctl.engines.bidiline.values import Options as _Options
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSites, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    PieceSpec,
+    PlayerSites,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.errors import BadOptions, RecordError
 
 #: the players: seat 0 scores colour A (amber), seat 1 colour B (blue): the
 #: colours of the sticks, and of the LEDs lighting each player
 PLAYERS = (PlayerSpec("amber", "#e69f00"), PlayerSpec("blue", "#2060e0"))
 #: the sticks, shared: either player lays either colour
-PIECES = (PieceSpec("A", "amber stick"), PieceSpec("B", "blue stick"))
+PIECES = (
+    PieceSpec("A", "amber stick", look=Look("stick", PLAYERS[0].colour)),
+    PieceSpec("B", "blue stick", look=Look("stick", PLAYERS[1].colour)),
+)
 EXPECTS = ("first-segment", "second-segment", "extend", "nothing")
 _EMPTY = State()
 

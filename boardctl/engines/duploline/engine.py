@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import BoardSpec, Look, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.duploline import board
 from boardctl.engines.duploline.board import NAME, NEIGHBOURS, POSITION, VALID, bits
 from boardctl.engines.duploline.evaluate import evaluate
@@ -82,7 +82,12 @@ def _build_board() -> BoardSpec:
             )
         )
     pieces = [
-        PieceSpec(f"{colour}-{kind}", f"{colour} {kind}", owner=p)
+        PieceSpec(
+            f"{colour}-{kind}",
+            f"{colour} {kind}",
+            owner=p,
+            look=Look(kind, _PLAYERS[p].colour),
+        )
         for kind in ("disc", "ring")
         for p, colour in enumerate(COLOURS)
     ]
@@ -95,7 +100,7 @@ def _build_board() -> BoardSpec:
         for d in COLOURS
         for r in COLOURS
     ]
-    return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS)
+    return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS, cells="hex")
 
 
 class DuploLine(Engine[State, Action]):

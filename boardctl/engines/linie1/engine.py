@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import BoardSpec, Look, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.linie1 import data as board_data
 from boardctl.engines.linie1.die import FACES, PIPS, PITCH
 from boardctl.engines.linie1.geometry import (
@@ -54,6 +54,23 @@ SEATS = (
     PlayerSpec("player 5", "#f0f0f0"),
 )
 _POP = [bin(i).count("1") for i in range(16)]
+#: how the pages paint a line's streetcar and terminals, by the colour the
+#: board's data names (another name is painted grey)
+LINE_PAINT = {
+    "red": "#d02020",
+    "yellow": "#e0c000",
+    "green": "#20a040",
+    "blue": "#2050d0",
+    "white": "#f0f0f0",
+    "black": "#303030",
+    "orange": "#e07000",
+    "purple": "#8040b0",
+    "brown": "#80502a",
+    "grey": "#909090",
+}
+#: the angle of each side's middle from a cell's centre (sides 0 N, 1 E, 2 S, 3 W)
+SIDE_ANGLE = (90.0, 0.0, 270.0, 180.0)
+TILE_PAINT = "#e6dcc4"
 
 _LAY_PART = r"([a-z]\d{1,2}):(\d{1,2}[NESW])"
 _LAY = re.compile(rf"{_LAY_PART}(?:\+{_LAY_PART})?")
@@ -1227,6 +1244,7 @@ class Linie1(Engine[State, Action]):
                     for off in geo.offsets
                     if geo.kind[i + off] in (TRACK, BUILDING)
                 )
+                building = geo.building_cell.get(i)
                 sites.append(
                     SiteSpec(
                         geo.names[i],
@@ -1235,6 +1253,7 @@ class Linie1(Engine[State, Action]):
                         y=float(top - r),
                         sensed=geo.kind[i] == TRACK,
                         neighbours=neighbours,
+                        label="" if building is None else geo.building_letters[building],
                     )
                 )
         for t in geo.terminals:
@@ -1246,6 +1265,8 @@ class Linie1(Engine[State, Action]):
                     x=(c0 + c1) / 2,
                     y=top - (r0 + r1) / 2,
                     ends=tuple(geo.names[m] for m, _ in t.mouths),
+                    label=str(t.line + 1),
+                    colour=LINE_PAINT.get(geo.data.lines[t.line][0], "#909090"),
                 )
             )
         # the die's pips beside the board, east of it, level with its middle
@@ -1265,10 +1286,12 @@ class Linie1(Engine[State, Action]):
         subsets: list[tuple[str, ...]] = [()]
         for car in cars:
             subsets += [(*s, car) for s in subsets if len(s) < self.players]
-        pieces = [PieceSpec("stop", "stop sign")]
+        pieces = [PieceSpec("stop", "stop sign", look=Look("sign", "#d02020", "H"))]
         for i, car in enumerate(cars):
             colour = geo.data.lines[i][0]
-            pieces.append(PieceSpec(car, f"streetcar of line {i + 1} ({colour})"))
+            paint = LINE_PAINT.get(colour, "#909090")
+            look = Look("car", paint, str(i + 1))
+            pieces.append(PieceSpec(car, f"streetcar of line {i + 1} ({colour})", look=look))
         for s in subsets:
             if len(s) > 1:
                 pieces.append(PieceSpec("+".join(s), " and ".join(s), parts=s))
@@ -1285,9 +1308,15 @@ class Linie1(Engine[State, Action]):
                             + (" with " + ", ".join(parts[1:]) if parts[1:] else ""),
                             parts=parts if len(parts) > 1 else (),
                             orientation=code & 3,
+                            look=None if parts[1:] else self._tile_look(code),
                         )
                     )
-        return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players])
+        return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players], cells="square")
+
+    def _tile_look(self, code: int) -> Look:
+        """A tile as it lies: a square with its rails, each joining two sides."""
+        rails = tuple((SIDE_ANGLE[a], SIDE_ANGLE[b]) for a, b in sorted(self.geo.conns[code]))
+        return Look("tile", TILE_PAINT, rails=rails)
 
     def layout(self, state: State) -> Mapping[str, str]:
         geo = self.geo

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import BoardSpec, Look, PieceSpec, PlayerSpec, SiteSpec
 from boardctl.engines.shiftago.actions import Action, Insert, Score, parse_action
 from boardctl.engines.shiftago.evaluate import evaluate
 from boardctl.engines.shiftago.geometry import (
@@ -589,7 +589,8 @@ class Shiftago(Engine[ShiftagoState, Action]):
             )
         players = PLAYERS[: self.players]
         pieces = tuple(
-            PieceSpec(f"p{q}", f"{p.name} marble", owner=q) for q, p in enumerate(players)
+            PieceSpec(f"p{q}", f"{p.name} marble", owner=q, look=Look("marble", p.colour))
+            for q, p in enumerate(players)
         )
         return BoardSpec(tuple(sites), pieces, players)
 

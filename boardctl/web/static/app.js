@@ -39,12 +39,173 @@ function pieceOf(code) {
 }
 
 // -- the board picture ---------------------------------------------------------
+// Drawn as the board lies on the table: the engine's y runs north, the
+// picture's down, so row 1 (and the south tracks) come at the bottom.
 // Built once per declared board; each update changes attributes in place.
+const X = (s) => s.x, Y = (s) => -s.y;
+// the smallest tap target on a page that takes taps, in CSS pixels
+const TAP = 44;
+
+function contrast(colour) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 ? "#161616" : "#f2f2f2";
+}
+
+function polygon(cx, cy, radius, corners, turn) {
+  const pts = [];
+  for (let k = 0; k < corners; k++) {
+    const a = (turn + (360 / corners) * k) * Math.PI / 180;
+    pts.push(`${cx + radius * Math.cos(a)},${cy - radius * Math.sin(a)}`);
+  }
+  return pts.join(" ");
+}
+
+function text(x, y, size, words, cls) {
+  const t = svg("text", { x, y, "font-size": size, class: cls || "label" });
+  t.textContent = words;
+  return t;
+}
+
+function siteSpot(s, byName, r, gap, cells) {
+  const x = X(s), y = Y(s);
+  if (s.kind === "display") return svg("circle", { cx: x, cy: y, r: r * 0.4, class: "spot" });
+  if (s.kind === "point") return svg("circle", { cx: x, cy: y, r: gap * 0.12, class: "spot" });
+  if (s.kind === "edge" && s.ends && s.ends.length === 2) {
+    const [a, b] = s.ends.map((n) => byName[n]);
+    return svg("line", { x1: X(a), y1: Y(a), x2: X(b), y2: Y(b), class: "spot", "stroke-width": gap * 0.14, "stroke-linecap": "round" });
+  }
+  if (s.kind === "cell" && cells === "square")
+    return svg("rect", { x: x - gap * 0.48, y: y - gap * 0.48, width: gap * 0.96, height: gap * 0.96, rx: gap * 0.06, class: "spot" });
+  if (s.kind === "cell" && cells === "hex")
+    return svg("polygon", { points: polygon(x, y, gap / Math.sqrt(3) * 0.97, 6, 90), class: "spot" });
+  if (s.kind === "cell") return svg("circle", { cx: x, cy: y, r, class: "spot" });
+  if (s.kind === "track" && s.toward && byName[s.toward]) {
+    // an arrow pointing into the board along the track
+    const t = byName[s.toward];
+    const a = Math.atan2(-(Y(t) - y), X(t) - x) * 180 / Math.PI;
+    return svg("polygon", { points: polygon(x, y, r * 0.7, 3, a), class: "spot" });
+  }
+  return svg("rect", { x: x - r * 0.8, y: y - r * 0.8, width: r * 1.6, height: r * 1.6, rx: r * 0.3, class: "spot" });
+}
+
+// what a tap must hit: at least the site's share of the board
+function siteHit(s, byName, gap) {
+  if (s.kind === "edge" && s.ends && s.ends.length === 2) {
+    const [a, b] = s.ends.map((n) => byName[n]);
+    return svg("line", { x1: X(a), y1: Y(a), x2: X(b), y2: Y(b), class: "hit", "stroke-width": gap * 0.45 });
+  }
+  return svg("circle", { cx: X(s), cy: Y(s), r: gap * 0.5, class: "hit", "stroke-width": 0 });
+}
+
+// the order parts lie in, bottom first: a tile under its sign and streetcars, a ring round its disc
+const LAYER = { tile: 0, ring: 1, node: 1, stick: 1, marble: 2, disc: 2, mark: 2, sign: 3, car: 4 };
+
+function drawLook(into, look, s, byName, r, gap, nth) {
+  const x = X(s), y = Y(s), c = look.colour, edge = contrast(c);
+  const add = (tag, attrs) => { const n = svg(tag, attrs); into.appendChild(n); return n; };
+  switch (look.shape) {
+    case "marble":
+      add("circle", { cx: x, cy: y, r: r * 0.74, fill: c, stroke: edge, "stroke-width": r * 0.06 });
+      add("circle", { cx: x - r * 0.25, cy: y - r * 0.25, r: r * 0.18, fill: "#ffffff", opacity: 0.45 });
+      break;
+    case "disc":
+      add("circle", { cx: x, cy: y, r: r * 0.48, fill: c, stroke: edge, "stroke-width": r * 0.07 });
+      break;
+    case "ring":
+      add("circle", { cx: x, cy: y, r: r * 0.78, fill: "none", stroke: edge, "stroke-width": r * 0.34 });
+      add("circle", { cx: x, cy: y, r: r * 0.78, fill: "none", stroke: c, "stroke-width": r * 0.24 });
+      break;
+    case "node":
+      add("polygon", { points: polygon(x, y, r * 0.9, 6, 90), fill: c, stroke: edge, "stroke-width": r * 0.08 });
+      add("circle", { cx: x, cy: y, r: r * 0.28, fill: edge });
+      break;
+    case "mark": {
+      add("circle", { cx: x, cy: y, r: r * 0.74, fill: c, stroke: edge, "stroke-width": r * 0.06 });
+      const a = (look.angle || 0) * Math.PI / 180, dx = Math.cos(a), dy = -Math.sin(a);
+      // an arrow from the centre to the side the piece leaves by
+      add("polygon", { points: `${x + dx * r * 0.95},${y + dy * r * 0.95} ${x + dx * r * 0.35 - dy * r * 0.3},${y + dy * r * 0.35 + dx * r * 0.3} ${x + dx * r * 0.35 + dy * r * 0.3},${y + dy * r * 0.35 - dx * r * 0.3}`, fill: edge });
+      if (look.label) into.appendChild(text(x - dx * r * 0.3, y - dy * r * 0.3, r * 0.6, look.label, "on")).setAttribute("fill", edge);
+      break;
+    }
+    case "stick": {
+      if (!(s.ends && s.ends.length === 2)) break;
+      const [a, b] = s.ends.map((n) => byName[n]);
+      add("line", { x1: X(a), y1: Y(a), x2: X(b), y2: Y(b), stroke: edge, "stroke-width": gap * 0.26, "stroke-linecap": "round" });
+      add("line", { x1: X(a), y1: Y(a), x2: X(b), y2: Y(b), stroke: c, "stroke-width": gap * 0.18, "stroke-linecap": "round" });
+      break;
+    }
+    case "tile": {
+      const h = gap * 0.42;
+      add("rect", { x: x - h, y: y - h, width: 2 * h, height: 2 * h, fill: c, stroke: "#7a6f58", "stroke-width": gap * 0.03 });
+      for (const [a1, a2] of look.rails || []) {
+        const p = (a) => [x + h * Math.cos(a * Math.PI / 180), y - h * Math.sin(a * Math.PI / 180)];
+        const [x1, y1] = p(a1), [x2, y2] = p(a2);
+        add("path", { d: `M${x1},${y1} Q${x},${y} ${x2},${y2}`, fill: "none", stroke: "#3a3a3a", "stroke-width": gap * 0.11 });
+      }
+      break;
+    }
+    case "sign":
+      add("circle", { cx: x + gap * 0.27, cy: y - gap * 0.27, r: gap * 0.15, fill: c, stroke: "#ffffff", "stroke-width": gap * 0.03 });
+      into.appendChild(text(x + gap * 0.27, y - gap * 0.27, gap * 0.2, look.label || "", "on")).setAttribute("fill", "#ffffff");
+      break;
+    case "car": {
+      // streetcars side by side when more than one stands here
+      const cx = x - gap * 0.2 + (nth % 2) * gap * 0.4, cy = y + gap * 0.18 - Math.floor(nth / 2) * gap * 0.3;
+      add("rect", { x: cx - gap * 0.18, y: cy - gap * 0.13, width: gap * 0.36, height: gap * 0.26, rx: gap * 0.06, fill: c, stroke: edge, "stroke-width": gap * 0.03 });
+      into.appendChild(text(cx, cy, gap * 0.2, look.label || "", "on")).setAttribute("fill", edge);
+      break;
+    }
+  }
+}
+
+function drawPiece(into, code, s, byName, r, gap) {
+  into.replaceChildren();
+  if (!code) return;
+  const p = pieceOf(code);
+  const parts = (p && p.parts.length ? p.parts : [code]).map(pieceOf).filter((q) => q);
+  if (parts.length && parts.every((q) => q.look)) {
+    parts.sort((a, b) => LAYER[a.look.shape] - LAYER[b.look.shape]);
+    let cars = 0;
+    for (const q of parts) drawLook(into, q.look, s, byName, r, gap, q.look.shape === "car" ? cars++ : 0);
+    return;
+  }
+  // a game that declares no looks: a token in its owner's colour, else its code
+  const owner = p && p.owner !== null && p.owner !== undefined ? live.board.players[p.owner] : null;
+  into.appendChild(svg("circle", { cx: X(s), cy: Y(s), r: r * 0.68, fill: owner ? owner.colour : "#b0b0b0", class: "token" }));
+  if (!owner) into.appendChild(text(X(s), Y(s), r * 0.5, code, "on"));
+}
+
+// The coordinates round the board, as printed on it: the cells named "a1"
+// share a letter and a number with others; a group lying east-west (a rank,
+// a row) is named west of it, any other (a file) south of it.
+function coordinates(sites, gap) {
+  const groups = {};
+  for (const s of sites) {
+    const m = (s.kind === "cell" || s.kind === "point") && /^([a-z]+)([0-9]+)$/.exec(s.name);
+    if (!m) continue;
+    for (const key of ["l" + m[1], "n" + m[2]]) (groups[key] = groups[key] || { word: key.slice(1), cells: [] }).cells.push(s);
+  }
+  const out = [];
+  for (const { word, cells } of Object.values(groups)) {
+    if (cells.length < 2) continue;
+    const xs = cells.map(X), ys = cells.map(Y);
+    const across = Math.max(...xs) - Math.min(...xs) > Math.max(...ys) - Math.min(...ys);
+    const end = across
+      ? cells.reduce((a, c) => (X(c) < X(a) ? c : a))
+      : cells.reduce((a, c) => (Y(c) > Y(a) || (Y(c) === Y(a) && X(c) < X(a)) ? c : a));
+    const x = across ? X(end) - gap * 0.62 : X(end), y = across ? Y(end) : Y(end) + gap * 0.62;
+    out.push(text(x, y, gap * 0.28, word, "coord"));
+  }
+  return out;
+}
+
 function buildBoard(holder, onClick) {
   const b = live.board;
   const sites = b.sites;
-  // a display's pips (a die's face) sit closer than the board's sites: they do not set its scale
-  const spaced = sites.filter((s) => s.kind !== "display");
+  const byName = Object.fromEntries(sites.map((s) => [s.name, s]));
+  // a display's pips (a die's face) and the points between edges sit closer
+  // than the board's sites: they do not set its scale
+  const spaced = sites.filter((s) => s.kind !== "display" && s.kind !== "edge");
   let gap = Infinity;
   for (let i = 0; i < spaced.length; i++)
     for (let j = i + 1; j < spaced.length; j++) {
@@ -53,67 +214,67 @@ function buildBoard(holder, onClick) {
     }
   if (!isFinite(gap)) gap = 1;
   const r = gap * 0.42;
-  const xs = sites.map((s) => s.x), ys = sites.map((s) => s.y);
-  const x0 = Math.min(...xs) - gap, y0 = Math.min(...ys) - gap;
-  const w = Math.max(...xs) - Math.min(...xs) + 2 * gap;
-  const h = Math.max(...ys) - Math.min(...ys) + 2 * gap;
+  const xs = sites.map(X), ys = sites.map(Y);
+  const x0 = Math.min(...xs) - gap * 0.8, y0 = Math.min(...ys) - gap * 0.8;
+  const w = Math.max(...xs) - Math.min(...xs) + 1.6 * gap;
+  const h = Math.max(...ys) - Math.min(...ys) + 1.6 * gap;
   const root = svg("svg", { viewBox: `${x0} ${y0} ${w} ${h}`, role: "img", "aria-label": `${b.game} board` });
+  // a page that takes taps keeps every site at least TAP pixels apart, the board scrolling sideways if it must
+  if (onClick) root.style.minWidth = `${Math.ceil((w / gap) * TAP)}px`;
   root.appendChild(svg("rect", { x: x0, y: y0, width: w, height: h, rx: gap / 3, class: "plate" }));
   const parts = {};
-  for (const s of sites) {
+  // edges first, so the points and their labels lie on top
+  const order = [...sites].sort((a, c) => (a.kind === "edge" ? 0 : 1) - (c.kind === "edge" ? 0 : 1));
+  for (const s of order) {
     const g = svg("g", { class: `site ${s.kind}`, "data-site": s.name });
-    const attrs = { class: "spot", "stroke-width": r * 0.22 };
-    const spot = s.kind === "display"
-      ? svg("circle", { cx: s.x, cy: s.y, r: r * 0.4, ...attrs, "stroke-width": r * 0.08 })
-      : s.kind === "cell"
-      ? svg("circle", { cx: s.x, cy: s.y, r, ...attrs })
-      : svg("rect", { x: s.x - r * 0.8, y: s.y - r * 0.8, width: r * 1.6, height: r * 1.6, rx: r * 0.3, ...attrs });
-    const piece = svg("circle", { cx: s.x, cy: s.y, r: r * 0.68, class: "piece", visibility: "hidden" });
-    const code = svg("text", { x: s.x, y: s.y + r * 0.18, "font-size": r * 0.5, class: "code" });
-    const label = svg("text", { x: s.x, y: s.y - r * 1.05, "font-size": r * 0.38, class: "name" });
-    label.textContent = s.kind === "display" ? "" : s.name;  // a pip is too small to name
+    const spot = siteSpot(s, byName, r, gap, b.cells);
+    spot.setAttribute("stroke-width", s.kind === "edge" ? gap * 0.14 : r * 0.14);
+    if (s.colour) spot.style.fill = s.colour;
+    const piece = svg("g", { class: "piece" });
+    const items = [spot];
+    if (s.label) items.push(text(X(s), Y(s), gap * 0.45, s.label, s.colour ? "on" : "mark"));
+    if (s.label && s.colour) items[items.length - 1].setAttribute("fill", contrast(s.colour));
     const title = svg("title");
-    g.append(spot, piece, code, label, title);
+    items.push(piece, title);
+    if (onClick && s.kind !== "display") items.push(siteHit(s, byName, gap));
+    g.append(...items);
     if (onClick && s.kind !== "display") g.addEventListener("click", () => onClick(s, g.getAttribute("data-piece")));
     root.appendChild(g);
-    parts[s.name] = { g, spot, piece, code, title, site: s };
+    parts[s.name] = { g, spot, piece, title, site: s };
   }
+  for (const t of coordinates(sites, gap)) root.appendChild(t);
   holder.replaceChildren(root);
   holder.dataset.key = JSON.stringify([b.game, b.options, b.board]);
   holder.parts = parts;
+  holder.geometry = { byName, r, gap };
 }
 
 function drawBoard(holder, onClick) {
   const b = live.board;
   if (!b || !holder) return;
   if (holder.dataset.key !== JSON.stringify([b.game, b.options, b.board])) buildBoard(holder, onClick);
+  const { byName, r, gap } = holder.geometry;
   const layout = (live.state || {}).layout || {};
-  for (const { g, spot, piece, code, title, site } of Object.values(holder.parts)) {
+  for (const { g, spot, piece, title, site } of Object.values(holder.parts)) {
     const lit = live.lights[site.name];
     if (lit && Math.max(...[1, 3, 5].map((i) => parseInt(lit.slice(i, i + 2), 16))) >= 24) {
       if (g.getAttribute("data-lit") !== lit) {
-        spot.style.fill = spot.style.stroke = lit;
+        spot.style.stroke = lit;
+        if (!site.colour) spot.style.fill = lit;
         g.setAttribute("data-lit", lit);
       }
     } else if (g.hasAttribute("data-lit")) {
-      spot.style.fill = spot.style.stroke = "";
+      spot.style.stroke = "";
+      if (!site.colour) spot.style.fill = "";
       g.removeAttribute("data-lit");
     }
     const have = layout[site.name] || null;
     if (g.getAttribute("data-piece") === have) continue;
     const p = have ? pieceOf(have) : null;
-    const owner = p && p.owner !== null && p.owner !== undefined ? b.players[p.owner] : null;
-    if (have) {
-      g.setAttribute("data-piece", have);
-      piece.setAttribute("visibility", "visible");
-      piece.setAttribute("fill", owner ? owner.colour : "#b0b0b0");
-      code.textContent = owner ? "" : have;
-    } else {
-      g.removeAttribute("data-piece");
-      piece.setAttribute("visibility", "hidden");
-      code.textContent = "";
-    }
-    title.textContent = `${site.name} (${site.kind})` + (have ? `: ${p ? p.name : have}` : "");
+    if (have) g.setAttribute("data-piece", have);
+    else g.removeAttribute("data-piece");
+    drawPiece(piece, have, site, byName, r, gap);
+    title.textContent = `${site.name}` + (have ? `: ${p ? p.name : have}` : "");
   }
 }
 
