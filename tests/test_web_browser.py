@@ -229,6 +229,10 @@ def test_operator_starts_a_new_game_and_undoes_a_move(sim: Simulation, page: Any
     sim.clear_board()
     page.select_option("#game-choice", "shiftago")
     page.select_option('#options select[name="variant"]', "expert")
+    # a game under way ends only on a second press, the first saying so
+    page.click("#new")
+    assert page.locator("#new").inner_text() == "Press again to end the game under way"
+    assert sim.status()["moves"] == ["W3"]
     page.click("#new")
     page.wait_for_function(
         "document.getElementById('said').textContent.includes('new: done')", timeout=WAIT
@@ -478,3 +482,120 @@ def test_the_operator_seats_the_computer_and_asks_it_for_another_move(page: Any)
             timeout=WAIT,
         )
         shot(page, "board-computer-phone")
+
+
+# -- every game played by taps on the simulator page, at phone size ------------------
+
+
+def _tap(page: Any, site: str, piece: str = "") -> None:
+    """Choose ``piece`` ("": as the board needs) and tap ``site``; wait until the
+    page heard the hands' answer."""
+    done = int(page.evaluate("document.body.dataset.hands || '0'"))
+    if page.evaluate("document.getElementById('piece').value") != piece:
+        page.select_option("#piece", piece)
+    page.locator(f'[data-site="{site}"]').click()
+    page.wait_for_function(f"Number(document.body.dataset.hands || 0) > {done}", timeout=WAIT)
+    said = page.locator("#said")
+    assert "bad" not in (said.get_attribute("class") or ""), said.inner_text()
+
+
+def _press(page: Any, selector: str) -> None:
+    done = int(page.evaluate("document.body.dataset.hands || '0'"))
+    page.locator(selector).click(timeout=WAIT)
+    page.wait_for_function(f"Number(document.body.dataset.hands || 0) > {done}", timeout=WAIT)
+
+
+def _by_taps(page: Any, sim: Simulation, command: str) -> None:
+    """One line of a demo's hands, done by taps and presses on the page."""
+    from boardctl.sim.board import parse_piece
+
+    spec = sim.daemon.loop.controller.engine.board()
+    verb, _, rest = command.partition(" ")
+    words = rest.split()
+    mover = sim.status().get("to_move")
+    if verb == "insert":
+        _tap(page, words[0], parse_piece(spec, words[1], mover) if len(words) > 1 else "")
+    elif verb == "place":
+        _tap(page, words[0], parse_piece(spec, words[1], mover))
+    elif verb == "lift":
+        part = parse_piece(spec, words[1], mover) if len(words) > 1 else ""
+        _tap(page, words[0], part)
+    elif verb == "move":
+        piece = sim.layout[words[0]]
+        _tap(page, words[0])
+        _tap(page, words[1], piece)
+    elif verb == "remove":
+        for site in words:
+            _tap(page, site)
+    elif verb in ("roll", "play", "choose"):
+        attribute = {"roll": "data-chance", "play": "data-tell", "choose": "data-choose"}[verb]
+        _press(page, f'#acts [{attribute}="{rest.strip()}"]')
+    else:
+        raise AssertionError(f"no taps for {command!r}")
+
+
+def _undo_by_taps(page: Any, sim: Simulation, before: dict[str, str], moves: int) -> None:
+    """Undo the last move on the page, then put the board back by taps."""
+    _press(page, "#undo")
+    sim.wait_status(lambda st: len(st["moves"]) == moves - 1, 5.0)
+    for site in sorted(set(before) | set(sim.layout)):
+        if sim.layout.get(site) != before.get(site):
+            if site in sim.layout:
+                _tap(page, site)
+            if site in before:
+                _tap(page, site, before[site])
+    sim.wait_status(lambda st: len(st["moves"]) == moves - 1 and st["phase"] == "awaiting_move", 5)
+
+
+def test_the_simulator_page_shows_leftovers_and_a_tap_clears_them(
+    sim: Simulation, page: Any
+) -> None:
+    url = fresh(sim)
+    play(sim, "insert W1")
+    sim.hands("place d4 red")  # a marble dropped where no move puts one
+    page.goto(url + "/sim")
+    # drawn where it lies, though the game has no marble there
+    page.wait_for_selector('[data-site="d4"][data-piece="p1"]', timeout=WAIT, state="attached")
+    _tap(page, "d4")
+    assert "d4" not in sim.layout
+    # a new game: the marble left on a1 is tapped away, and the game can start
+    page.click("#new-game")
+    page.click("#new-game")
+    sim.wait_status(lambda st: st["phase"] == "setup" and not st["moves"], 5.0)
+    _tap(page, "a1")
+    sim.wait_status(lambda st: st["phase"] == "awaiting_move", 5.0)
+    assert sim.layout == {}
+
+
+@pytest.mark.parametrize("game", ["shiftago", "duploline", "bidiline", "beeline", "linie1"])
+def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
+    """The demo of each game, every hand a tap (its mistakes clicked away as
+    they are made), the first move undone and made again, to the winner."""
+    from boardctl.sim.demo import script
+
+    s = script(game)
+    fast = ['web.listen="127.0.0.1:0"', "controller.grace_ms=300", "controller.settle_ms=80"]
+    with Simulation(game, overrides=[*s.settings, *fast], options=s.options) as sim:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(str(sim.daemon.web.url) + "/sim")
+        page.wait_for_selector("svg .site", timeout=WAIT, state="attached")
+        page.wait_for_function("document.getElementById('turn').textContent !== ''", timeout=WAIT)
+        undone = False
+        for step in s.steps:
+            before = dict(sim.layout)
+            if step.command:
+                _by_taps(page, sim, step.command)
+            status = sim.wait_status(step.expect.met, 10)
+            if not undone and status["moves"] and status["phase"] == "awaiting_move":
+                undone = True
+                _undo_by_taps(page, sim, before, len(status["moves"]))
+                _by_taps(page, sim, step.command)
+                sim.wait_status(step.expect.met, 10)
+        assert undone
+        status = sim.wait_status(lambda st: st["phase"] == "game_over", 5)
+        assert status["winner"] == s.winner
+        page.wait_for_function(
+            "document.getElementById('winner').textContent.includes('wins')", timeout=WAIT
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, f"sim-{game}-won")

@@ -368,8 +368,9 @@ def _in_time_order(path: Path, changed: Mapping[str, float]) -> bool:
     return all(a <= b for a, b in pairwise(firsts))
 
 
-#: how many actions to tell a wrong board names at most
-TOLD_SHOWN = 3
+#: how many actions to tell a wrong board names at most: every route card a Linie 1
+#: streetcar set in its terminal may start with, for a page to offer each
+TOLD_SHOWN = 8
 
 
 class Reconciler:

@@ -228,7 +228,7 @@ class Daemon:
         hardware: Hardware | None = None,
         notifier: Notifier | None = None,
         on_frame: Callable[[Any], None] | None = None,
-        hands: Callable[[str], Any] | None = None,
+        hands: Callable[[str | None], Mapping[str, str]] | None = None,
     ) -> None:
         self.config = config
         config.check_board(profile)

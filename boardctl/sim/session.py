@@ -224,7 +224,7 @@ class Simulation:
             hardware=Hardware(self.tap, self.strip),
             notifier=Notifier(environ={}),
             on_frame=self._on_frame,
-            hands=self.hands,
+            hands=self.hands_by_page,
         )
         self._thread = threading.Thread(target=self._run, name="boardctl-daemon", daemon=True)
         self._thread.start()
@@ -395,6 +395,12 @@ class Simulation:
         changes = self.plan(text, mover, status)
         self.apply(changes)
         return changes
+
+    def hands_by_page(self, text: str | None) -> dict[str, str]:
+        """The sim page's hands: do ``text`` (None: nothing); what lies on the board then."""
+        if text is not None:
+            self.hands(text)
+        return dict(self.layout)
 
     def clear_board(self) -> None:
         """Take every piece off the board."""

@@ -95,7 +95,9 @@ PAGES = ("board", "score", "operator", "player", "sim")
 STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
-Hands = Callable[[str], Any]
+#: the simulator's hands: do what a line says (``lift d4``; None: nothing) and
+#: answer what lies on the board then, site by site
+Hands = Callable[[str | None], Mapping[str, str]]
 Handler = Callable[..., Awaitable[Any]]
 
 
@@ -670,6 +672,16 @@ class WebServer:
                 return refuse("open the link the operator gave you", 401)
             return answer(await self.command({"cmd": "private", "player": s.player}))
 
+        @route("/api/hands")
+        async def board_now(request: Request) -> Any:
+            """What lies on the simulated board: the sim page draws it, and
+            chooses between placing and lifting by it."""
+            if self.hands is None:
+                return refuse("this board is not simulated", 404)
+            if self._session(request) is None:
+                return refuse("open the sim page again", 401)
+            return answer(await self._hands(None))
+
         @route("/api/hands", "POST")
         async def hands(request: Request) -> Any:
             if self.hands is None:
@@ -680,16 +692,20 @@ class WebServer:
             text = _json_object(request).get("text")
             if not isinstance(text, str) or not text.strip() or len(text) > 200:
                 return refuse('send {"text": "lift d4"}', 400)
-            assert self._hands_lock is not None
-            async with self._hands_lock:
-                aloop = asyncio.get_running_loop()
-                try:
-                    await aloop.run_in_executor(None, self.hands, text)
-                except Exception as exc:
-                    return answer({"ok": False, "error": shorten(str(exc), 300)})
-            return answer({"ok": True})
+            return answer(await self._hands(text))
 
         return app
+
+    async def _hands(self, text: str | None) -> dict[str, Any]:
+        """The hands' work off this thread, one at a time; the board after it."""
+        assert self.hands is not None and self._hands_lock is not None
+        async with self._hands_lock:
+            aloop = asyncio.get_running_loop()
+            try:
+                board = await aloop.run_in_executor(None, self.hands, text)
+            except Exception as exc:
+                return {"ok": False, "error": shorten(str(exc), 300)}
+        return {"ok": True, "board": dict(board)}
 
     def _me(self, s: Session | None) -> dict[str, Any]:
         from boardctl.engines import GAMES

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from boardctl.board import BoardProfile
 from boardctl.config import Config
 from boardctl.controller.loop import Loop
 from boardctl.errors import ConfigError
 from boardctl.web.auth import Keys, check_settings
 from boardctl.web.publish import Publisher
-from boardctl.web.server import WebServer
+from boardctl.web.server import Hands, WebServer
 
 
 def start_web(
@@ -19,7 +16,7 @@ def start_web(
     profile: BoardProfile,
     loop: Loop,
     *,
-    hands: Callable[[str], Any] | None = None,
+    hands: Hands | None = None,
 ) -> WebServer:
     """The web server of ``config``'s ``[web]``, watching ``loop``; ``hands``
     (the simulator's) adds the sim page. :class:`ConfigError` names a bad

@@ -91,8 +91,12 @@ function siteSpot(s, byName, r, gap, cells) {
 // what a tap must hit: at least the site's share of the board
 function siteHit(s, byName, gap) {
   if (s.kind === "edge" && s.ends && s.ends.length === 2) {
+    // a band along the edge, stopping short of its points (a tap there is the point's)
     const [a, b] = s.ends.map((n) => byName[n]);
-    return svg("line", { x1: X(a), y1: Y(a), x2: X(b), y2: Y(b), class: "hit", "stroke-width": gap * 0.45 });
+    const len = Math.hypot(X(b) - X(a), Y(b) - Y(a)), ux = (X(b) - X(a)) / len, uy = (Y(b) - Y(a)) / len;
+    const w = gap * 0.22, cut = gap * 0.12;
+    const p = (t, side) => `${X(a) + ux * t - uy * w * side},${Y(a) + uy * t + ux * w * side}`;
+    return svg("polygon", { points: [p(cut, 1), p(len - cut, 1), p(len - cut, -1), p(cut, -1)].join(" "), class: "hit", "stroke-width": 0 });
   }
   return svg("circle", { cx: X(s), cy: Y(s), r: gap * 0.5, class: "hit", "stroke-width": 0 });
 }
@@ -236,9 +240,11 @@ function buildBoard(holder, onClick) {
     if (s.label && s.colour) items[items.length - 1].setAttribute("fill", contrast(s.colour));
     const title = svg("title");
     items.push(piece, title);
-    if (onClick && s.kind !== "display") items.push(siteHit(s, byName, gap));
+    // nothing is put on a display or a point (LEDs only): they take no taps
+    const taps = onClick && s.kind !== "display" && s.kind !== "point";
+    if (taps) items.push(siteHit(s, byName, gap));
     g.append(...items);
-    if (onClick && s.kind !== "display") g.addEventListener("click", () => onClick(s, g.getAttribute("data-piece")));
+    if (taps) g.addEventListener("click", () => onClick(s, g.getAttribute("data-piece")));
     root.appendChild(g);
     parts[s.name] = { g, spot, piece, title, site: s };
   }
@@ -249,12 +255,13 @@ function buildBoard(holder, onClick) {
   holder.geometry = { byName, r, gap };
 }
 
-function drawBoard(holder, onClick) {
+// ``layout``: what to draw on each site (the game's, or on the simulator's page
+// what lies on the simulated board, a wrong piece included)
+function drawBoard(holder, onClick, layout) {
   const b = live.board;
   if (!b || !holder) return;
   if (holder.dataset.key !== JSON.stringify([b.game, b.options, b.board])) buildBoard(holder, onClick);
   const { byName, r, gap } = holder.geometry;
-  const layout = (live.state || {}).layout || {};
   for (const { g, spot, piece, title, site } of Object.values(holder.parts)) {
     const lit = live.lights[site.name];
     if (lit && Math.max(...[1, 3, 5].map((i) => parseInt(lit.slice(i, i + 2), 16))) >= 24) {
@@ -364,6 +371,24 @@ function showScores(node, st) {
   node.replaceChildren(...rows);
 }
 
+// A game under way ends only on a second press: the first says what the
+// second would do, for a few seconds.
+function secondPress(btn, warning) {
+  const st = live.state;
+  const underWay = st && st.status === "playing" && (st.moves || []).length > 0;
+  const words = btn.dataset.words || btn.textContent;
+  if (!underWay || btn.dataset.armed === "1") {
+    btn.dataset.armed = "";
+    btn.textContent = words;
+    return true;
+  }
+  btn.dataset.words = words;
+  btn.dataset.armed = "1";
+  btn.textContent = warning;
+  setTimeout(() => { if (btn.dataset.armed) { btn.dataset.armed = ""; btn.textContent = words; } }, 6000);
+  return false;
+}
+
 // -- requests --------------------------------------------------------------------
 async function getJSON(url) {
   const r = await fetch(url, { credentials: "same-origin" });
@@ -408,7 +433,7 @@ function listen(render) {
 }
 
 // -- pages ---------------------------------------------------------------------
-function renderLive(onClick) {
+function renderLive(onClick, layout) {
   const st = live.state;
   const b = live.board;
   if (b && $("game")) $("game").textContent = `${b.game} on ${b.board}`;
@@ -418,7 +443,7 @@ function renderLive(onClick) {
   fillList($("problems"), problemText(st));
   const ph = $("problems") && $("problems").previousElementSibling;
   if (ph && ph.tagName === "H2" && page !== "operator") ph.hidden = !problemText(st).length;
-  drawBoard($("board"), onClick);
+  drawBoard($("board"), onClick, layout || (st || {}).layout || {});
   document.body.dataset.moves = st ? String((st.moves || []).length) : "0";
   document.body.dataset.phase = st ? st.phase : "";
 }
@@ -520,6 +545,29 @@ async function pastGames() {
   $("past").replaceChildren(...rows);
 }
 
+// The buttons for what the game waits on and the board cannot show: a choice,
+// chance's outcome told by a person, an action to tell, another move of the
+// computer. Rebuilt only when what is on offer changes: a button replaced
+// under a finger (the LEDs change many times a second) would lose its click.
+function actButtons(holder, st, run) {
+  const choices = (st && st.choices) || [];
+  const outcomes = st && st.actor === "chance" && st.chance === "operator" ? st.outcomes || [] : [];
+  const tell = (st && st.to_tell) || [];
+  const another = !!(st && st.computer && st.computer.doing === "ready");
+  if (unchanged(holder, [choices, outcomes, tell, another])) return;
+  holder.replaceChildren();
+  const button = (words, body, attrs) => {
+    const btn = el("button", { type: "button", ...(attrs || {}) }, words);
+    btn.onclick = () => run(body);
+    holder.appendChild(btn);
+  };
+  for (const c of choices) button(`choose ${c}`, { cmd: "choose", option: c }, { "data-choose": c });
+  for (const o of outcomes) button(`chance: ${o}`, { cmd: "chance", action: o }, { "data-chance": o });
+  const ply = ((st || {}).moves || []).length;
+  for (const t of tell) button(`tell ${t}`, { cmd: "play", action: t, ply }, { "data-tell": t });
+  if (another) button("Another move, computer", { cmd: "another" }, { id: "another" });
+}
+
 function renderOperator() {
   renderLive();
   const st = live.state, b = live.board;
@@ -531,30 +579,7 @@ function renderOperator() {
   }
   if (b) $("rules").textContent = b.rules;
   if (st && st.version) $("version").textContent = `boardctl ${st.version}`;
-  // the buttons are rebuilt only when the actions on offer change: one replaced
-  // under a finger (the LEDs change many times a second) would lose its click
-  const acts = $("acts");
-  const choices = (st && st.choices) || [];
-  const outcomes = st && st.actor === "chance" && st.chance === "operator" ? st.outcomes || [] : [];
-  const another = !!(st && st.computer && st.computer.doing === "ready");
-  if (!unchanged(acts, [choices, outcomes, another])) {
-    acts.replaceChildren();
-    for (const c of choices) {
-      const btn = el("button", { type: "button" }, `choose ${c}`);
-      btn.onclick = () => operatorCommand({ cmd: "choose", option: c });
-      acts.appendChild(btn);
-    }
-    for (const o of outcomes) {
-      const btn = el("button", { type: "button" }, `chance: ${o}`);
-      btn.onclick = () => operatorCommand({ cmd: "chance", action: o });
-      acts.appendChild(btn);
-    }
-    if (another) {
-      const btn = el("button", { type: "button", id: "another" }, "Another move, computer");
-      btn.onclick = () => operatorCommand({ cmd: "another" });
-      acts.appendChild(btn);
-    }
-  }
+  actButtons($("acts"), st, operatorCommand);
   $("play-form").hidden = !(st && st.told);
   const links = $("links");
   if (b && b.secrets && links.dataset.game !== b.game + b.players.length) {
@@ -608,6 +633,7 @@ async function operatorPage() {
   };
   $("new-form").onsubmit = (e) => {
     e.preventDefault();
+    if (!secondPress($("new"), "Press again to end the game under way")) return;
     operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions(), seats: readSeats() });
   };
   $("undo").onclick = () => operatorCommand({ cmd: "undo" });
@@ -635,42 +661,75 @@ async function playerPage() {
   show();
 }
 
+// The simulator's page: the board as it lies (a wrong piece too), played by
+// taps. A tap on a track pushes a piece in; on a site with something on it,
+// lifts it (or, with a piece chosen, lifts that part or sets the piece onto
+// it); on an empty site, puts down the piece chosen, else the one the board
+// is missing there, else the mover's only kind of piece.
 async function simPage() {
   live.me = await getJSON("/api/session");
+  live.physical = {};
+  let done = 0;
+  const pick = $("piece");
+  const redraw = () => {
+    refreshPieces();
+    renderLive(click, live.physical);
+    actButtons($("acts"), live.state, command);
+    const st = live.state;
+    if ($("winner")) $("winner").textContent = st && st.winner !== null && st.winner !== undefined ? `${playerName(st.winner)} wins!` : "";
+  };
   const hand = async (text) => {
     say(`${text} …`);
     const r = await post("/api/hands", { text });
+    if (r.ok) live.physical = r.board;
     say(r.ok ? text : r.error, !r.ok);
+    document.body.dataset.hands = String(++done);
+    redraw();
   };
-  const pick = $("piece");
-  const refreshPieces = () => {
-    if (!live.board || pick.dataset.game === live.board.game) return;
-    pick.dataset.game = live.board.game;
-    pick.replaceChildren(el("option", { value: "" }, "the mover's own"), ...live.board.pieces.map((p) => el("option", { value: p.code }, p.name)));
+  const look = async () => {
+    const r = await getJSON("/api/hands");
+    if (r.ok) { live.physical = r.board; redraw(); }
   };
-  const click = (site, code) => {
-    if (site.kind === "cell") {
-      if (code) hand(`lift ${site.name}`);
-      else {
-        const st = live.state || {};
-        const own = live.board.pieces.find((p) => p.owner === st.to_move && p.parts.length === 0);
-        const piece = pick.value || (own ? own.code : live.board.pieces[0].code);
-        hand(`place ${site.name} ${piece}`);
-      }
-    } else {
-      hand(pick.value ? `insert ${site.name} ${pick.value}` : `insert ${site.name}`);
+  const command = async (body) => {
+    const r = await post("/api/command", body);
+    const words = { undo: `undone: ${r.undone}`, another: `the computer thinks again, instead of ${r.instead_of}`, play: `told: ${r.played}`, new: "new game" };
+    say(r.ok ? words[body.cmd] || `${body.cmd}: ${r.chosen || r.played || body.option || body.action || "done"}` : r.error, !r.ok);
+    document.body.dataset.hands = String(++done);
+  };
+  function refreshPieces() {
+    if (!live.board || pick.dataset.game === live.board.game + live.board.players.length) return;
+    pick.dataset.game = live.board.game + live.board.players.length;
+    const singles = live.board.pieces.filter((p) => !p.parts.length);
+    pick.replaceChildren(el("option", { value: "" }, "as the board needs"), ...singles.map((p) => el("option", { value: p.code }, p.name)));
+  }
+  const partsOf = (code) => { const p = pieceOf(code); return p && p.parts.length ? p.parts : [code]; };
+  function click(site) {
+    const have = live.physical[site.name] || null;
+    const chosen = pick.value;
+    if (site.kind === "track") return hand(chosen ? `insert ${site.name} ${chosen}` : `insert ${site.name}`);
+    if (have) {
+      if (!chosen || chosen === have) return hand(`lift ${site.name}`);
+      if (partsOf(have).includes(chosen)) return hand(`lift ${site.name} ${chosen}`);
+      return hand(`place ${site.name} ${chosen}`);
     }
-  };
+    const st = live.state || {};
+    const own = live.board.pieces.filter((p) => !p.parts.length && p.owner === st.to_move);
+    const piece = chosen || (st.restore || {})[site.name] || (own.length === 1 ? own[0].code : null);
+    if (!piece) return say(`choose the piece to put on ${site.name} first`, true);
+    return hand(`place ${site.name} ${piece}`);
+  }
   $("hand-form").onsubmit = (e) => { e.preventDefault(); hand($("hand").value); };
-  $("new-game").onclick = async () => {
-    const r = await post("/api/command", { cmd: "new" });
-    say(r.ok ? "new game" : r.error, !r.ok);
+  $("new-game").onclick = () => {
+    if (secondPress($("new-game"), "Press again to end this game")) command({ cmd: "new" });
   };
-  $("another").onclick = async () => {
-    const r = await post("/api/command", { cmd: "another" });
-    say(r.ok ? `the computer thinks again, instead of ${r.instead_of}` : r.error, !r.ok);
-  };
-  listen(() => { refreshPieces(); renderLive(click); const c = (live.state || {}).computer; $("another").hidden = !(c && c.doing === "ready"); if ($("winner")) { const st = live.state; $("winner").textContent = st && st.winner !== null && st.winner !== undefined ? `${playerName(st.winner)} wins!` : ""; } });
+  $("undo").onclick = () => command({ cmd: "undo" });
+  let seen = null;
+  listen(() => {
+    // the hands may have been moved elsewhere too (the terminal): look again when the game changes
+    const key = JSON.stringify([(live.state || {}).moves, (live.state || {}).phase]);
+    if (key !== seen) { seen = key; look(); }
+    redraw();
+  });
 }
 
 ({ board: () => listen(() => renderLive()), score: scorePage, operator: operatorPage, player: playerPage, sim: simPage })[page]();
