@@ -85,3 +85,61 @@ def test_status_names_both_what_to_remove_and_what_to_put_back(
     table.wait(c.timing.grace + 0.1)
     lines = _status(table, tmp_path, capsys)
     assert "remove: c2" in lines and "restore: d4=white-disc" in lines
+
+
+def test_status_on_a_fault_says_what_is_wrong_and_what_to_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from boardctl.cli.control_cmds import _print_status
+
+    _print_status(
+        {
+            "board": "shiftago-colour",
+            "phase": "fault",
+            "fault": "serial port /dev/boardctl-mcu does not exist",
+            "fault_kind": "sensors",
+            "game": "shiftago",
+            "options": {},
+            "status": "playing",
+            "to_move": 0,
+            "task": "insert a marble",
+            "moves": [],
+        }
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "board shiftago-colour: fault"
+    assert "fault: serial port /dev/boardctl-mcu does not exist" in lines
+    assert any("check the cable" in line and "by itself" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("phase", "words"),
+    [
+        ("awaiting_move", "waiting for a move"),
+        ("wrong_board", "the board differs from the game"),
+        ("takeback_offered", "a takeback is offered"),
+    ],
+)
+def test_status_names_the_phase_in_words(
+    phase: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli.control_cmds import _print_status
+
+    _print_status({"board": "b", "phase": phase, "game": "shiftago", "moves": []})
+    assert capsys.readouterr().out.splitlines()[0] == f"board b: {words}"
+
+
+def test_new_with_options_only_keeps_the_boards_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli import control_cmds
+
+    sent: list[dict[str, Any]] = []
+
+    def send(args: Any, body: dict[str, Any]) -> dict[str, Any]:
+        sent.append(body)
+        return {"ok": True, "board": "b", "phase": "awaiting_move", "moves": []}
+
+    monkeypatch.setattr(control_cmds, "_send", send)
+    assert main(["new", "players=3", "variant=expert"]) == 0
+    assert sent == [{"cmd": "new", "game": None, "options": {"players": 3, "variant": "expert"}}]

@@ -117,7 +117,8 @@ def test_each_page_loads_and_draws_the_declared_board(sim: Simulation, page: Any
     page.wait_for_function(
         "document.getElementById('turn').textContent.includes('to insert')", timeout=WAIT
     )
-    assert "shiftago" in page.locator("h1").inner_text()
+    # the game as people write it, not the engine's and the profile's names
+    assert page.locator("h1").inner_text() == "Shiftago"
     shot(page, "score")
 
 
@@ -599,3 +600,41 @@ def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
         )
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         shot(page, f"sim-{game}-won")
+
+
+def test_a_fault_rests_the_public_pages_and_tells_the_operator_why(browser: Any) -> None:
+    from boardctl.sensing import LinkDown
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    board, operator, score = (context.new_page() for _ in range(3))
+    s = Simulation("shiftago", overrides=['web.listen="127.0.0.1:0"', "controller.settle_ms=40"])
+    s.start()
+    try:
+        url = str(s.daemon.web.url)
+        s.wait_status(lambda st: st["phase"] == "awaiting_move", 5.0)
+        for p, path in ((board, "/"), (operator, "/operator"), (score, "/score")):
+            p.goto(url + path)
+            p.wait_for_function(
+                "document.getElementById('turn').textContent.includes('to insert')", timeout=WAIT
+            )
+        s.daemon.loop.emit(LinkDown("serial port /dev/boardctl-mcu does not exist"))
+        s.wait_status(lambda st: st["phase"] == "fault", 5.0)
+        rest = "This board is resting: staff have been told."
+        for p in (board, score):
+            p.wait_for_function(
+                f"document.getElementById('turn').textContent === '{rest}'", timeout=WAIT
+            )
+        assert "/dev/" not in board.locator("body").inner_text()
+        operator.wait_for_function(
+            "document.getElementById('problems').textContent"
+            ".includes('Fault: serial port /dev/boardctl-mcu does not exist')",
+            timeout=WAIT,
+        )
+        assert "check the cable" in operator.locator("#problems").inner_text()
+    finally:
+        s.close()
+    # the daemon gone: the scoreboard says so, and no longer whose turn it was
+    score.wait_for_function(
+        "document.getElementById('turn').textContent.startsWith('disconnected')", timeout=WAIT
+    )
+    context.close()

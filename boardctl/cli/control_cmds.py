@@ -72,11 +72,23 @@ def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _print_status(reply: dict[str, Any]) -> None:
-    from boardctl.controller.view import take_off, tell_again, tell_it
+    from boardctl.controller.view import (
+        Fault,
+        fault_words,
+        phase_words,
+        take_off,
+        tell_again,
+        tell_it,
+    )
     from boardctl.sim.screen import game_spec, player_label, player_name
 
     spec = game_spec(reply)
-    print(f"board {reply.get('board')}: {reply.get('phase')}")
+    print(f"board {reply.get('board')}: {phase_words(reply.get('phase'))}")
+    if reply.get("fault"):
+        print(f"fault: {reply['fault']}")
+        kind = reply.get("fault_kind")
+        if kind in {f.value for f in Fault}:
+            print(fault_words(Fault(kind)))
     print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
     if reply.get("to_move") is not None:
         print(f"{player_label(spec, reply['to_move'])} to {reply.get('task', 'act')}")
@@ -149,7 +161,10 @@ def _new(args: argparse.Namespace) -> int:
 
     options: dict[str, Any] = {}
     seats: str | None = None
-    for item in args.options:
+    game, items = args.game, list(args.options)
+    if game is not None and "=" in game:  # `boardctl new players=3`: the board's own game
+        game, items = None, [game, *items]
+    for item in items:
         key, sep, value = item.partition("=")
         if not sep:
             raise BadOptions(f"option {item!r} must be written KEY=VALUE, e.g. players=4")
@@ -157,7 +172,7 @@ def _new(args: argparse.Namespace) -> int:
             seats = value
         else:
             options[key] = _option_value(value)
-    body: dict[str, Any] = {"cmd": "new", "game": args.game}
+    body: dict[str, Any] = {"cmd": "new", "game": game}
     if options:
         body["options"] = options
     if seats is not None:

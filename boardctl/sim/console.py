@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
+from boardctl.controller.view import phase_words
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import HAND_VERBS, spec_of
 from boardctl.sim.demo import Script
@@ -246,7 +247,7 @@ class Console:
                 status = self.sim.status()
                 who = player_label(game_spec(status), status.get("to_move"))
                 self.note = (
-                    f"{status.get('phase')}: {len(status.get('moves', []))} moves, "
+                    f"{phase_words(status.get('phase'))}: {len(status.get('moves', []))} moves, "
                     f"{who} to {status.get('task', 'act')}, {status.get('status')}"
                 )
             elif verb in ("help", "?"):

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardctl.board import BoardProfile
-from boardctl.controller.view import Fault, fault_words, take_off, tell_again, tell_it
+from boardctl.controller.view import (
+    Fault,
+    fault_words,
+    phase_words,
+    take_off,
+    tell_again,
+    tell_it,
+)
 from boardctl.engines import BoardSpec
 from boardctl.engines.describe import seat_words
 from boardctl.errors import BoardctlError
@@ -383,7 +390,7 @@ def compose(
     moves = list(status.get("moves", []))
     shown = " ".join(moves[-12:])
     text.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
-    text.append(f"controller: {status.get('phase', '?')}")
+    text.append(f"controller: {phase_words(status.get('phase'))}")
     text += ["  " + line for line in controller_says(status)]
     text.append("")
     body += [("\n".join(fit_width(line, width)), BLANK if not line else KEPT) for line in text]

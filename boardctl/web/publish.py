@@ -37,6 +37,7 @@ def declaration(
     doc = (type(engine).__doc__ or "").strip()
     return {
         "game": engine.name,
+        "title": engine.title or engine.name,
         "options": engine.options_json(),
         "players": [
             {
@@ -52,7 +53,7 @@ def declaration(
         "sites": [_site(s, s.name in lit) for s in spec.sites],
         "pieces": [_piece(p) for p in spec.pieces],
         "secrets": bool(engine.has_secrets),
-        "rules": doc.split("\n\n")[0].replace("\n", " "),
+        "rules": engine.summary or doc.split("\n\n")[0].replace("\n", " "),
         "board": profile.name,
     }
 

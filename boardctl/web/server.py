@@ -34,7 +34,7 @@ import socket
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date
+from datetime import date, datetime
 from importlib import resources
 from typing import Any
 
@@ -588,11 +588,10 @@ class WebServer:
         @route("/api/today")
         async def today(request: Request) -> Any:
             reply = await self.today()
-            day = date.today().isoformat()
             done = [
                 {"game": g.get("game"), "moves": g.get("moves"), "ended": g.get("ended")}
                 for g in reply.get("games", [])
-                if g.get("status") == "finished" and str(g.get("ended") or "").startswith(day)
+                if g.get("status") == "finished" and _local_day(g.get("ended")) == date.today()
             ]
             return answer({"ok": reply.get("ok", False), "games": done})
 
@@ -723,6 +722,15 @@ class WebServer:
         if me["operator"]:
             me["options"] = {name: _options_of(name) for name in sorted(GAMES)}
         return me
+
+
+def _local_day(stamp: Any) -> date | None:
+    """The local date of a stored time (``2026-11-26T23:30:00Z``, in UTC); None
+    for none. A game ended at 23:30 UTC ended tomorrow east of Greenwich."""
+    try:
+        return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).astimezone().date()
+    except ValueError:
+        return None
 
 
 def _json_object(request: Request) -> dict[str, Any]:

@@ -64,12 +64,18 @@ class _Pos:
 
 
 class Beeline(Engine[State, Action]):
-    """Beeline for two players: player 0 is Black, player 1 Red.
+    """Beeline for two players, Black and Red.
 
     Each line runs from its owner's starting NODE; the first to reach the
     opponent's starting point wins. See docs/engine-beeline.md for the rules as
     enforced, the notation, the piece codes and the options.
     """
+
+    title: ClassVar[str] = "Beeline"
+    summary: ClassVar[str] = (
+        "Black and Red each build a line of pieces from their starting NODE; the first to "
+        "reach the other's starting point wins."
+    )
 
     name: ClassVar[str] = "beeline"
     Options: ClassVar[type[_Options]] = _Options

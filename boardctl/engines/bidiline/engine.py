@@ -81,6 +81,12 @@ class BidiLine(Engine[State, Extend]):
     further; the player with more segments of their colour wins.
     """
 
+    title: ClassVar[str] = "The Bidirectional Line Game"
+    summary: ClassVar[str] = (
+        "Amber and Blue lay sticks to grow one line from both ends, each end in its own "
+        "colour; when an end can go no further, the colour with more sticks wins."
+    )
+
     name: ClassVar[str] = "bidiline"
     Options: ClassVar[type[_Options]] = _Options
 

@@ -104,12 +104,18 @@ def _build_board() -> BoardSpec:
 
 
 class DuploLine(Engine[State, Action]):
-    """DuploLine for two players: player 0 is White, player 1 Black.
+    """DuploLine for two players, White and Black.
 
     White opens with one piece anywhere; then, from Black on, each turn is a
     disc action and a ring action in either order. See
     docs/engines.md for the notation, piece codes and options.
     """
+
+    title: ClassVar[str] = "DuploLine"
+    summary: ClassVar[str] = (
+        "White and Black each turn play a disc and a ring, laid or moved; the first with a "
+        "line of their own discs or of their own rings wins."
+    )
 
     name: ClassVar[str] = "duploline"
     Options: ClassVar[type[_Options]] = _Options

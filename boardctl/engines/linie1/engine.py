@@ -83,6 +83,12 @@ _NOTATION_HELP = (
 class Linie1(Engine[State, Action]):
     """Linie 1 for 2 to 5 players; see docs/engine-linie1.md."""
 
+    title: ClassVar[str] = "Linie 1"
+    summary: ClassVar[str] = (
+        "Each player lays track tiles to build their streetcar line past the stops on their "
+        "route card, then drives it by the die from one terminal to the other."
+    )
+
     name: ClassVar[str] = "linie1"
     Options: ClassVar[type[_Options]] = _Options
     has_secrets: ClassVar[bool] = True

@@ -115,6 +115,12 @@ _TRACK_INDEX = {name: t for t, name in enumerate(TRACK_NAMES)}
 class Shiftago(Engine[ShiftagoState, Action]):
     """The rules of Shiftago, Express or Expert, for 2 to 4 players."""
 
+    title: ClassVar[str] = "Shiftago"
+    summary: ClassVar[str] = (
+        "Push your marbles in from the sides, shifting the rows; in Express the first line of "
+        "five wins, in Expert lines score points."
+    )
+
     name: ClassVar[str] = "shiftago"
     Options: ClassVar[type[Any]] = ShiftagoOptions
     variants: ClassVar[tuple[str, ...]] = VARIANTS

@@ -291,10 +291,19 @@ const PHASES = {
   move_in_progress: "A move is being made.",
   takeback_offered: "The board is as it was before the last move: leave it so to take that move back, or play on.",
   choosing: "A choice is waiting.",
-  fault: "The board has a fault.",
+};
+// the staff's pages say what is wrong in a fault; the others that the board rests
+const STAFF = page === "operator" || page === "sim";
+const RESTING = "This board is resting: staff have been told.";
+const FAULTS = {
+  sensors: "The sensors stopped answering: check the cable to the microcontroller; play resumes by itself once they answer.",
+  storage: "The games cannot be saved (the card is full or read-only): free space on it; play resumes by itself.",
+  computer: "The computer player failed: it is asked again by itself; undo and a new game work meanwhile.",
 };
 function turnText(st) {
+  if (live.connected === false) return "disconnected: the board's controller is not answering";
   if (!st) return "waiting for the board";
+  if (st.phase === "fault" && !STAFF) return RESTING;
   if (st.status && st.status !== "playing") {
     if (st.winner !== null && st.winner !== undefined) return `${playerName(st.winner)} wins` + (st.reason ? `: ${st.reason}` : "");
     return `game over: ${st.reason || st.status}`;
@@ -318,14 +327,20 @@ function computerText(st) {
 function problemText(st) {
   if (!st) return [];
   const out = [];
+  if (st.fault && !STAFF) return st.phase === "fault" ? [RESTING] : [];
   if (st.fault) out.push(`Fault: ${st.fault}`);
+  if (st.fault && FAULTS[st.fault_kind]) out.push(FAULTS[st.fault_kind]);
   const words = PHASES[st.phase];
   if (words) out.push(words);
-  if (st.offending && st.offending.length) out.push(`Not as the game allows: ${st.offending.join(", ")}; put the board back as it was.`);
+  const setup = st.phase === "setup";
+  if (setup) out.push(st.offending && st.offending.length ? "Set up: clear the board for a new game." : "Set up: put out the pieces a new game starts with.");
+  if (st.offending && st.offending.length)
+    out.push(setup ? `Take off: ${st.offending.join(", ")}.` : `Not as the game allows: ${st.offending.join(", ")}; put the board back as it was.`);
   if (st.restore) {
     for (const [site, code] of Object.entries(st.restore)) {
       const p = code ? pieceOf(code) : null;
-      out.push(code ? `Put ${p ? p.name : code} back on ${site}.` : `Take the piece off ${site}.`);
+      const name = p ? p.name : code;
+      out.push(!code ? `Take the piece off ${site}.` : setup ? `Put ${name} on ${site}.` : `Put ${name} back on ${site}.`);
     }
   }
   if (st.undone_on_board && st.undone_on_board.length) out.push(`Undone on the board: ${st.undone_on_board.join(", ")}.`);
@@ -422,6 +437,9 @@ function listen(render) {
   src.addEventListener("state", (e) => { live.state = JSON.parse(e.data); render(); });
   src.addEventListener("lights", (e) => { live.lights = JSON.parse(e.data); render(); });
   src.onerror = () => {
+    // the page says so at once: a turn shown from before is not the board's now
+    live.connected = false;
+    render();
     const c = $("conn");
     if (src.readyState === EventSource.CLOSED) {
       src.close();
@@ -429,14 +447,14 @@ function listen(render) {
       setTimeout(() => listen(render), 8000 + Math.random() * 8000);
     } else if (c) c.textContent = "reconnecting…";
   };
-  src.onopen = () => { const c = $("conn"); if (c) c.textContent = ""; };
+  src.onopen = () => { live.connected = true; const c = $("conn"); if (c) c.textContent = ""; render(); };
 }
 
 // -- pages ---------------------------------------------------------------------
 function renderLive(onClick, layout) {
   const st = live.state;
   const b = live.board;
-  if (b && $("game")) $("game").textContent = `${b.game} on ${b.board}`;
+  if (b && $("game")) $("game").textContent = STAFF ? `${b.title} on ${b.board}` : b.title;
   if ($("turn")) $("turn").textContent = turnText(st);
   showScores($("scores"), st);
   fillList($("moves"), st ? (st.moves || []).slice(-8).reverse() : []);
@@ -451,7 +469,7 @@ function renderLive(onClick, layout) {
 async function scorePage() {
   const today = async () => {
     const t = await getJSON("/api/today");
-    fillList($("today"), (t.games || []).map((g) => `${g.game}: ${g.moves} moves, ended ${String(g.ended).slice(11, 16)}`));
+    fillList($("today"), (t.games || []).map((g) => `${g.game}: ${g.moves} moves, ended ${new Date(g.ended).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`));
   };
   listen(() => {
     const st = live.state;
