@@ -229,7 +229,12 @@ def test_operator_starts_a_new_game_and_undoes_a_move(sim: Simulation, page: Any
     sim.hands("lift g3")  # the board follows the undo
     sim.clear_board()
     page.select_option("#game-choice", "shiftago")
-    page.select_option('#options select[name="variant"]', "expert")
+    # the board's own game only, its options by the engine's words, not their names
+    assert page.locator("#game-choice option").all_inner_texts() == ["shiftago"]
+    form = page.locator("#new-form").inner_text()
+    assert "Handicap: turns sat out" in form and "handicap_turns" not in form
+    assert page.locator('#options input[name="handicap_turns"]').get_attribute("max") == "6"
+    page.select_option('#options select[name="variant"]', label="Expert")
     # a game under way ends only on a second press, the first saying so
     page.click("#new")
     assert page.locator("#new").inner_text() == "Press again to end the game under way"

@@ -8,10 +8,31 @@ import json
 import sys
 from typing import Any
 
+#: where `boardctl new --help` lists each game's options (built only when asked)
+_GAME_OPTIONS = "(each game's options)"
+
+
+class _NewHelp(argparse.RawDescriptionHelpFormatter):
+    """Lists each game's options as the engines declare them, importing the
+    engines only when the help is printed."""
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_options_help() if text == _GAME_OPTIONS else text)
+
+
+def _options_help() -> str:
+    from boardctl.engines import GAMES, engine_class
+
+    lines = ["options of each game (KEY=VALUE):"]
+    for game in sorted(GAMES):
+        lines.append(f"  {game}:")
+        lines += [f"    {spec.usage()}" for spec in engine_class(game).option_specs()]
+    return "\n".join(lines)
+
 
 def register(subparsers: Any) -> None:
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
-        p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
+    def add(name: str, help_text: str, **more: Any) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text, **more)
         p.add_argument(
             "--socket",
             help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
@@ -20,7 +41,7 @@ def register(subparsers: Any) -> None:
         return p
 
     add("status", "what the board and the game are doing").set_defaults(handler=_status)
-    p = add("new", "start a new game")
+    p = add("new", "start a new game", epilog=_GAME_OPTIONS, formatter_class=_NewHelp)
     p.add_argument("game", nargs="?", help="the game (default: the board's own)")
     p.add_argument(
         "options",

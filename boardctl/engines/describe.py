@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 #: the kinds of site a board can have; a ``display`` has LEDs only and shows
 #: public information (a die's face, see :meth:`~.base.Engine.shown`): never
@@ -265,6 +266,77 @@ class BoardSpec:
             if player.name.lower() == w:
                 return self.player_piece(seat)
         return None
+
+
+#: how an option is set: a whole number, one of a few values, yes or no, words
+OPTION_KINDS = ("int", "choice", "bool", "text")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a game as an operator sets it: the operator page's form
+    and ``boardctl new --help`` are built from these, never from the
+    option's internal name alone."""
+
+    #: the key in the options (``handicap_turns``)
+    name: str
+    #: what the field is called ("Turns the handicapped player sits out")
+    label: str
+    #: a sentence on what it does
+    help: str = ""
+    #: one of :data:`OPTION_KINDS`
+    kind: str = "text"
+    #: a ``choice``'s values, in order
+    choices: tuple[Any, ...] = ()
+    #: the words shown for each choice (empty: the values themselves)
+    choice_labels: tuple[str, ...] = ()
+    #: an ``int``'s bounds
+    minimum: int | None = None
+    maximum: int | None = None
+    #: the value a new game takes when nothing is said (filled in from the
+    #: engine's ``Options``)
+    default: Any = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {OPTION_KINDS}")
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one label per choice")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "label": self.label,
+            "help": self.help,
+            "type": self.kind,
+            "default": self.default,
+        }
+        if self.choices:
+            out["choices"] = list(self.choices)
+            out["choice_labels"] = list(self.choice_labels or (str(c) for c in self.choices))
+        if self.minimum is not None:
+            out["min"] = self.minimum
+        if self.maximum is not None:
+            out["max"] = self.maximum
+        return out
+
+    def usage(self) -> str:
+        """``players=2|3|4: how many play (default 2)``, for a command's help."""
+        if self.kind == "choice":
+            values = "|".join(str(c) for c in self.choices)
+            labels = self.choice_labels or tuple(str(c) for c in self.choices)
+            said = list(zip(self.choices, labels, strict=True))
+            if any(w.lower() != str(c).lower() for c, w in said):
+                values += " (" + ", ".join(f"{c}: {w}" for c, w in said) + ")"
+        elif self.kind == "int":
+            values = f"{self.minimum}..{self.maximum}" if self.minimum is not None else "N"
+        elif self.kind == "bool":
+            values = "true|false"
+        else:
+            values = "TEXT"
+        shown = str(self.default).lower() if isinstance(self.default, bool) else self.default
+        default = "" if self.default in (None, "") else f" (default {shown})"
+        return f"{self.name}={values}: {self.help or self.label}{default}"
 
 
 @dataclass(frozen=True, slots=True)

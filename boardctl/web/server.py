@@ -715,7 +715,8 @@ class WebServer:
             "needs_password": bool(self.keys.password_hash),
             "sim": self.hands is not None,
             "brightness": self.brightness,
-            "games": sorted(GAMES),
+            # the games this board can play: its profile's
+            "games": [g for g in sorted(GAMES) if g == self.profile.game],
         }
         if s is not None:
             me["csrf"] = s.csrf
@@ -749,21 +750,8 @@ def _json_object(request: Request) -> dict[str, Any]:
 
 
 def _options_of(game: str) -> list[dict[str, Any]]:
-    """The engine's own options: name, default and, where it declares them, the choices."""
-    import dataclasses
-
+    """The game's options as its engine declares them: label, help, type,
+    choices and default, for the operator's form."""
     from boardctl.engines import engine_class
 
-    engine = engine_class(game)
-    cls = getattr(engine, "Options", None)
-    if cls is None or not dataclasses.is_dataclass(cls):
-        return []
-    variants = tuple(engine.variants)
-    out = []
-    for f in dataclasses.fields(cls):
-        default = f.default if f.default is not dataclasses.MISSING else None
-        entry: dict[str, Any] = {"name": f.name, "default": default}
-        if f.name == "variant" and variants:
-            entry["choices"] = list(variants)
-        out.append(entry)
-    return out
+    return [spec.to_json() for spec in engine_class(game).option_specs()]

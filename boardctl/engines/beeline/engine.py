@@ -33,6 +33,7 @@ from boardctl.engines.beeline.values import Options as _Options
 from boardctl.engines.describe import (
     BoardSpec,
     Look,
+    OptionSpec,
     PieceSpec,
     PlayerSites,
     PlayerSpec,
@@ -72,6 +73,31 @@ class Beeline(Engine[State, Action]):
     """
 
     title: ClassVar[str] = "Beeline"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("layout", "Board layout", "the board's cells", "choice", ("standard",)),
+        OptionSpec(
+            "returned_pieces",
+            "MARKS sent back",
+            "where the MARKS of a line sent back go",
+            "choice",
+            ("open_group", "apart"),
+            ("into the group being played", "apart, playable at any time"),
+        ),
+        OptionSpec(
+            "dead_ends",
+            "Dead ends allowed",
+            "whether a MARK may close its line's way on for good",
+            "bool",
+        ),
+        OptionSpec(
+            "blocked",
+            "A player who cannot play",
+            "a player holding pieces with no legal play",
+            "choice",
+            ("pass", "loses"),
+            ("passes", "loses"),
+        ),
+    )
     summary: ClassVar[str] = (
         "Black and Red each build a line of pieces from their starting NODE; the first to "
         "reach the other's starting point wins."

@@ -20,6 +20,7 @@ from boardctl.engines.bidiline.values import Options as _Options
 from boardctl.engines.describe import (
     BoardSpec,
     Look,
+    OptionSpec,
     PieceSpec,
     PlayerSites,
     PlayerSpec,
@@ -82,6 +83,16 @@ class BidiLine(Engine[State, Extend]):
     """
 
     title: ClassVar[str] = "The Bidirectional Line Game"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "n",
+            "Points per side",
+            "the grid's size: 7 is the board's",
+            "int",
+            minimum=2,
+            maximum=26,
+        ),
+    )
     summary: ClassVar[str] = (
         "Amber and Blue lay sticks to grow one line from both ends, each end in its own "
         "colour; when an end can go no further, the colour with more sticks wins."

@@ -6,7 +6,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, Look, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    OptionSpec,
+    PieceSpec,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.engines.duploline import board
 from boardctl.engines.duploline.board import NAME, NEIGHBOURS, POSITION, VALID, bits
 from boardctl.engines.duploline.evaluate import evaluate
@@ -112,6 +119,39 @@ class DuploLine(Engine[State, Action]):
     """
 
     title: ClassVar[str] = "DuploLine"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "locked_pieces_count",
+            "A disc in a ring counts for lines",
+            "the disc for a line of discs and the ring for a line of rings; else only a piece "
+            "alone in its cell counts",
+            "bool",
+        ),
+        OptionSpec(
+            "both_lines",
+            "Lines of both players at once",
+            "who wins when one action leaves a line of each player",
+            "choice",
+            ("mover", "opponent", "draw"),
+            ("the player who acted", "the other player", "nobody: a draw"),
+        ),
+        OptionSpec(
+            "forced_add",
+            "Forced add",
+            "where the forced add may go",
+            "choice",
+            ("either", "own", "opponent", "off"),
+            ("a lone piece of either colour", "the mover's own", "the opponent's", "no forced add"),
+        ),
+        OptionSpec(
+            "no_option",
+            "A player who cannot act",
+            "what happens when the player to act has no action at all",
+            "choice",
+            ("draw", "loss"),
+            ("the game is drawn", "that player loses"),
+        ),
+    )
     summary: ClassVar[str] = (
         "White and Black each turn play a disc and a ring, laid or moved; the first with a "
         "line of their own discs or of their own rings wins."

@@ -7,7 +7,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, Look, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    OptionSpec,
+    PieceSpec,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.engines.linie1 import data as board_data
 from boardctl.engines.linie1.die import FACES, PIPS, PITCH
 from boardctl.engines.linie1.geometry import (
@@ -84,6 +91,37 @@ class Linie1(Engine[State, Action]):
     """Linie 1 for 2 to 5 players; see docs/engine-linie1.md."""
 
     title: ClassVar[str] = "Linie 1"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("players", "Players", "how many play", "choice", (2, 3, 4, 5)),
+        OptionSpec(
+            "secrets",
+            "Line and route cards",
+            "whether the cards stay on the table or the game deals them",
+            "choice",
+            ("cards", "dealt"),
+            ("cards on the table, shown at the start of a trip", "dealt, each shown privately"),
+        ),
+        OptionSpec(
+            "movement",
+            "Driving",
+            "how far a streetcar drives each turn",
+            "choice",
+            ("die", "speed"),
+            ("by the die", "one cell more than the last move at most"),
+        ),
+        OptionSpec("die", "Die faces", "the die's faces: digits, and H for the next stop"),
+        OptionSpec(
+            "list_wrong_turns",
+            "Offer wrong turns",
+            "whether a drive that cannot reach the goal is offered among the legal ones",
+            "bool",
+        ),
+        OptionSpec(
+            "board_data",
+            "Another board (JSON)",
+            "a replacement board as JSON text; empty for the Goldsieber board",
+        ),
+    )
     summary: ClassVar[str] = (
         "Each player lays track tiles to build their streetcar line past the stops on their "
         "route card, then drives it by the die from one terminal to the other."

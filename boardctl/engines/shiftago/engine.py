@@ -7,7 +7,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, Look, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    OptionSpec,
+    PieceSpec,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.engines.shiftago.actions import Action, Insert, Score, parse_action
 from boardctl.engines.shiftago.evaluate import evaluate
 from boardctl.engines.shiftago.geometry import (
@@ -116,6 +123,33 @@ class Shiftago(Engine[ShiftagoState, Action]):
     """The rules of Shiftago, Express or Expert, for 2 to 4 players."""
 
     title: ClassVar[str] = "Shiftago"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("players", "Players", "how many play", "choice", (2, 3, 4)),
+        OptionSpec(
+            "variant",
+            "Variant",
+            "Express: the first line of five wins; Expert: lines score points",
+            "choice",
+            ("express", "expert"),
+            ("Express", "Expert"),
+        ),
+        OptionSpec(
+            "handicap_turns",
+            "Handicap: turns sat out",
+            "how many of their first turns the handicapped player sits out",
+            "int",
+            minimum=0,
+            maximum=6,
+        ),
+        OptionSpec(
+            "handicap_player",
+            "Handicapped player",
+            "the player who sits out those turns",
+            "choice",
+            (0, 1, 2, 3),
+            tuple(p.name for p in PLAYERS),
+        ),
+    )
     summary: ClassVar[str] = (
         "Push your marbles in from the sides, shifting the rows; in Express the first line of "
         "five wins, in Expert lines score points."

@@ -482,31 +482,42 @@ async function scorePage() {
   setInterval(today, 30000);
 }
 
+// The new game's options, as the engine declares them: a label and a line of
+// help each, a list where there is a fixed choice, a number with its bounds,
+// a box for yes or no.
 function optionInputs(game) {
   const holder = $("options");
   holder.replaceChildren();
   // the current game's options as they are now, else the engine's defaults
   const now = live.board && live.board.game === game ? live.board.options : {};
   for (const d of (live.me.options || {})[game] || []) {
-    const o = { ...d, default: d.name in now ? now[d.name] : d.default };
-    const label = el("label", {}, o.name + " ");
+    const value = d.name in now ? now[d.name] : d.default;
+    const field = el("div", { class: "field" });
+    const label = el("label", { for: `option-${d.name}` }, d.label);
     let input;
-    if (o.choices) {
-      input = el("select", { name: o.name });
-      for (const c of o.choices) {
-        const opt = el("option", { value: c }, c);
-        if (c === o.default) opt.selected = true;
+    if (d.type === "choice") {
+      input = el("select", { name: d.name });
+      d.choices.forEach((c, n) => {
+        const opt = el("option", { value: JSON.stringify(c) }, d.choice_labels[n]);
+        if (c === value) opt.selected = true;
         input.appendChild(opt);
-      }
-    } else if (typeof o.default === "boolean") {
-      input = el("input", { type: "checkbox", name: o.name });
-      input.checked = o.default;
+      });
+      input.dataset.json = "1";
+    } else if (d.type === "bool") {
+      input = el("input", { type: "checkbox", name: d.name });
+      input.checked = !!value;
+    } else if (d.type === "int") {
+      input = el("input", { type: "number", name: d.name, value: String(value), step: 1, inputmode: "numeric" });
+      if (d.min !== undefined) input.min = d.min;
+      if (d.max !== undefined) input.max = d.max;
+      input.dataset.number = "1";
     } else {
-      input = el("input", { name: o.name, value: o.default === null ? "" : String(o.default), size: 6 });
-      input.dataset.number = typeof o.default === "number" ? "1" : "";
+      input = el("input", { name: d.name, value: value === null ? "" : String(value) });
     }
-    label.appendChild(input);
-    holder.appendChild(label);
+    input.id = `option-${d.name}`;
+    field.append(label, input);
+    if (d.help) field.appendChild(el("span", { class: "help" }, d.help));
+    holder.appendChild(field);
   }
 }
 
@@ -538,7 +549,8 @@ function readOptions() {
   const out = {};
   for (const input of $("options").querySelectorAll("input, select")) {
     if (input.type === "checkbox") out[input.name] = input.checked;
-    else if (input.dataset.number) out[input.name] = Number(input.value);
+    else if (input.dataset.json) out[input.name] = JSON.parse(input.value);
+    else if (input.dataset.number) { if (input.value.trim() !== "") out[input.name] = Number(input.value); }
     else out[input.name] = input.value;
   }
   return out;
