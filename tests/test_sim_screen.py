@@ -2,6 +2,8 @@
 
 from typing import Any
 
+import pytest
+
 from boardctl.engines import Match, create
 from boardctl.sim.screen import Layout, compose, controller_says, turn_line, visible_width
 from hardware.profiles import load_profile
@@ -140,6 +142,21 @@ def test_the_help_line_shows_what_hands_do_in_this_game() -> None:
     duplo = command_help(create("duploline").board())[0]
     assert "white-disc" in duplo and "insert" not in duplo
     assert "lift d4 [disc|ring]" in duplo and "move d4 " in duplo
+    # the example is the piece of the player to move, not always the first player's
+    red = command_help(create("shiftago").board(), mover=1)[0]
+    assert "insert W1 [red]" in red and "blue" not in red
+
+
+def test_a_hand_that_cannot_be_done_names_this_games_sites() -> None:
+    from boardctl.engines import create
+    from boardctl.errors import BadNotation
+    from boardctl.sim.board import plan
+    from boardctl.sim.hands import HandCommand
+
+    spec = create("duploline").board()
+    with pytest.raises(BadNotation, match="has no tracks") as caught:
+        plan(load_profile("duploline"), spec, HandCommand.parse("insert"), {}, 0)
+    assert "W3" not in str(caught.value)
 
 
 def test_at_80_by_24_no_line_is_wider_and_the_title_and_help_stay() -> None:

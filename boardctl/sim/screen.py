@@ -47,16 +47,18 @@ def game_spec(status: Mapping[str, Any]) -> BoardSpec | None:
         return None
 
 
-def command_help(spec: BoardSpec | None) -> tuple[str, str]:
+def command_help(spec: BoardSpec | None, mover: int | None = None) -> tuple[str, str]:
     """The two help lines under the screen: what hands can do in this game
     (read from its board: tracks to insert into, pieces made of parts, cells
-    with neighbours), and the operator's commands."""
+    with neighbours), with the piece of the player to move (``mover``) as the
+    example, and the operator's commands."""
     if spec is None:
         return "hands: place d4 PIECE | lift d4 | move d4 e4", BOARD_HELP
 
     cells = [s for s in spec.sites if s.kind not in ("track", "display")]
     tracks = [s for s in spec.sites if s.kind == "track" and s.path]
-    word = example_piece(spec)
+    own = spec.player_piece(mover) if mover is not None else None
+    word = piece_word(spec, own.code) if own is not None else example_piece(spec)
     cell = cells[len(cells) // 2] if cells else None
     items = []
     if tracks:
@@ -394,7 +396,11 @@ def compose(
     text += ["  " + line for line in controller_says(status)]
     text.append("")
     body += [("\n".join(fit_width(line, width)), BLANK if not line else KEPT) for line in text]
-    tail = [part for line in [note, *command_help(spec)] for part in fit_width(line, width)]
+    tail = [
+        part
+        for line in [note, *command_help(spec, status.get("to_move"))]
+        for part in fit_width(line, width)
+    ]
     if layout.height:
         return "\n".join(fit_height(body, tail, layout.height))
     return "\n".join([line for line, _ in body] + tail)
