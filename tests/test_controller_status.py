@@ -143,3 +143,39 @@ def test_new_with_options_only_keeps_the_boards_game(
     monkeypatch.setattr(control_cmds, "_send", send)
     assert main(["new", "players=3", "variant=expert"]) == 0
     assert sent == [{"cmd": "new", "game": None, "options": {"players": 3, "variant": "expert"}}]
+
+
+@pytest.mark.parametrize(
+    ("game", "hands", "why"),
+    [
+        ("shiftago", ["place d4 p0"], "pushed in from the side through a track"),
+        ("shiftago", ["place d4 p1"], "that is a red marble, and blue is to insert"),
+        (
+            "duploline",
+            ["place d4 white-disc", "place d5 black-ring", "place a1 black-disc"],
+            "a1 is not next to an opponent piece",
+        ),
+        (
+            "bidiline",
+            ["place d4-d5 A", "place d5-d6 B", "place d6-d7 A"],
+            "so it is blue, not amber",
+        ),
+        ("linie1", ["place a1 9N"], "player 1 holds no tile of kind 9"),
+        ("linie1", ["place a1 2N"], "a rail would lead off the board"),
+    ],
+)
+def test_a_wrong_board_says_why_where_the_rules_know(
+    game: str, hands: list[str], why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table(game)
+    table.settle()
+    for hand in hands:
+        table.hands(hand)
+        table.settle()
+    table.wait(table.controller.timing.grace + 0.1)
+    status = table.controller.status()
+    assert status["phase"] == "wrong_board"
+    assert why in status["why"]
+    assert any(
+        line.startswith("why: ") and why in line for line in _status(table, tmp_path, capsys)
+    )

@@ -156,6 +156,8 @@ def _print_status(reply: dict[str, Any]) -> None:
         print(tell_again(reply["told_undone"]))
     if reply.get("to_tell"):
         print(tell_it(reply["to_tell"]).replace("play ACTION", "boardctl play ACTION"))
+    if reply.get("why"):
+        print(f"why: {reply['why']}")
     if reply.get("offending"):
         print(f"remove: {' '.join(reply['offending'])}")
     if reply.get("restore"):

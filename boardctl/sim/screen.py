@@ -272,7 +272,7 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
         if undone:
             lines.append(undone_line(undone))
         else:
-            lines.append("WRONG BOARD: no legal move explains it")
+            lines.append(f"WRONG BOARD: {status.get('why') or 'no legal move explains it'}")
         if status.get("to_tell"):
             lines.append(tell_it(status["to_tell"]))
         lines += _fixes(spec, status, "take away or fix")

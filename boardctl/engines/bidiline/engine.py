@@ -145,6 +145,24 @@ class BidiLine(Engine[State, Extend]):
         out += [m[3] for m in self._moves[state.end_b] if not drawn & m[0]]
         return iter(out)
 
+    def why_wrong(self, state: State, changed: Mapping[str, str | None]) -> str | None:
+        """One stick laid: the rules' reason, a stick of the wrong colour first."""
+        if len(changed) != 1 or state.end or state.moves < 2:
+            return None
+        ((site, code),) = changed.items()
+        if code not in ("A", "B") or site in self.layout(state) or "-" not in site:
+            return None
+        p, q = site.split("-")
+        ends = {"A": self.grid.points[state.end_a], "B": self.grid.points[state.end_b]}
+        other = "B" if code == "A" else "A"
+        if ends[code] not in (p, q) and ends[other] in (p, q):
+            return (
+                f"a stick there extends the {COLOUR_WORDS[other]} ({other}) end, so it is "
+                f"{COLOUR_WORDS[other]}, not {COLOUR_WORDS[code]}"
+            )
+        src, dst = (q, p) if ends[code] == q else (p, q)
+        return self.why_illegal(state, self.parse_action(f"{code}:{src}-{dst}"))
+
     def why_illegal(self, state: State, action: Extend) -> str | None:
         if state.end:
             return f"the game is over: {self.outcome(state).reason}"

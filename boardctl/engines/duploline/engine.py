@@ -253,6 +253,22 @@ class DuploLine(Engine[State, Action]):
             others = state.rings[owner] if kind == 0 else state.discs[owner]
         return others & ~(discs if kind == 0 else rings)
 
+    def why_wrong(self, state: State, changed: Mapping[str, str | None]) -> str | None:
+        """A lone disc or ring set on an empty cell: the rules' reason, or
+        that it is the other player's colour."""
+        if len(changed) != 1 or state.phase is Phase.OVER:
+            return None
+        ((cell, code),) = changed.items()
+        if code is None or cell in self.layout(state) or code.count("-") != 1:
+            return None
+        colour, word = code.split("-")
+        mover = COLOURS[state.player]
+        if colour != mover:
+            return f"that is a {colour} {word}, and {mover} is to play"
+        return self.why_illegal(
+            state, self.parse_action(f"{'D' if word == 'disc' else 'R'}+{cell}")
+        )
+
     def why_illegal(self, state: State, action: Action) -> str | None:
         if state.phase is Phase.OVER:
             return f"the game is over ({self.outcome(state).reason})"

@@ -639,6 +639,16 @@ class Linie1(Engine[State, Action]):
         )
 
     # -- legality --------------------------------------------------------
+    def why_wrong(self, state: State, changed: Mapping[str, str | None]) -> str | None:
+        """One tile laid on an empty cell: the rules' reason (not in the hand,
+        a rail off the board or against a neighbour's)."""
+        if len(changed) != 1 or state.phase == OVER:
+            return None
+        ((cell, code),) = changed.items()
+        if code is None or cell in self.layout(state) or code not in self.geo.code_of_name:
+            return None
+        return self.why_illegal(state, self.parse_action(f"{cell}:{code}"))
+
     def why_illegal(self, state: State, action: Action) -> str | None:
         phase = state.phase
         if phase == OVER:

@@ -322,6 +322,22 @@ class Shiftago(Engine[ShiftagoState, Action]):
                 yield Score(a, b, a)
                 yield Score(a, b, b)
 
+    def why_wrong(self, state: ShiftagoState, changed: Mapping[str, str | None]) -> str | None:
+        """One marble more on the board that no push explains: set down
+        rather than pushed in, or of another player's colour."""
+        if state.phase != INSERT:
+            return None
+        before = self.layout(state)
+        added = [(s, c) for s, c in changed.items() if c is not None and s not in before]
+        if len(added) != 1 or len(changed) != 1:
+            return None
+        ((cell, code),) = added
+        mover = PLAYERS[state.mover].name
+        owner = next((p.name for q, p in enumerate(PLAYERS) if f"p{q}" == code), None)
+        if owner is not None and owner != mover:
+            return f"that is a {owner} marble, and {mover} is to insert"
+        return f"a marble is pushed in from the side through a track, never set down on {cell}"
+
     def why_illegal(self, state: ShiftagoState, action: Action) -> str | None:
         p = state.mover
         if state.phase == OVER:

@@ -334,6 +334,7 @@ function problemText(st) {
   if (words) out.push(words);
   const setup = st.phase === "setup";
   if (setup) out.push(st.offending && st.offending.length ? "Set up: clear the board for a new game." : "Set up: put out the pieces a new game starts with.");
+  if (st.why) out.push(`Not allowed: ${st.why}.`);
   if (st.offending && st.offending.length)
     out.push(setup ? `Take off: ${st.offending.join(", ")}.` : `Not as the game allows: ${st.offending.join(", ")}; put the board back as it was.`);
   if (st.restore) {
