@@ -208,3 +208,14 @@ def test_a_linie1_tile_shows_the_rails_it_has_turned_as_it_lies() -> None:
     assert straight_east.look.rails == ((0.0, 180.0),)  # turned: east to west
     building = next(s for s in spec.sites if s.label and s.kind == "cell")
     assert not building.sensed and building.label.isalpha()
+
+
+def test_a_private_links_code_is_drawn_only_for_a_plain_host() -> None:
+    from boardctl.web.qr import link_address, qr_image
+
+    assert link_address("192.168.1.20:8080", "/player/abc") == "http://192.168.1.20:8080/player/abc"
+    assert link_address("[fe80::1]:8080", "/player/abc") == "http://[fe80::1]:8080/player/abc"
+    for bad in (None, "", "evil.example/x", "a b", "host:99999999", "x" * 300):
+        assert link_address(bad, "/player/abc") is None, bad
+    image = qr_image("http://192.168.1.20:8080/player/abc")
+    assert image.startswith("data:image/svg+xml") and len(image) < 20_000

@@ -321,6 +321,12 @@ def test_a_players_private_page_shows_their_secret_and_no_other_page_does(
     operator.click('button[data-player="1"]', timeout=WAIT)
     link = operator.locator('a.private-link[data-player="1"]').get_attribute("href", timeout=WAIT)
     assert link is not None
+    # the link in its own block, said whose it is, with a code a phone's camera opens
+    block = operator.locator('.private[data-player="1"]')
+    assert "player 2" in block.inner_text()
+    qr = block.locator("img.qr")
+    assert qr.get_attribute("src").startswith("data:image/svg+xml")
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 100")
     own = browser.new_context(bypass_csp=True).new_page()
     own.goto(link)
     own.wait_for_function(

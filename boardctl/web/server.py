@@ -57,6 +57,7 @@ from boardctl.web.http import (
 )
 from boardctl.web.publish import Publisher
 from boardctl.web.push import MAX_STREAMS, RETRY_AFTER, Pushes
+from boardctl.web.qr import link_address, qr_image
 
 log = logging.getLogger(__name__)
 
@@ -662,7 +663,13 @@ class WebServer:
             seats = len(board.get("players", []))
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
                 return refuse(f"'player' must be a seat from 0 to {seats - 1}", 400)
-            return answer({"ok": True, "player": seat, "link": f"/player/{self.keys.link(seat)}"})
+            link = f"/player/{self.keys.link(seat)}"
+            reply: dict[str, Any] = {"ok": True, "player": seat, "link": link}
+            address = link_address(request.headers.get("Host"), link)
+            if address is not None:
+                reply["address"] = address
+                reply["qr"] = qr_image(address)
+            return answer(reply)
 
         @route("/api/private")
         async def private(request: Request) -> Any:

@@ -616,15 +616,22 @@ function renderOperator() {
   if (b && b.secrets && links.dataset.game !== b.game + b.players.length) {
     links.dataset.game = b.game + b.players.length;
     links.replaceChildren(...b.players.map((p, i) => {
-      const btn = el("button", { type: "button", "data-player": i }, `private link for ${playerName(i)}`);
+      // one block per player: the button, then the link and its code in its place
+      const block = el("div", { class: "private", "data-player": i });
+      const btn = el("button", { type: "button", "data-player": i }, `Make a private link for ${playerName(i)}`);
       btn.onclick = async () => {
         const r = await post("/api/private-link", { player: i });
         if (!r.ok) return say(r.error, true);
-        const url = new URL(r.link, location.href).href;
-        const a = el("a", { href: url, class: "private-link", "data-player": i }, url);
-        btn.replaceWith(a);
+        const url = r.address || new URL(r.link, location.href).href;
+        const shown = [el("p", {}, `${playerName(i)}: open this on your own phone, once; it is spent when opened.`)];
+        if (r.qr) shown.push(el("img", { src: r.qr, alt: `QR code of the private link for ${playerName(i)}`, class: "qr", width: 180, height: 180 }));
+        const line = el("p");
+        line.appendChild(el("a", { href: url, class: "private-link", "data-player": i }, url));
+        shown.push(line);
+        block.replaceChildren(...shown);
       };
-      return btn;
+      block.appendChild(btn);
+      return block;
     }));
   } else if (b && !b.secrets) {
     links.dataset.game = "";
