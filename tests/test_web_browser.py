@@ -611,6 +611,11 @@ def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
         )
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         shot(page, f"sim-{game}-won")
+        if SHOTS:  # the other pages of this game, for docs/web.md
+            for path, name in (("/", "board"), ("/score", "score"), ("/operator", "operator")):
+                page.goto(str(sim.daemon.web.url) + path)
+                page.wait_for_function("document.body.dataset.moves !== '0'", timeout=WAIT)
+                shot(page, f"{name}-{game}")
 
 
 def test_a_fault_rests_the_public_pages_and_tells_the_operator_why(browser: Any) -> None:
