@@ -61,8 +61,13 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1100, "height": 820}, bypass_csp=True)
-    yield context.new_page()
+    page = context.new_page()
+    # a script error on a page fails the test that saw it, whatever it asserts
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
     context.close()
+    assert not errors, errors
 
 
 def shot(page: Any, name: str) -> None:
@@ -247,6 +252,9 @@ def test_operator_starts_a_new_game_and_undoes_a_move(sim: Simulation, page: Any
     assert status["moves"] == []
     moves_shown(page, 0)
     assert page.locator("#past li").count() >= 2
+    # started at a local time as people write it, not the store's UTC stamp
+    started = page.locator("#past li[data-game]").first.inner_text().split("started ")[1]
+    assert "T" not in started and "Z" not in started, started
     assert (
         page.locator("#past a").first.get_attribute("href", timeout=WAIT).startswith("/api/export/")
     )

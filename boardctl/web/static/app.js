@@ -565,14 +565,23 @@ async function operatorCommand(body) {
   return reply;
 }
 
+// a stored time (UTC) as the local date and time people read
+function localTime(stamp) {
+  const d = new Date(stamp);
+  return isNaN(d) ? String(stamp || "") : d.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
 async function pastGames() {
   const reply = await post("/api/command", { cmd: "games" });
   if (!reply.ok) return;
-  const rows = reply.games.map((g) => {
-    const li = el("li", {}, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, ${g.started} `);
+  // games left with no move at all are set apart, counted, not listed one by one
+  const empty = reply.games.filter((g) => g.status === "abandoned" && !g.moves);
+  const rows = reply.games.filter((g) => !empty.includes(g)).map((g) => {
+    const li = el("li", { "data-game": g.id }, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, started ${localTime(g.started)} `);
     li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, "record"));
     return li;
   });
+  if (empty.length) rows.push(el("li", { class: "note" }, `${empty.length} game${empty.length > 1 ? "s" : ""} left with no move`));
   $("past").replaceChildren(...rows);
 }
 
