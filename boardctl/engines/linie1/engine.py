@@ -1461,10 +1461,11 @@ class Linie1(Engine[State, Action]):
         geo = self.geo
         w = geo.width
         stop_cells = {cell: letter for letter, cell in zip(self.letters, state.stops, strict=True)}
+        # every streetcar where it stands: two may share a cell or a terminal
         cars: dict[int, str] = {}
         for q, pos in enumerate(state.cars):
             if pos >= 0:
-                cars[site_of(pos)] = str(q + 1)
+                cars[site_of(pos)] = cars.get(site_of(pos), "") + str(q + 1)
         header = "     " + "".join(f"{ch:<5}" for ch in "abcdefghijklmnopqrstuvwxyz"[: geo.size])
         lines = [header]
         for r in range(1, geo.size + 1):
@@ -1484,8 +1485,12 @@ class Linie1(Engine[State, Action]):
                 row.append(f"{cell:<5}")
             lines.append(f"{r:>3}  " + "".join(row).rstrip())
         for t in geo.terminals:
-            if TERMINAL_AT + t.index in cars:
-                lines.append(f"streetcar of player {cars[TERMINAL_AT + t.index]} in {t.name}")
+            here = cars.get(TERMINAL_AT + t.index, "")
+            if len(here) == 1:
+                lines.append(f"streetcar of player {here} in {t.name}")
+            elif here:
+                who = ", ".join(here[:-1]) + f" and {here[-1]}"
+                lines.append(f"streetcars of players {who} in {t.name}")
         for q in range(self.players):
             hand = " ".join(f"{k}x{c}" for k, c in enumerate(state.hands[q]) if c) or "-"
             extra = ""
