@@ -210,3 +210,35 @@ def test_a_turn_says_the_engines_task_in_words() -> None:
     # the status's task is what the screen says ...
     line = turn_line({**status, "task": "play a ring action"})
     assert line == "black (player 2) to play a ring action", line
+
+
+def _linie1_status() -> dict[str, Any]:
+    engine = create("linie1")
+    match = Match(engine)
+    return {
+        "game": "linie1",
+        "options": {},
+        "phase": "awaiting_move",
+        "moves": [],
+        "to_move": 0,
+        "status": "playing",
+        "task": "lay two tiles or start the trip",
+        "picture": engine.render(match.state),
+    }
+
+
+@pytest.mark.parametrize(("width", "height"), [(120, 50), (80, 24)])
+def test_linie1_fits_a_terminal_with_every_column_of_its_board(width: int, height: int) -> None:
+    text = compose(
+        _linie1_status(), None, Layout(load_profile("linie1"), width=width, height=height)
+    )
+    lines = text.splitlines()
+    assert len(lines) <= height
+    assert max(visible_width(line) for line in lines) <= width
+    header = next(line for line in lines if line.split()[:3] == ["a", "b", "c"])
+    assert header.split()[-2:] == ["k", "l"]  # the east columns are not cut off
+    # every row of the board, 1 to 12
+    rows = [line for line in lines[: lines.index(header) + 13] if line[:3].strip().isdigit()]
+    assert [int(line[:3]) for line in rows] == list(range(1, 13))
+    # whose turn it is stays; the engine's notes and the LEDs give way first
+    assert any(line.startswith("player 1 to lay two tiles") for line in lines)

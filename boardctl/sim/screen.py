@@ -74,6 +74,8 @@ def command_help(spec: BoardSpec | None, mover: int | None = None) -> tuple[str,
                 last = (single.name if single is not None else code).split()[-1]
                 if last not in parts:
                     parts.append(last)
+        if len(parts) > 4:  # a Linie 1 tile, its sign and its streetcars: too many to list
+            parts = ["PART"]
         items.append(f"lift {cell.name}" + (f" [{'|'.join(parts)}]" if parts else ""))
         if len(cells) >= 3 and not cell.neighbours:
             items.append("remove " + " ".join(c.name for c in cells[:3]))
@@ -371,15 +373,27 @@ def compose(
     body = [(f"{layout.title} · {game} on {layout.profile.name}", KEPT)]
     body.append(("\n".join(fit_width(f"options: {opts}" if opts else "", width)), OPTIONS))
     leds = ["LEDs", *led_text(layout.profile, frame)]
-    picture = side_by_side(leds, ["board", *board_text(status)], layout.gap)
-    # the picture beside the LEDs is cut, not wrapped; the engine's notes below
-    # the LEDs wrap, and each gives way whole before anything else but blanks
-    body += [
-        (clip(line, width) if width else line, KEPT)
-        if n < len(leds)
-        else ("\n".join(fit_width(line, width)), EXTRA)
-        for n, line in enumerate(picture)
-    ]
+    board = ["board", *board_text(status)]
+    picture = side_by_side(leds, board, layout.gap)
+    if width and max(map(visible_width, picture[: len(leds)])) > width:
+        # too wide for both side by side (Linie 1's): the whole board first, then
+        # the LEDs under it, giving way whole where the height is short
+        # the grid is kept (up to its last numbered row); the engine's notes under
+        # it wrap and give way, after the LEDs, before anything else
+        numbered = [n for n, line in enumerate(board) if line[:4].strip().isdigit()]
+        grid = (max(numbered) + 1) if numbered else len(board)
+        body += [(clip(line, width), KEPT) for line in board[:grid]]
+        body += [("\n".join(fit_width(line, width)), EXTRA) for line in board[grid:]]
+        body.append(("\n".join(clip(line, width) for line in leds), EXTRA))
+    else:
+        # the picture beside the LEDs is cut, not wrapped; the engine's notes below
+        # the LEDs wrap, and each gives way whole before anything else but blanks
+        body += [
+            (clip(line, width) if width else line, KEPT)
+            if n < len(leds)
+            else ("\n".join(fit_width(line, width)), EXTRA)
+            for n, line in enumerate(picture)
+        ]
     text = [""]
     text.append(turn_line(status))
     if layout.note:
