@@ -342,6 +342,8 @@ def test_a_players_private_page_shows_their_secret_and_no_other_page_does(
         timeout=WAIT,
     )
     assert CARD_NAMES[1] not in own.content()
+    # in words, not as JSON
+    assert own.locator("#secret").inner_text() == f"Card: {CARD_NAMES[2]}"
     shot(own, "player")
     # the link was for one use: a second browser gets nothing
     other = browser.new_context(bypass_csp=True).new_page()

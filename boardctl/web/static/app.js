@@ -701,8 +701,19 @@ async function playerPage() {
     const node = $("secret");
     if (!r.ok) { node.textContent = r.error; return; }
     $("who").textContent = playerName(r.player);
-    node.replaceChildren(...Object.entries(r.private).map(([k, v]) => el("li", {}, `${k}: ${JSON.stringify(v)}`)));
+    // each thing in words ("Route card: B4", "Stops: C, E, M"), and marked on the
+    // board where it names a site or a site's letter (a terminal, a stop)
+    const items = (v) => (Array.isArray(v) ? v.map(String) : typeof v === "string" && /^[A-Z]{2,}$/.test(v) ? [...v] : [String(v)]);
+    const marks = new Set();
+    node.replaceChildren(...Object.entries(r.private).map(([k, v]) => {
+      items(v).forEach((t) => marks.add(t));
+      const label = k.replace(/_/g, " ");
+      return el("li", { "data-key": k }, `${label[0].toUpperCase()}${label.slice(1)}: ${items(v).join(", ")}`);
+    }));
     if (!Object.keys(r.private).length) node.replaceChildren(el("li", {}, "nothing hidden for you now"));
+    const holder = $("board");
+    for (const { g, site } of Object.values((holder && holder.parts) || {}))
+      g.classList.toggle("mine", marks.has(site.name) || (!!site.label && marks.has(site.label)));
   };
   listen(() => { renderLive(); show(); });
   show();
