@@ -51,7 +51,8 @@ def declaration(
         "lights_note": palette.note,
         "cells": spec.cells,
         "sites": [_site(s, s.name in lit) for s in spec.sites],
-        "pieces": [_piece(p) for p in spec.pieces],
+        # a piece whose code is its parts joined by "+" the pages make up themselves
+        "pieces": [_piece(p) for p in spec.pieces if not p.parts or p.code != "+".join(p.parts)],
         "secrets": bool(engine.has_secrets),
         "rules": engine.summary or doc.split("\n\n")[0].replace("\n", " "),
         "board": profile.name,

@@ -34,8 +34,20 @@ function playerWord(seat) {
   return p ? p.name : `player ${seat + 1}`;
 }
 
+// A piece by its code. A piece made of parts whose code is its parts joined
+// by "+" is not declared (Linie 1 has over a thousand): it is made up here.
+let pieceMap = null;
 function pieceOf(code) {
-  return (live.board.pieces || []).find((p) => p.code === code);
+  if (!pieceMap || pieceMap.board !== live.board) {
+    pieceMap = { board: live.board, codes: new Map((live.board.pieces || []).map((p) => [p.code, p])) };
+  }
+  const known = pieceMap.codes.get(code);
+  if (known || typeof code !== "string" || !code.includes("+")) return known;
+  const parts = code.split("+").map((c) => pieceMap.codes.get(c));
+  if (!parts.every((p) => p)) return undefined;
+  const made = { code, name: parts.map((p) => p.name).join(" and "), owner: null, parts: parts.map((p) => p.code) };
+  pieceMap.codes.set(code, made);
+  return made;
 }
 
 // -- the board picture ---------------------------------------------------------
