@@ -95,9 +95,13 @@ class BoardProfile:
     buttons: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     #: where the profile was read from, for messages
     source: str = ""
-    #: the players' colours as "#rrggbb", matching this board's pieces; empty
-    #: for the colour-blind-safe default palette
+    #: the players' LED colours as "#rrggbb" where they are not the colours of
+    #: the pieces the engine declares (an LED cannot glow black); empty: the
+    #: pieces' colours
     palette: tuple[str, ...] = ()
+    #: what people are told about the palette ("black is lit a cold white: an
+    #: LED cannot glow black")
+    palette_note: str = ""
 
     def __post_init__(self) -> None:
         by_name = {s.name: s for s in self.sites}

@@ -479,11 +479,19 @@ def load(
                 section, f.name, merged[section][f.name], hints[f.name], where[(section, f.name)]
             )
         built[section] = cls(**values)
+    from boardctl.controller.scenes import parse_colour, signal_clash
+
     for n, colour in enumerate(built["leds"].palette):
         if not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
             raise ConfigError(
                 f"{where[('leds', 'palette')]}: colour {n + 1} {colour!r} must be written "
                 '#rrggbb, e.g. "#e69f00"'
+            )
+        why = signal_clash(parse_colour(colour))
+        if why is not None:
+            raise ConfigError(
+                f"{where[('leds', 'palette')]}: colour {n + 1}: {why}; choose another for "
+                "that player, so a mistake is never taken for a player's light"
             )
     _check_control(built["control"], where)
     _check_web(built["web"], where)

@@ -61,5 +61,10 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1100, "height": 820}, bypass_csp=True)
-    yield context.new_page()
+    page = context.new_page()
+    # a script error on a page fails the test that saw it, whatever it asserts
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
     context.close()
+    assert not errors, errors

@@ -96,7 +96,7 @@ def test_what_config_show_accepts_the_web_server_takes(tmp_path: Path) -> None:
         _config(tmp_path, f'[web]\nlisten = "127.0.0.1:0"\npassword_hash = "{_HASH}"\n'),
         required=True,
     )
-    loop: Any = type("L", (), {"watchers": [], "submit": None})()
+    loop: Any = type("L", (), {"watchers": [], "submit": None, "palette_of": None})()
     web = start_web(config, load_profile("shiftago-colour"), loop)
     web.close()
 

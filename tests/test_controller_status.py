@@ -45,7 +45,7 @@ def test_status_after_an_undo_says_to_take_the_undone_move_off_the_board(
     table.hands("lift g7")
     lines = _status(table, tmp_path, capsys)
     assert not [line for line in lines if line.startswith(("undone", "remove", "restore"))]
-    assert "player 1 to insert a marble" in lines
+    assert "red (player 2) to insert a marble" in lines
 
 
 def test_two_undos_on_a_board_that_still_shows_both_moves_name_both(
@@ -66,12 +66,12 @@ def test_status_says_in_words_what_the_player_must_do(
 ) -> None:
     table = _table("duploline")
     table.settle()
-    assert "player 0 to open with a disc or a ring" in _status(table, tmp_path, capsys)
+    assert "white (player 1) to open with a disc or a ring" in _status(table, tmp_path, capsys)
     table.hands("place d4 white-disc")
-    assert "player 1 to play a disc or a ring action" in _status(table, tmp_path, capsys)
+    assert "black (player 2) to play a disc or a ring action" in _status(table, tmp_path, capsys)
     table.hands("place d5 black-ring")
     lines = _status(table, tmp_path, capsys)
-    assert "player 1 to play a disc action" in lines
+    assert "black (player 2) to play a disc action" in lines
     assert not [line for line in lines if line.startswith(("remove", "restore"))]
 
 
@@ -85,3 +85,97 @@ def test_status_names_both_what_to_remove_and_what_to_put_back(
     table.wait(c.timing.grace + 0.1)
     lines = _status(table, tmp_path, capsys)
     assert "remove: c2" in lines and "restore: d4=white-disc" in lines
+
+
+def test_status_on_a_fault_says_what_is_wrong_and_what_to_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from boardctl.cli.control_cmds import _print_status
+
+    _print_status(
+        {
+            "board": "shiftago-colour",
+            "phase": "fault",
+            "fault": "serial port /dev/boardctl-mcu does not exist",
+            "fault_kind": "sensors",
+            "game": "shiftago",
+            "options": {},
+            "status": "playing",
+            "to_move": 0,
+            "task": "insert a marble",
+            "moves": [],
+        }
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "board shiftago-colour: fault"
+    assert "fault: serial port /dev/boardctl-mcu does not exist" in lines
+    assert any("check the cable" in line and "by itself" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("phase", "words"),
+    [
+        ("awaiting_move", "waiting for a move"),
+        ("wrong_board", "the board differs from the game"),
+        ("takeback_offered", "a takeback is offered"),
+    ],
+)
+def test_status_names_the_phase_in_words(
+    phase: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli.control_cmds import _print_status
+
+    _print_status({"board": "b", "phase": phase, "game": "shiftago", "moves": []})
+    assert capsys.readouterr().out.splitlines()[0] == f"board b: {words}"
+
+
+def test_new_with_options_only_keeps_the_boards_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli import control_cmds
+
+    sent: list[dict[str, Any]] = []
+
+    def send(args: Any, body: dict[str, Any]) -> dict[str, Any]:
+        sent.append(body)
+        return {"ok": True, "board": "b", "phase": "awaiting_move", "moves": []}
+
+    monkeypatch.setattr(control_cmds, "_send", send)
+    assert main(["new", "players=3", "variant=expert"]) == 0
+    assert sent == [{"cmd": "new", "game": None, "options": {"players": 3, "variant": "expert"}}]
+
+
+@pytest.mark.parametrize(
+    ("game", "hands", "why"),
+    [
+        ("shiftago", ["place d4 p0"], "pushed in from the side through a track"),
+        ("shiftago", ["place d4 p1"], "that is a red marble, and blue is to insert"),
+        (
+            "duploline",
+            ["place d4 white-disc", "place d5 black-ring", "place a1 black-disc"],
+            "a1 is not next to an opponent piece",
+        ),
+        (
+            "bidiline",
+            ["place d4-d5 A", "place d5-d6 B", "place d6-d7 A"],
+            "so it is blue, not amber",
+        ),
+        ("linie1", ["place a1 9N"], "player 1 holds no tile of kind 9"),
+        ("linie1", ["place a1 2N"], "a rail would lead off the board"),
+    ],
+)
+def test_a_wrong_board_says_why_where_the_rules_know(
+    game: str, hands: list[str], why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table(game)
+    table.settle()
+    for hand in hands:
+        table.hands(hand)
+        table.settle()
+    table.wait(table.controller.timing.grace + 0.1)
+    status = table.controller.status()
+    assert status["phase"] == "wrong_board"
+    assert why in status["why"]
+    assert any(
+        line.startswith("why: ") and why in line for line in _status(table, tmp_path, capsys)
+    )

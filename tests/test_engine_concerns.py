@@ -20,7 +20,7 @@ from boardctl.engines import GAMES, engine_class
 from boardctl.engines.base import Engine
 
 #: what Engine holds itself: the game's name and options, and its construction
-ENGINE_OWN = {"name", "Options", "variants", "players", "from_options"}
+ENGINE_OWN = {"name", "Options", "OPTIONS", "option_specs", "variants", "players", "from_options"}
 
 CONCERNS = [c for c in Engine.__bases__ if c.__module__.startswith("boardctl.engines.")]
 

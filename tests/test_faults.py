@@ -22,9 +22,9 @@ def _frames(fault: Fault) -> list[tuple[tuple[int, int, int], ...]]:
 def test_a_storage_fault_and_a_sensor_fault_light_the_board_differently() -> None:
     sensors, storage = _frames(Fault.SENSORS), _frames(Fault.STORAGE)
     assert sensors != storage
-    # the lost sensors: every LED alike, a slow vermilion pulse
+    # the lost sensors: every LED alike, a slow magenta pulse
     assert all(len(set(frame)) == 1 for frame in sensors)
-    # the full disk: yellow, the LEDs in two halves blinking in turn
+    # the full disk: cyan, the LEDs in two halves blinking in turn
     assert any(len(set(frame)) == 2 for frame in storage)
     lit = {led for frame in storage for led in frame if led != (0, 0, 0)}
     assert lit == {PALETTE.restore}

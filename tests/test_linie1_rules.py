@@ -270,3 +270,22 @@ def test_the_speed_rule_rolls_no_die_and_shows_none() -> None:
     for text in record["moves"]:
         assert engine.shown(match.state) == frozenset(), text
         match.play_text(text)
+
+
+def test_two_streetcars_in_one_place_are_both_drawn() -> None:
+    import dataclasses
+
+    from boardctl.engines.linie1.trip import TERMINAL_AT
+
+    engine = _engine()
+    state = engine.initial()
+    terminal = engine.geo.terminals[0]
+    # a position in a terminal is TERMINAL_AT + 2 * its index (+ the way out); on a cell, cell * 4
+    both = dataclasses.replace(state, cars=(TERMINAL_AT + 2 * terminal.index,) * 2)
+    assert f"streetcars of players 1 and 2 in {terminal.name}" in engine.render(both)
+    cell = engine.geo.track_cells[0]
+    tiles = list(state.tiles)
+    tiles[cell] = next(iter(engine.geo.code_names))
+    on_a_tile = dataclasses.replace(state, tiles=bytes(tiles), cars=(cell * 4, cell * 4))
+    row = next(line for line in engine.render(on_a_tile).splitlines() if "12" in line[5:])
+    assert engine.geo.code_name(tiles[cell]) + "12" in row

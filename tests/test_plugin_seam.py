@@ -261,7 +261,7 @@ def test_a_game_package_alone_is_found_checked_and_played_by_hands(tmp_path: Pat
     assert seen["place"] == {"b2": "s1"}
     assert seen["push"] == {"a1": "s0", "b1": "s1"}
     assert seen["names"] == ["amber", "jade"]
-    assert seen["label"] == "jade (player 1, sky-blue lights)"
+    assert seen["label"] == "jade (player 2)"
     assert seen["help"].startswith("hands: insert W1 [amber] | place b2 amber")
     # and its demo, kept in its own package, is found by import
     assert "stones" in seen["demos"]

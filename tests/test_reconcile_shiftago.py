@@ -158,7 +158,8 @@ def test_a_marble_on_a_wrong_cell_is_wrong_and_nothing_changes() -> None:
     sensed = profile.projected_layout(engine.layout(match.state))
     sensed["d4"] = "p1"
     verdict = rec.reconcile(match.states, sensed, deep=True)
-    assert verdict == Wrong(frozenset({"d4"}), {})
+    why = "that is a red marble, and blue is to insert"
+    assert verdict == Wrong(frozenset({"d4"}), {}, why=why)
     sensed["a1"] = "p1"
     verdict = rec.reconcile(match.states, sensed, deep=True)
     assert isinstance(verdict, Wrong) and verdict.restore == {"a1": "p0"}

@@ -5,17 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
 from controller_support import Table, profile_for
 from tiny_games import CELLS, DiceState, TinyDice, dice_profile
 
 from boardctl.controller.machine import Controller
 from boardctl.controller.scenes import (
     BLACK,
+    CYAN,
+    MAGENTA,
     ORANGE,
     SKY_BLUE,
-    VERMILION,
-    YELLOW,
+    Colours,
     Palette,
+    confusable,
     parse_colour,
     render,
 )
@@ -46,7 +49,7 @@ def test_legal_tracks_show_in_the_colour_of_the_player_to_move() -> None:
         assert lit == tuple(round(c * 0.6) for c in colour)
 
 
-def test_a_wrong_marble_blinks_vermilion_and_a_missing_one_is_amber() -> None:
+def test_a_wrong_marble_blinks_magenta_and_a_missing_one_is_cyan() -> None:
     view = View(
         Phase.WRONG_BOARD,
         to_move=0,
@@ -56,8 +59,8 @@ def test_a_wrong_marble_blinks_vermilion_and_a_missing_one_is_amber() -> None:
     )
     on = render(view, PROFILE, PALETTE, 10.1)
     off = render(view, PROFILE, PALETTE, 10.35)
-    assert on[_led("d4")] == VERMILION and off[_led("d4")] == BLACK
-    assert on[_led("a1")] == YELLOW == off[_led("a1")]
+    assert on[_led("d4")] == MAGENTA and off[_led("d4")] == BLACK
+    assert on[_led("a1")] == CYAN == off[_led("a1")]
 
 
 def test_the_winning_line_shines_in_the_winners_colour() -> None:
@@ -71,7 +74,55 @@ def test_fault_and_attract_light_the_board_differently() -> None:
     fault = render(View(Phase.FAULT), PROFILE, PALETTE, 0.5)
     attract = render(View(Phase.ATTRACT), PROFILE, PALETTE, 0.5)
     assert fault != attract
-    assert all(led[2] == 0 for led in fault)  # no blue in vermilion
+    assert all(led[1] == 0 and led[0] == led[2] for led in fault)  # a magenta pulse
+
+
+def test_each_game_lights_its_players_in_the_colour_of_their_pieces() -> None:
+    shiftago = Colours().palette(create("shiftago", {"players": 4}).board().players)
+    assert shiftago.players[:4] == ((32, 96, 224), (224, 32, 32), (240, 200, 0), (32, 160, 64))
+    assert shiftago.note == ""
+    # black cannot glow: it is lit blue, and the palette says so
+    duplo = Colours().palette(create("duploline").board().players)
+    assert duplo.players[:2] == ((240, 240, 240), (48, 80, 255))
+    assert duplo.note == "black is lit blue: an LED cannot glow black"
+    # a board's palette maps the pieces' colours and says why
+    beeline = Colours((), ("#8ca0ff", "#ff2a1a"), "black is lit a cold white").palette(
+        create("beeline").board().players
+    )
+    assert beeline.players[:2] == ((140, 160, 255), (255, 42, 26))
+    assert beeline.note == "black is lit a cold white"
+
+
+def test_no_player_of_any_game_is_lit_like_a_mistake_or_a_piece_to_put_back() -> None:
+    from boardctl.engines import GAMES
+    from hardware.profiles import builtin_profiles, load_profile
+
+    games = [create(g).board() for g in GAMES]
+    games += [create("shiftago", {"players": 4}).board(), create("linie1", {"players": 5}).board()]
+    lit = [(Colours().palette(spec.players), len(spec.players)) for spec in games]
+    for name in builtin_profiles():
+        profile = load_profile(name)
+        spec = create(profile.game, profile.game_options).board()
+        colours = Colours((), profile.palette, profile.palette_note)
+        lit.append((colours.palette(spec.players), len(spec.players)))
+    for palette, seats in lit:
+        for colour in palette.players[:seats]:
+            assert not confusable(colour, palette.error), colour
+            assert not confusable(colour, palette.restore), colour
+    assert not confusable(MAGENTA, CYAN)
+
+
+def test_a_palette_too_like_the_mistakes_is_refused() -> None:
+    from boardctl.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="magenta that mistakes blink in"):
+        _config_with_palette('["#2060e0", "#ff20e0"]')
+
+
+def _config_with_palette(colours: str) -> object:
+    from boardctl import config
+
+    return config.load(overrides=[f"leds.palette={colours}"])
 
 
 def test_player_colours_are_configurable() -> None:

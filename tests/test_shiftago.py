@@ -139,8 +139,8 @@ def test_reaching_ten_over_several_lines_wins() -> None:
     state = _state(engine, rows, phase="score", scores=[8, 9, 0])
     after = engine.apply(state, engine.parse_action("x:a1-d1/a1"))
     outcome = engine.outcome(after)
-    assert outcome.winner == 0 and outcome.reason == "player 0 reached 10 points"
-    with pytest.raises(IllegalMove, match="the game is over: player 0 reached 10 points"):
+    assert outcome.winner == 0 and outcome.reason == "blue reached 10 points"
+    with pytest.raises(IllegalMove, match="the game is over: blue reached 10 points"):
         engine.apply(after, Insert.from_str("Sd"))
 
 
@@ -199,9 +199,10 @@ def test_render_draws_the_board_with_coordinates() -> None:
     text = engine.render(match.state)
     lines = text.splitlines()
     assert lines[0] == lines[8] == "   a b c d e f g"
-    assert lines[1] == "7  1 . . . . . .  7"
-    assert lines[7] == "1  . . . 0 . . .  1"
-    assert lines[9] == "player 0 to insert · marbles left 21 21 · points 0 0"
+    # each marble by its colour's initial: blue's on d1, red's on a7
+    assert lines[1] == "7  R . . . . . .  7"
+    assert lines[7] == "1  . . . B . . .  1"
+    assert lines[9] == "blue to insert · marbles left: blue 21, red 21 · points: blue 0, red 0"
 
 
 def test_state_json_refuses_a_broken_board() -> None:

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+import pytest
+
 from boardctl.engines import Match, create
 from boardctl.sim.screen import Layout, compose, controller_says, turn_line, visible_width
 from hardware.profiles import load_profile
@@ -35,10 +37,11 @@ def test_the_screen_shows_leds_board_turn_and_scores() -> None:
     frame[0] = (230, 159, 0)
     text = compose(STATUS, frame, Layout(profile), note="insert W1: done")
     assert "\x1b[38;2;230;159;0m●" in text  # a1's LED in its colour
-    assert "1  0 . . . . . .  1" in text  # the engine's board: blue's marble on a1
-    # the LEDs show each player in the palette's colour, not the marbles' colour
-    assert "red (player 1, sky-blue lights) to insert" in text
-    assert "scores: blue (orange lights) 0  red (sky-blue lights) 0" in text
+    assert "1  B . . . . . .  1" in text  # the engine's board: blue's marble on a1
+    # a player is named by the colour of their marbles, counted from 1
+    assert "red (player 2) to insert" in text
+    assert "scores: blue 0  red 0" in text
+    assert "lights:" not in text  # the LEDs show each player in their marbles' colour
     assert "moves (1): W1" in text
     assert "insert W1: done" in text
 
@@ -121,10 +124,10 @@ def test_scoring_lists_the_lines_and_game_over_names_the_winner() -> None:
     status["choices"] = ["x:a1-e1", "x:a1-a5"]
     text = compose(status, None, Layout(profile))
     # the engine's words for the task, then the choices as they are typed
-    assert "blue (player 0, orange lights) to choose a line to score: x:a1-e1 or x:a1-a5" in text
-    over = {**STATUS, "phase": "game_over", "winner": 0, "reason": "player 0 reached 12 points"}
+    assert "blue (player 1) to choose a line to score: x:a1-e1 or x:a1-a5" in text
+    over = {**STATUS, "phase": "game_over", "winner": 0, "reason": "blue reached 12 points"}
     said = controller_says(over)[0]
-    assert "GAME OVER: blue (player 0, orange lights) wins (player 0 reached 12 points)" in said
+    assert "GAME OVER: blue (player 1) wins (blue reached 12 points)" in said
     ambiguous = {**STATUS, "phase": "move_in_progress", "verdict": "ambiguous"}
     ambiguous["candidates"] = [["W1"], ["Sa"]]
     assert "  could be: Sa" in controller_says(ambiguous)
@@ -139,6 +142,21 @@ def test_the_help_line_shows_what_hands_do_in_this_game() -> None:
     duplo = command_help(create("duploline").board())[0]
     assert "white-disc" in duplo and "insert" not in duplo
     assert "lift d4 [disc|ring]" in duplo and "move d4 " in duplo
+    # the example is the piece of the player to move, not always the first player's
+    red = command_help(create("shiftago").board(), mover=1)[0]
+    assert "insert W1 [red]" in red and "blue" not in red
+
+
+def test_a_hand_that_cannot_be_done_names_this_games_sites() -> None:
+    from boardctl.engines import create
+    from boardctl.errors import BadNotation
+    from boardctl.sim.board import plan
+    from boardctl.sim.hands import HandCommand
+
+    spec = create("duploline").board()
+    with pytest.raises(BadNotation, match="has no tracks") as caught:
+        plan(load_profile("duploline"), spec, HandCommand.parse("insert"), {}, 0)
+    assert "W3" not in str(caught.value)
 
 
 def test_at_80_by_24_no_line_is_wider_and_the_title_and_help_stay() -> None:
@@ -156,12 +174,14 @@ def test_at_80_by_24_no_line_is_wider_and_the_title_and_help_stay() -> None:
     assert any(line.startswith("place d4 purple-disc") for line in lines)
 
 
-def test_a_palette_of_its_own_names_its_colours_or_shows_their_hex() -> None:
-    profile = load_profile("shiftago-colour")
-    lights = ((0, 114, 178), (18, 52, 86))
-    text = compose(STATUS, None, Layout(profile, lights=lights))
-    assert "red (player 1, #123456 lights) to insert" in text
-    assert "blue (blue lights) 0" in text
+def test_lights_not_in_the_colour_of_the_pieces_are_said_under_the_turn() -> None:
+    profile = load_profile("duploline")
+    status = {**STATUS, "game": "duploline", "options": {}, "moves": [], "scores": None}
+    status["picture"] = _picture("duploline", {}, [])
+    note = "black is lit blue: an LED cannot glow black"
+    lines = compose(status, None, Layout(profile, note=note)).splitlines()
+    turn = next(n for n, line in enumerate(lines) if "to " in line and "(player" in line)
+    assert lines[turn + 1] == f"lights: {note}"
 
 
 def test_at_80_columns_the_notes_under_the_board_wrap_and_give_way_whole() -> None:
@@ -189,4 +209,36 @@ def test_a_turn_says_the_engines_task_in_words() -> None:
     status = {**STATUS, "game": "duploline", "options": {}, "moves": ["D+d4"], "expects": "ring"}
     # the status's task is what the screen says ...
     line = turn_line({**status, "task": "play a ring action"})
-    assert line == "black (player 1, sky-blue lights) to play a ring action", line
+    assert line == "black (player 2) to play a ring action", line
+
+
+def _linie1_status() -> dict[str, Any]:
+    engine = create("linie1")
+    match = Match(engine)
+    return {
+        "game": "linie1",
+        "options": {},
+        "phase": "awaiting_move",
+        "moves": [],
+        "to_move": 0,
+        "status": "playing",
+        "task": "lay two tiles or start the trip",
+        "picture": engine.render(match.state),
+    }
+
+
+@pytest.mark.parametrize(("width", "height"), [(120, 50), (80, 24)])
+def test_linie1_fits_a_terminal_with_every_column_of_its_board(width: int, height: int) -> None:
+    text = compose(
+        _linie1_status(), None, Layout(load_profile("linie1"), width=width, height=height)
+    )
+    lines = text.splitlines()
+    assert len(lines) <= height
+    assert max(visible_width(line) for line in lines) <= width
+    header = next(line for line in lines if line.split()[:3] == ["a", "b", "c"])
+    assert header.split()[-2:] == ["k", "l"]  # the east columns are not cut off
+    # every row of the board, 1 to 12
+    rows = [line for line in lines[: lines.index(header) + 13] if line[:3].strip().isdigit()]
+    assert [int(line[:3]) for line in rows] == list(range(1, 13))
+    # whose turn it is stays; the engine's notes and the LEDs give way first
+    assert any(line.startswith("player 1 to lay two tiles") for line in lines)

@@ -75,15 +75,15 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 
 
 def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Terminal) -> None:
-    terminal.shows("sim>", "blue (player 0, orange lights) to insert", "the board is right")
+    terminal.shows("sim>", "blue (player 1) to insert", "the board is right")
 
     terminal.type("insert W1")
-    text = terminal.shows("red (player 1, sky-blue lights) to insert", "moves (1):")
-    assert "1  0 . . . . . .  1" in text  # blue's marble on a1
-    # the tracks glow in red's light colour, sky blue (#56b4e9), dimmed or not
+    text = terminal.shows("red (player 2) to insert", "moves (1):")
+    assert "1  B . . . . . .  1" in text  # blue's marble on a1
+    # the tracks glow in red's colour, the red of its marbles (#e02020), dimmed or not
     coloured = terminal.tmux("capture-pane", "-t", "sim", "-p", "-e")
-    assert any(_shade_of((86, 180, 233), c) for c in _led_colours(coloured))
-    assert not any(_shade_of((230, 159, 0), c) for c in _led_colours(coloured))
+    assert any(_shade_of((224, 32, 32), c) for c in _led_colours(coloured))
+    assert not any(_shade_of((32, 96, 224), c) for c in _led_colours(coloured))
 
     terminal.type("place d4 red")
     terminal.shows("WRONG BOARD", "take away or fix: d4")
@@ -103,7 +103,7 @@ def test_a_person_plays_a_move_makes_a_mistake_fixes_it_and_quits(terminal: Term
     terminal.shows("take W1 back off the board")
     terminal.type("lift a1")
     terminal.wait_for(
-        lambda t: "blue (player 0, orange lights) to insert" in t and "take W1" not in t,
+        lambda t: "blue (player 1) to insert" in t and "take W1" not in t,
         "the undone marble taken off",
     )
 
@@ -234,10 +234,10 @@ def test_a_person_lays_sticks_on_the_presence_board_and_the_second_tells_the_fir
     fast = "--set controller.grace_ms=300 --set controller.settle_ms=80"
     term = Terminal(_sim_command(tmp_path, "bidiline --profile bidiline-presence", fast))
     try:
-        term.shows("sim>", "amber (player 0, orange lights) to draw the first segment")
+        term.shows("sim>", "amber (player 1) to draw the first segment")
         term.type("place d4-d5 A")
         # the same stick laid from d4 or from d5: the two are offered, nothing is recorded
-        term.shows("any point: A:d4-d5 or A:d5-d4", "moves (0): none")
+        term.shows("A:d4-d5 or A:d5-d4", "moves (0): none")
         term.type("place d5-d6 B")  # blue starts where the first stick started: d5
         term.shows("moves (2): A:d5-d4 B:d5-d6", "the amber (A) end at d4", "(B) end at d6")
     finally:

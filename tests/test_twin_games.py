@@ -417,7 +417,7 @@ def far_from_the_ends(r: Rig, match: Match[Any, Any]) -> str:
 
 
 def stray_stick(r: Rig, match: Match[Any, Any], _next: str) -> bool:
-    """A stick laid far from both ends blinks vermilion, is never recorded, and
+    """A stick laid far from both ends blinks magenta, is never recorded, and
     taking it off makes all well."""
     site = far_from_the_ends(r, match)
     r.hands.place(site, "A")

@@ -177,3 +177,50 @@ def test_the_push_stream_sends_the_published_state(served: tuple[WebServer, Fake
     reader.join(5)
     text = b"".join(got).decode()
     assert 'event: state\ndata: {"phase":"awaiting_move","moves":["c1"]}' in text
+
+
+@pytest.mark.parametrize("game", ["shiftago", "duploline", "beeline", "bidiline", "linie1"])
+def test_every_piece_a_page_draws_is_declared_as_it_looks(game: str) -> None:
+    from boardctl.engines import create
+    from boardctl.web.publish import declaration
+    from hardware.profiles import builtin_profiles, load_profile
+
+    profile = next(load_profile(n) for n in builtin_profiles() if load_profile(n).game == game)
+    board = declaration(create(game), profile)
+    pieces = {p["code"]: p for p in board["pieces"]}
+    for piece in pieces.values():
+        # a single piece by its look, one made of parts by theirs
+        for part in piece["parts"] or [piece["code"]]:
+            assert "look" in pieces[part], part
+    # every piece the game has is declared, or made of declared parts its code joins by "+"
+    for piece in create(game).board().pieces:
+        assert piece.code in pieces or all(part in pieces for part in piece.code.split("+"))
+    # sent to each viewer once a game: a few kB, not Linie 1's 1,500 combinations
+    assert len(json.dumps(board)) < 40_000
+    owned = [p for p in pieces.values() if p["owner"] is not None and "look" in p]
+    for p in owned:  # a player's pieces in that player's colour
+        assert p["look"]["colour"] == board["players"][p["owner"]]["colour"]
+
+
+def test_a_linie1_tile_shows_the_rails_it_has_turned_as_it_lies() -> None:
+    from boardctl.engines import create
+
+    spec = create("linie1").board()
+    straight_north, straight_east = spec.piece("1N"), spec.piece("1E")
+    assert straight_north is not None and straight_north.look is not None
+    assert straight_east is not None and straight_east.look is not None
+    assert straight_north.look.rails == ((90.0, 270.0),)  # north to south
+    assert straight_east.look.rails == ((0.0, 180.0),)  # turned: east to west
+    building = next(s for s in spec.sites if s.label and s.kind == "cell")
+    assert not building.sensed and building.label.isalpha()
+
+
+def test_a_private_links_code_is_drawn_only_for_a_plain_host() -> None:
+    from boardctl.web.qr import link_address, qr_image
+
+    assert link_address("192.168.1.20:8080", "/player/abc") == "http://192.168.1.20:8080/player/abc"
+    assert link_address("[fe80::1]:8080", "/player/abc") == "http://[fe80::1]:8080/player/abc"
+    for bad in (None, "", "evil.example/x", "a b", "host:99999999", "x" * 300):
+        assert link_address(bad, "/player/abc") is None, bad
+    image = qr_image("http://192.168.1.20:8080/player/abc")
+    assert image.startswith("data:image/svg+xml") and len(image) < 20_000

@@ -8,10 +8,31 @@ import json
 import sys
 from typing import Any
 
+#: where `boardctl new --help` lists each game's options (built only when asked)
+_GAME_OPTIONS = "(each game's options)"
+
+
+class _NewHelp(argparse.RawDescriptionHelpFormatter):
+    """Lists each game's options as the engines declare them, importing the
+    engines only when the help is printed."""
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_options_help() if text == _GAME_OPTIONS else text)
+
+
+def _options_help() -> str:
+    from boardctl.engines import GAMES, engine_class
+
+    lines = ["options of each game (KEY=VALUE):"]
+    for game in sorted(GAMES):
+        lines.append(f"  {game}:")
+        lines += [f"    {spec.usage()}" for spec in engine_class(game).option_specs()]
+    return "\n".join(lines)
+
 
 def register(subparsers: Any) -> None:
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
-        p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
+    def add(name: str, help_text: str, **more: Any) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text, **more)
         p.add_argument(
             "--socket",
             help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
@@ -20,7 +41,7 @@ def register(subparsers: Any) -> None:
         return p
 
     add("status", "what the board and the game are doing").set_defaults(handler=_status)
-    p = add("new", "start a new game")
+    p = add("new", "start a new game", epilog=_GAME_OPTIONS, formatter_class=_NewHelp)
     p.add_argument("game", nargs="?", help="the game (default: the board's own)")
     p.add_argument(
         "options",
@@ -89,16 +110,33 @@ def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _print_status(reply: dict[str, Any]) -> None:
-    from boardctl.controller.view import take_off, tell_again, tell_it
+    from boardctl.controller.view import (
+        Fault,
+        fault_words,
+        phase_words,
+        take_off,
+        tell_again,
+        tell_it,
+    )
+    from boardctl.sim.screen import game_spec, player_label, player_name
 
-    print(f"board {reply.get('board')}: {reply.get('phase')}")
+    spec = game_spec(reply)
+    print(f"board {reply.get('board')}: {phase_words(reply.get('phase'))}")
+    if reply.get("fault"):
+        print(f"fault: {reply['fault']}")
+        kind = reply.get("fault_kind")
+        if kind in {f.value for f in Fault}:
+            print(fault_words(Fault(kind)))
     print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
     if reply.get("to_move") is not None:
-        print(f"player {reply['to_move']} to {reply.get('task', 'act')}")
+        print(f"{player_label(spec, reply['to_move'])} to {reply.get('task', 'act')}")
     if reply.get("winner") is not None:
-        print(f"winner: player {reply['winner']} ({reply.get('reason')})")
+        print(f"winner: {player_label(spec, reply['winner'])} ({reply.get('reason')})")
     if reply.get("scores") is not None:
-        print("scores: " + " ".join(str(s) for s in reply["scores"]))
+        print(
+            "scores: "
+            + "  ".join(f"{player_name(spec, n)} {s}" for n, s in enumerate(reply["scores"]))
+        )
     if reply.get("actor") == "chance":
         outcomes = " ".join(reply.get("outcomes", []))
         how = {
@@ -113,7 +151,7 @@ def _print_status(reply: dict[str, Any]) -> None:
         print("seats: " + ", ".join(reply["seats"]))
     computer = reply.get("computer")
     if computer:
-        who = f"the computer (player {computer['seat']}, level {computer['level']})"
+        who = f"the computer ({player_name(spec, computer['seat'])}, level {computer['level']})"
         if computer["doing"] == "ready":
             print(
                 f"{who} plays {' then '.join(computer['moves'])}: make it on the board "
@@ -137,6 +175,8 @@ def _print_status(reply: dict[str, Any]) -> None:
         print(tell_again(reply["told_undone"]))
     if reply.get("to_tell"):
         print(tell_it(reply["to_tell"]).replace("play ACTION", "boardctl play ACTION"))
+    if reply.get("why"):
+        print(f"why: {reply['why']}")
     if reply.get("offending"):
         print(f"remove: {' '.join(reply['offending'])}")
     if reply.get("restore"):
@@ -222,7 +262,10 @@ def _new(args: argparse.Namespace) -> int:
 
     options: dict[str, Any] = {}
     seats: str | None = None
-    for item in args.options:
+    game, items = args.game, list(args.options)
+    if game is not None and "=" in game:  # `boardctl new players=3`: the board's own game
+        game, items = None, [game, *items]
+    for item in items:
         key, sep, value = item.partition("=")
         if not sep:
             raise BadOptions(f"option {item!r} must be written KEY=VALUE, e.g. players=4")
@@ -230,7 +273,7 @@ def _new(args: argparse.Namespace) -> int:
             seats = value
         else:
             options[key] = _option_value(value)
-    body: dict[str, Any] = {"cmd": "new", "game": args.game}
+    body: dict[str, Any] = {"cmd": "new", "game": game}
     if options:
         body["options"] = options
     if seats is not None:

@@ -91,15 +91,21 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], message: str) -> None:
 
 
 def _describe(summary: dict[str, Any]) -> str:
+    from boardctl.sim.screen import game_spec, player_label, player_name
+
+    spec = game_spec(summary)
     lines = [f"{summary['game']}: {summary['moves_applied']} moves applied"]
     if summary["status"] == "won":
-        lines.append(f"won by player {summary['winner']} ({summary['reason']})")
+        lines.append(f"won by {player_label(spec, summary['winner'])} ({summary['reason']})")
     elif summary["status"] == "draw":
         lines.append(f"drawn ({summary['reason']})")
     else:
-        lines.append(f"player {summary['to_move']} to act: {summary['expects']}")
+        lines.append(f"{player_label(spec, summary['to_move'])} to act: {summary['expects']}")
     if summary.get("scores") is not None:
-        lines.append("scores: " + ", ".join(str(s) for s in summary["scores"]))
+        lines.append(
+            "scores: "
+            + ", ".join(f"{player_name(spec, n)} {s}" for n, s in enumerate(summary["scores"]))
+        )
     return "\n".join(lines)
 
 
@@ -158,7 +164,7 @@ def _think(args: argparse.Namespace) -> int:
         for t in turns:
             said = "as played" if t.same else f"played {' '.join(t.recorded)}"
             if not args.json:
-                print(f"move {t.ply + 1} (player {t.seat}): {' '.join(t.thought)} {said}")
+                print(f"move {t.ply + 1} (player {t.seat + 1}): {' '.join(t.thought)} {said}")
         if args.json:
             print(
                 json.dumps(

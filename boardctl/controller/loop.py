@@ -23,9 +23,10 @@ from boardctl.board import BUTTONS
 from boardctl.controller.lighting import Lighting
 from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.opponent import ComputerFailed, ComputerMoved, RemoteFailed, RemoteMoved
-from boardctl.controller.scenes import Frame, Palette, render
+from boardctl.controller.scenes import Colours, Frame, Palette, render
 from boardctl.controller.store import StoreError
 from boardctl.controller.view import Phase, View
+from boardctl.engines import Engine, PlayerSpec
 from boardctl.errors import BoardctlError
 from boardctl.seats import Seats
 from boardctl.sensing import SensorEvent
@@ -115,7 +116,7 @@ class Loop:
         controller: Controller,
         output: LedOutput,
         *,
-        palette: Palette | None = None,
+        palette: Palette | Colours | None = None,
         frame_rate: float = 30.0,
         store: Store | None = None,
         watchdog: Callable[[], None] | None = None,
@@ -125,7 +126,10 @@ class Loop:
     ) -> None:
         self.controller = controller
         self.output = output
-        self.palette = palette or Palette()
+        #: a fixed palette, or where the players' colours come from (then each
+        #: game is lit in the colours of its pieces)
+        self.colours = palette or Palette()
+        self._palettes: dict[tuple[PlayerSpec, ...], Palette] = {}
         self.frame_period = 1.0 / frame_rate
         self.store = store
         self.watchdog = watchdog
@@ -251,6 +255,21 @@ class Loop:
             step(*args)
         except StoreError as exc:
             self.controller.fail(str(exc), args[-1])
+
+    @property
+    def palette(self) -> Palette:
+        """The palette of the game played now."""
+        return self.palette_of(self.controller.engine)
+
+    def palette_of(self, engine: Engine[Any, Any]) -> Palette:
+        """The palette ``engine``'s players are lit in."""
+        if isinstance(self.colours, Palette):
+            return self.colours
+        players = tuple(engine.board().players)
+        palette = self._palettes.get(players)
+        if palette is None:
+            palette = self._palettes[players] = self.colours.palette(players)
+        return palette
 
     def draw(self, view: View, now: float) -> None:
         """Show the scene of ``view`` (the turn's view) at ``now``."""

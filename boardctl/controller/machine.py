@@ -43,7 +43,7 @@ from boardctl.controller.reconcile import (
     Wrong,
 )
 from boardctl.controller.tracking import BoardTracker
-from boardctl.controller.view import PLAYING, Fault, Phase, View, status_of
+from boardctl.controller.view import PLAYING, Fault, Phase, View, phase_words, status_of
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import BoardctlError
 from boardctl.seats import ALL_HANDS, COMPUTER, SeatError, Seats
@@ -384,7 +384,7 @@ class Controller(Conditions):
             )
         if not can("new_game", self.state):
             raise ControllerError(
-                f"cannot start a game while {self.state.value}: wait for the sensors"
+                f"cannot start a game while {phase_words(self.state.value)}: wait for the sensors"
             )
         engine = self.engines(game, options if options is not None else self.engine.options_json())
         chosen = self._checked_seats(self.next_seats if seats is None else seats, engine)
@@ -415,7 +415,7 @@ class Controller(Conditions):
         if not self.match.actions:
             raise ControllerError("nothing to undo: no action has been played")
         if not can("take_back", self.state):
-            raise ControllerError(f"cannot undo while {self.state.value}")
+            raise ControllerError(f"cannot undo while {phase_words(self.state.value)}")
         if self.opponent.seats.any_remote:
             raise ControllerError(
                 "a game with another board is not undone: both boards keep the same record"
@@ -439,7 +439,9 @@ class Controller(Conditions):
         (as ``status`` lists it under ``choices``) or its number (1 first)."""
         self.now = now
         if self.state is not Phase.CHOOSING:
-            raise ControllerError(f"there is nothing to choose while {self.state.value}")
+            raise ControllerError(
+                f"there is nothing to choose while {phase_words(self.state.value)}"
+            )
         try:
             offer = pick(self._current_offers(), text)
         except ValueError as exc:
@@ -457,7 +459,8 @@ class Controller(Conditions):
             raise ControllerError("chance does not act now: it is a player's turn")
         if self.state is not Phase.AWAITING_MOVE:
             raise ControllerError(
-                f"cannot take chance's outcome while {self.state.value}: put the board right first"
+                f"cannot take chance's outcome while {phase_words(self.state.value)}: "
+                "put the board right first"
             )
         try:
             action = self.engine.parse_action(text)
@@ -494,7 +497,7 @@ class Controller(Conditions):
             self._update(now)
         state = self.match.state
         if self.state not in PLAYING:
-            raise ControllerError(f"cannot play an action while {self.state.value}")
+            raise ControllerError(f"cannot play an action while {phase_words(self.state.value)}")
         if chances.chance_acts(self.engine, state):
             raise ControllerError(
                 "chance acts now, not a player: give its outcome with `boardctl roll`"
@@ -608,7 +611,8 @@ class Controller(Conditions):
         if plan is not None and shown is not None:
             texts = ", ".join(self.engine.public_action(s, a) for a, s in zip(*shown, strict=True))
             who = self.opponent.seats[plan.seat].who
-            log.info("%s (seat %d) plays %s", who, plan.seat + 1, texts)
+            label = self.engine.board().player_label(plan.seat)
+            log.info("%s (%s) plays %s", who, label, texts)
             if remote and self.state is Phase.ATTRACT:  # their move is shown: the board wakes
                 self.board.activity_at = now
         elif remote and self.opponent.failure is not None and self.opponent.failed_at == now:

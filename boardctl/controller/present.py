@@ -244,4 +244,6 @@ def _status(
             summary["undone_on_board"] = list(verdict.undone)
         if verdict.told:
             summary["to_tell"] = list(verdict.told)
+        if verdict.why:
+            summary["why"] = verdict.why
     return MappingProxyType(summary)

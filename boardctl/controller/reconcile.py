@@ -66,6 +66,7 @@ from typing import Any
 from boardctl.board import BoardProfile
 from boardctl.engines.base import Engine
 from boardctl.engines.physical import PhysicalBoard
+from boardctl.errors import BoardctlError
 
 #: a sensed or projected layout as a hashable value
 Key = frozenset[tuple[str, str]]
@@ -169,6 +170,8 @@ class Wrong:
     #: (a streetcar set in its terminal, the start not told yet); none in a
     #: game with secrets
     told: tuple[str, ...] = ()
+    #: why no legal action explains it, in the rules' words, where they can tell
+    why: str | None = None
 
 
 Verdict = Waiting | Played | Ambiguous | InProgress | Takeback | Wrong
@@ -368,8 +371,9 @@ def _in_time_order(path: Path, changed: Mapping[str, float]) -> bool:
     return all(a <= b for a, b in pairwise(firsts))
 
 
-#: how many actions to tell a wrong board names at most
-TOLD_SHOWN = 3
+#: how many actions to tell a wrong board names at most: every route card a Linie 1
+#: streetcar set in its terminal may start with, for a page to offer each
+TOLD_SHOWN = 8
 
 
 class Reconciler:
@@ -548,7 +552,20 @@ class Reconciler:
         layout = exp.layout
         offending = frozenset(s for s in diff if self.extra(sensed.get(s), layout.get(s)))
         restore = {s: layout[s] for s in sorted(diff) if s in layout}
-        return Wrong(offending, restore, told=self._told(exp, diff))
+        return Wrong(
+            offending, restore, told=self._told(exp, diff), why=self._why(exp, sensed, diff)
+        )
+
+    def _why(self, exp: Expectation, sensed: Mapping[str, str], diff: frozenset[str]) -> str | None:
+        """The rules' reason the board is wrong, where they can say one the
+        room may hear."""
+        engine, state = self.engine, exp.state
+        if not diff or not engine.hints_public(state):
+            return None
+        try:
+            return engine.why_wrong(state, {s: sensed.get(s) for s in diff})
+        except BoardctlError:
+            return None
 
     def _told(self, exp: Expectation, diff: frozenset[str]) -> tuple[str, ...]:
         """A few actions a person must tell that work on ``diff``; none in a

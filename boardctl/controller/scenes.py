@@ -22,19 +22,25 @@ profile's site -> LED mapping:
    in its colour; then its move: where the move goes breathing in its colour,
    the pieces to take off blinking in it (a human's hints glow steadily);
    a computer player that failed blinks the turn's tracks and edges in its
-   colour and vermilion by turns; a seat played at another board is shown
-   the same way (the light runs while its player is to act there);
+   colour and the mistakes' magenta by turns; a seat played at another board
+   is shown the same way (the light runs while its player is to act there);
 6. move under way: the destinations of a lifted piece or a marble in transit,
    blinking in the player's colour (amber and colour in turn when ambiguous);
-7. errors and restore hints: offending sites blink vermilion, sites to restore
-   amber; a takeback offer blinks the sites that would go back;
+7. errors and restore hints: offending sites blink magenta, sites to restore
+   glow cyan; a takeback offer blinks the sites that would go back;
 8. celebration: the winner's colour sweeping across the board, the winning
    line bright;
 9. attract and fault: an idle wave of the player colours (over it, once a
    game was put away for the next visitor, the pieces to clear breathing
-   vermilion and the sites to set up amber); a slow vermilion
-   pulse of every LED when the sensors are not answering; yellow, the LEDs in
+   magenta and the sites to set up cyan); a slow magenta
+   pulse of every LED when the sensors are not answering; cyan, the LEDs in
    two halves blinking in turn, when the games cannot be saved.
+
+A player is lit in the colour of their pieces (the engine's
+:class:`~boardctl.engines.describe.PlayerSpec`), unless the board's profile or
+the configuration maps it to another (an LED cannot glow black): see
+:class:`Colours`. Mistakes (magenta) and restore hints (cyan) are colours no
+player is lit in: :func:`confusable` keeps them apart.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from dataclasses import dataclass
 
 from boardctl.board import BoardProfile, Reports
 from boardctl.controller.view import Fault, Phase, View
+from boardctl.engines.describe import PlayerSpec
 from boardctl.errors import ConfigError
 
 RGB = tuple[int, int, int]
@@ -61,6 +68,16 @@ BLUE: RGB = (0, 114, 178)
 VERMILION: RGB = (213, 94, 0)
 REDDISH_PURPLE: RGB = (204, 121, 167)
 
+#: mistakes blink magenta and restore hints glow cyan: hues no game's pieces have
+MAGENTA: RGB = (255, 0, 255)
+CYAN: RGB = (0, 224, 224)
+#: what an LED shows for pieces too dark to glow (black): a deep blue
+DARK_STAND_IN: RGB = (48, 80, 255)
+#: a colour whose brightest channel is below this cannot be told from an LED that is off
+DARKEST = 0x60
+#: two colours closer than this (CIE76 delta E) are too alike to tell apart on the board
+CONFUSABLE = 45.0
+
 
 def parse_colour(text: str) -> RGB:
     """``"#e69f00"`` -> ``(230, 159, 0)``; :class:`ConfigError` otherwise."""
@@ -73,19 +90,57 @@ def parse_colour(text: str) -> RGB:
         raise ConfigError(f"colour {text!r} must be written #rrggbb") from None
 
 
+def _lab(colour: RGB) -> tuple[float, float, float]:
+    """CIE L*a*b* of an sRGB colour (D65)."""
+
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in colour)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return float(t ** (1 / 3)) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def distance(a: RGB, b: RGB) -> float:
+    """How far apart two colours look (CIE76 delta E: about 2.3 is just noticeable)."""
+    la, lb = _lab(a), _lab(b)
+    return math.dist(la, lb)
+
+
+def confusable(a: RGB, b: RGB) -> bool:
+    """Whether ``a`` and ``b`` are too alike to tell apart on the board."""
+    return distance(a, b) < CONFUSABLE
+
+
+def hex_colour(colour: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
 @dataclass(frozen=True, slots=True)
 class Palette:
-    """The colours of a scene. Player colours are configurable; the defaults
-    are colour-blind safe, and errors (blinking vermilion) and restore hints
-    (steady yellow) differ from them in colour and in rhythm."""
+    """The colours of a scene. Each player is lit in the colour of their
+    pieces (see :class:`Colours`); errors (blinking magenta) and restore hints
+    (steady cyan) differ from every player's colour in colour and in rhythm.
+    Without a game's colours, the colour-blind-safe Okabe-Ito ones."""
 
     players: tuple[RGB, ...] = (ORANGE, SKY_BLUE, BLUISH_GREEN, REDDISH_PURPLE)  # Okabe-Ito
-    error: RGB = VERMILION
-    restore: RGB = YELLOW
+    error: RGB = MAGENTA
+    restore: RGB = CYAN
     base: RGB = (10, 10, 10)
     highlight: RGB = (160, 160, 160)
     #: blinks per second of errors and move hints
     blink_hz: float = 2.0
+    #: what a person is told about lights that are not the colour of the pieces
+    #: ("black is lit blue: an LED cannot glow black"); empty when they are
+    note: str = ""
 
     @classmethod
     def from_hex(cls, players: Sequence[str]) -> Palette:
@@ -98,16 +153,64 @@ class Palette:
         return cls(players=given + more)
 
     @classmethod
-    def choose(cls, configured: Sequence[str], board: Sequence[str]) -> Palette:
-        """The configured player colours, else the board's (its pieces'), else
-        the colour-blind-safe default."""
-        colours = configured or board
-        return cls.from_hex(colours) if colours else cls()
+    def choose(
+        cls,
+        configured: Sequence[str],
+        board: Sequence[str],
+        pieces: Sequence[PlayerSpec] = (),
+        note: str = "",
+    ) -> Palette:
+        """The configured player colours, else the board's, else the colours
+        of the players' pieces (see :class:`Colours`), else the
+        colour-blind-safe default."""
+        return Colours(tuple(configured), tuple(board), note).palette(pieces)
 
     def player(self, index: int | None) -> RGB:
         if index is None:
             return self.highlight
         return self.players[index % len(self.players)]
+
+
+@dataclass(frozen=True, slots=True)
+class Colours:
+    """Where the players' LED colours come from, for whatever game is played:
+    the configuration's ``[leds] palette`` (``configured``), else the board
+    profile's ``palette`` (``board``, with its ``palette_note`` saying why a
+    colour differs from the pieces'), else the colour of each player's pieces
+    as the engine declares it. A piece colour too dark for an LED (black) is
+    lit :data:`DARK_STAND_IN` instead, and the palette's note says so."""
+
+    configured: tuple[str, ...] = ()
+    board: tuple[str, ...] = ()
+    note: str = ""
+
+    def palette(self, players: Sequence[PlayerSpec]) -> Palette:
+        chosen = self.configured or self.board
+        notes = [self.note] if self.note and not self.configured else []
+        given = [parse_colour(c) for c in chosen]
+        for seat, player in enumerate(players):
+            if seat < len(given):
+                continue
+            colour = parse_colour(player.colour)
+            if max(colour) < DARKEST:
+                colour = DARK_STAND_IN
+                notes.append(f"{player.name} is lit blue: an LED cannot glow {player.name}")
+            given.append(colour)
+        if not given:
+            return Palette()
+        more = tuple(c for c in Palette().players if c not in given)
+        return Palette(players=(*given, *more), note="; ".join(notes))
+
+
+def signal_clash(colour: RGB, palette: Palette | None = None) -> str | None:
+    """Why ``colour`` may not light a player: it looks like the mistakes'
+    or the restore hints' colour; None when it is clear of both."""
+    p = palette or Palette()
+    if confusable(colour, p.error):
+        return f"{hex_colour(colour)} looks like the magenta that mistakes blink in"
+    if confusable(colour, p.restore):
+        return f"{hex_colour(colour)} looks like the cyan of pieces to put back"
+    return None
 
 
 def scale(colour: RGB, factor: float) -> RGB:

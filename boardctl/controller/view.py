@@ -61,6 +61,30 @@ def fault_words(fault: Fault) -> str:
     return _FAULT_WORDS[fault]
 
 
+#: each phase as people say it (the status's ``phase`` keeps the stable name)
+_PHASE_WORDS = {
+    Phase.STARTING: "starting",
+    Phase.LINKING: "waiting for the board's sensors",
+    Phase.SETUP: "setting up: the board must show the start of the game",
+    Phase.AWAITING_MOVE: "waiting for a move",
+    Phase.MOVE_IN_PROGRESS: "a move is under way",
+    Phase.WRONG_BOARD: "the board differs from the game",
+    Phase.CHOOSING: "waiting for a choice",
+    Phase.TAKEBACK_OFFERED: "a takeback is offered",
+    Phase.GAME_OVER: "the game is over",
+    Phase.ATTRACT: "resting until someone plays",
+    Phase.FAULT: "fault",
+}
+
+
+def phase_words(phase: str | None) -> str:
+    """``"awaiting_move"`` -> ``"waiting for a move"``; an unknown name as it is."""
+    try:
+        return _PHASE_WORDS[Phase(phase)]
+    except ValueError:
+        return str(phase)
+
+
 #: the phases of a game under way (the "playing" group)
 PLAYING = frozenset(
     {

@@ -37,7 +37,7 @@ from boardctl.controller.lighting import Configured, Lighting
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.phones import Phones
-from boardctl.controller.scenes import Palette
+from boardctl.controller.scenes import Colours
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
@@ -237,7 +237,7 @@ class Daemon:
         hardware: Hardware | None = None,
         notifier: Notifier | None = None,
         on_frame: Callable[[Any], None] | None = None,
-        hands: Callable[[str], Any] | None = None,
+        hands: Callable[[str | None], Mapping[str, str]] | None = None,
     ) -> None:
         self.config = config
         config.check_board(profile)
@@ -374,7 +374,7 @@ class Daemon:
             output: LedOutput = hardware.leds
             if self.on_frame is not None:
                 output = _Tee(hardware.leds, self.on_frame)
-            palette = Palette.choose(cfg.leds.palette, self.profile.palette)
+            palette = Colours(cfg.leds.palette, self.profile.palette, self.profile.palette_note)
             interval = self.notifier.watchdog_interval
             loop = Loop(
                 controller,

@@ -60,6 +60,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
+from boardctl.engines.describe import OptionSpec
 from boardctl.engines.notation import Notation
 from boardctl.engines.physical import PhysicalBoard
 from boardctl.engines.playing import Playing
@@ -143,8 +144,34 @@ class Engine(
     #: mode button steps through them; empty for a game without variants
     variants: ClassVar[tuple[str, ...]] = ()
 
+    #: how an operator sets each option (label, help, kind, choices): the
+    #: operator page's form and ``boardctl new --help`` are built from these.
+    #: An option left out is offered by its name, as its default's type says
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+
     #: number of players in this game
     players: int
+
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        """Every option of :attr:`Options`, as :attr:`OPTIONS` declares it, with its default."""
+        declared = {o.name: o for o in cls.OPTIONS}
+        out = []
+        for f in dataclasses.fields(cls.Options):
+            default = f.default if f.default is not dataclasses.MISSING else None
+            spec = declared.get(f.name)
+            if spec is None:
+                label = f.name.replace("_", " ").capitalize()
+                if f.name == "variant" and cls.variants:
+                    spec = OptionSpec(f.name, label, kind="choice", choices=cls.variants)
+                elif isinstance(default, bool):
+                    spec = OptionSpec(f.name, label, kind="bool")
+                elif isinstance(default, int):
+                    spec = OptionSpec(f.name, label, kind="int")
+                else:
+                    spec = OptionSpec(f.name, label)
+            out.append(dataclasses.replace(spec, default=default))
+        return tuple(out)
 
     @classmethod
     def from_options(cls, raw: Mapping[str, Any]) -> Engine[S, A]:

@@ -15,11 +15,48 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 #: the kinds of site a board can have; a ``display`` has LEDs only and shows
 #: public information (a die's face, see :meth:`~.base.Engine.shown`): never
 #: sensed, and a board may leave it out
 SITE_KINDS = ("cell", "track", "edge", "point", "terminal", "display")
+
+#: how a single piece looks, for the pages that draw the board: a ``marble``
+#: (a ball seen from above), a flat ``disc``, a ``ring`` a disc fits in, a
+#: ``node`` (a large token with a hole), a ``mark`` (a token that points one
+#: way), a ``stick`` laid along an edge, a square ``tile`` with rails, a
+#: ``car`` (a small streetcar) and a ``sign`` (a stop sign)
+#: how a board's cells are drawn
+CELL_SHAPES = ("round", "square", "hex")
+
+SHAPES = ("marble", "disc", "ring", "node", "mark", "stick", "tile", "car", "sign")
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How a single piece looks from above, as the pages draw it.
+
+    Angles are in degrees anticlockwise from east, in the board's own frame
+    (y north), so a drawing turned with the board stays right.
+    """
+
+    #: one of :data:`SHAPES`
+    shape: str
+    #: "#rrggbb": the piece's colour
+    colour: str
+    #: a few characters printed on the piece (a streetcar's line number, a
+    #: MARK's kind letter); empty for none
+    label: str = ""
+    #: the way a piece points (a Beeline MARK leaves its cell this way)
+    angle: float | None = None
+    #: a tile's rails: each joins the middles of two sides, given by the
+    #: angle from the centre to each side's middle (east 0, north 90, ...)
+    rails: tuple[tuple[float, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise ValueError(f"a piece's shape {self.shape!r} is not one of {SHAPES}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +78,12 @@ class SiteSpec:
     path: tuple[str, ...] = ()
     #: the sites next to this one, for games where adjacency matters
     neighbours: tuple[str, ...] = ()
+    #: a few characters the pages print on the site itself (a building's
+    #: letter, a terminal's line number); empty for none
+    label: str = ""
+    #: "#rrggbb": the colour the site is painted (a terminal in its line's
+    #: colour); empty for the board's own
+    colour: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +104,30 @@ class PieceSpec:
     parts: tuple[str, ...] = ()
     #: its turn on the board in steps of the board's symmetry, where pieces have one
     orientation: int | None = None
+    #: how a single piece looks (None: a plain token in its owner's colour);
+    #: a piece made of parts is drawn as its parts, one over the other
+    look: Look | None = None
 
     @property
     def single(self) -> bool:
         return not self.parts
 
 
+def seat_words(seat: int) -> str:
+    """A seat as a person counts it: seat 0 is ``player 1`` (JSON, records
+    and the control socket count seats from 0; people from 1)."""
+    return f"player {seat + 1}"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """One seat: the word people use for it and the colour of its pieces."""
+    """One seat: the word people use for it and the colour of its pieces.
+
+    A player whose pieces have a colour is named by it (``blue``, ``black``);
+    where pieces have none (Linie 1's streetcars belong to lines, not to
+    players) the name is the seat counted from 1 (``player 2``), and
+    ``colour`` is only the colour the LEDs light that player in.
+    """
 
     name: str
     #: "#rrggbb": the colour of this player's pieces on a typical board
@@ -83,6 +141,8 @@ class BoardSpec:
     sites: tuple[SiteSpec, ...]
     pieces: tuple[PieceSpec, ...]
     players: tuple[PlayerSpec, ...]
+    #: how the cells are drawn: ``round`` holes, ``square`` or ``hex`` spaces
+    cells: str = "round"
     _sites: Mapping[str, SiteSpec] = field(init=False, repr=False, compare=False)
     _pieces: Mapping[str, PieceSpec] = field(init=False, repr=False, compare=False)
     #: a piece made of parts, by the set of its parts
@@ -96,6 +156,8 @@ class BoardSpec:
             raise ValueError("a board spec names a site twice")
         if len(pieces) != len(self.pieces):
             raise ValueError("a board spec names a piece code twice")
+        if self.cells not in CELL_SHAPES:
+            raise ValueError(f"cells {self.cells!r} is not one of {CELL_SHAPES}")
         for s in self.sites:
             if s.kind not in SITE_KINDS:
                 raise ValueError(f"site {s.name}: kind {s.kind!r} is not one of {SITE_KINDS}")
@@ -167,6 +229,22 @@ class BoardSpec:
             return part
         return self._made_of.get(self.singles_of(code) | {part})
 
+    def player_name(self, seat: int | None) -> str:
+        """``blue``: a player by the colour of their pieces, else ``player 2``."""
+        if seat is None:
+            return "nobody"
+        if 0 <= seat < len(self.players):
+            return self.players[seat].name
+        return seat_words(seat)
+
+    def player_label(self, seat: int | None) -> str:
+        """``blue (player 1)``: the player's name and seat counted from 1, the
+        seat alone where that is the name (``player 2``)."""
+        name = self.player_name(seat)
+        if seat is None or name == seat_words(seat):
+            return name
+        return f"{name} ({seat_words(seat)})"
+
     def singles(self) -> tuple[PieceSpec, ...]:
         """The pieces a hand holds one at a time."""
         return tuple(p for p in self.pieces if p.single)
@@ -188,6 +266,77 @@ class BoardSpec:
             if player.name.lower() == w:
                 return self.player_piece(seat)
         return None
+
+
+#: how an option is set: a whole number, one of a few values, yes or no, words
+OPTION_KINDS = ("int", "choice", "bool", "text")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a game as an operator sets it: the operator page's form
+    and ``boardctl new --help`` are built from these, never from the
+    option's internal name alone."""
+
+    #: the key in the options (``handicap_turns``)
+    name: str
+    #: what the field is called ("Turns the handicapped player sits out")
+    label: str
+    #: a sentence on what it does
+    help: str = ""
+    #: one of :data:`OPTION_KINDS`
+    kind: str = "text"
+    #: a ``choice``'s values, in order
+    choices: tuple[Any, ...] = ()
+    #: the words shown for each choice (empty: the values themselves)
+    choice_labels: tuple[str, ...] = ()
+    #: an ``int``'s bounds
+    minimum: int | None = None
+    maximum: int | None = None
+    #: the value a new game takes when nothing is said (filled in from the
+    #: engine's ``Options``)
+    default: Any = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {OPTION_KINDS}")
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one label per choice")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "label": self.label,
+            "help": self.help,
+            "type": self.kind,
+            "default": self.default,
+        }
+        if self.choices:
+            out["choices"] = list(self.choices)
+            out["choice_labels"] = list(self.choice_labels or (str(c) for c in self.choices))
+        if self.minimum is not None:
+            out["min"] = self.minimum
+        if self.maximum is not None:
+            out["max"] = self.maximum
+        return out
+
+    def usage(self) -> str:
+        """``players=2|3|4: how many play (default 2)``, for a command's help."""
+        if self.kind == "choice":
+            values = "|".join(str(c) for c in self.choices)
+            labels = self.choice_labels or tuple(str(c) for c in self.choices)
+            said = list(zip(self.choices, labels, strict=True))
+            if any(w.lower() != str(c).lower() for c, w in said):
+                values += " (" + ", ".join(f"{c}: {w}" for c, w in said) + ")"
+        elif self.kind == "int":
+            values = f"{self.minimum}..{self.maximum}" if self.minimum is not None else "N"
+        elif self.kind == "bool":
+            values = "true|false"
+        else:
+            values = "TEXT"
+        shown = str(self.default).lower() if isinstance(self.default, bool) else self.default
+        default = "" if self.default in (None, "") else f" (default {shown})"
+        return f"{self.name}={values}: {self.help or self.label}{default}"
 
 
 @dataclass(frozen=True, slots=True)

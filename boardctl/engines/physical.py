@@ -89,6 +89,15 @@ class PhysicalBoard(abc.ABC, Generic[S, A]):
         no action is told."""
         return False
 
+    def why_wrong(self, state: S, changed: Mapping[str, str | None]) -> str | None:
+        """Why the board, changed from :meth:`layout` as ``changed`` says
+        (site -> what lies there now, None: emptied), is no legal action, in
+        the rules' words, where they can tell (a stick of the wrong colour, a
+        disc not beside an opponent's piece, a tile not in the hand); None
+        when they cannot. Asked only while the room may see the hints
+        (``hints_public``), so it never tells a secret."""
+        return None
+
     @property
     def tells(self) -> bool:
         """Whether any action of this game may be told (:meth:`told` is the

@@ -61,6 +61,11 @@ class Presentation(abc.ABC, Generic[S, A]):
         player to act; empty by default. Public: it must not tell a secret."""
         return frozenset()
 
+    #: the game's name as people write it ("Linie 1"); empty: its ``name``
+    title: ClassVar[str] = ""
+    #: the game in a sentence or two for a visitor, shown by the pages
+    summary: ClassVar[str] = ""
+
     # -- hidden information -------------------------------------------------
     #: whether any state of this game holds something not every player may see
     has_secrets: ClassVar[bool] = False

@@ -121,8 +121,14 @@ def plan(
     verb, args = command.verb, command.args
     example = example_piece(spec)
     if verb == "insert":
+        tracks = [s.name for s in spec.sites if s.kind == "track"]
+        if not tracks:
+            raise BadNotation(f"this game has no tracks to push a piece into: place {example}")
         if len(args) not in (1, 2):
-            raise BadNotation("write insert TRACK [PIECE], e.g. insert W3 or insert W3 red")
+            raise BadNotation(
+                f"write insert TRACK [PIECE], e.g. insert {tracks[0]} or insert {tracks[0]} "
+                f"{example}"
+            )
         if len(args) == 2:
             piece = parse_piece(spec, args[1], mover)
         else:

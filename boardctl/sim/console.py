@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
+from boardctl.controller.view import phase_words
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import HAND_VERBS, spec_of
 from boardctl.sim.demo import Script
@@ -128,7 +129,7 @@ class Console:
             self.sim.profile,
             height=max(1, min(height, rows - 1)),
             width=columns,
-            lights=self.sim.lights,
+            note=self.sim.palette.note,
         )
 
     # -- drawing -------------------------------------------------------------
@@ -244,9 +245,9 @@ class Console:
                 self.note = f"{verb}: {reply.get('played') or reply.get('chosen') or what}"
             elif verb == "status":
                 status = self.sim.status()
-                who = player_label(game_spec(status), status.get("to_move"), self.sim.lights)
+                who = player_label(game_spec(status), status.get("to_move"))
                 self.note = (
-                    f"{status.get('phase')}: {len(status.get('moves', []))} moves, "
+                    f"{phase_words(status.get('phase'))}: {len(status.get('moves', []))} moves, "
                     f"{who} to {status.get('task', 'act')}, {status.get('status')}"
                 )
             elif verb in ("help", "?"):
@@ -318,7 +319,7 @@ def run_demo(
     out = out or sys.stdout
     tty = out.isatty()
     width = shutil.get_terminal_size().columns if tty else 0
-    layout = Layout(sim.profile, title="boardctl sim --demo", width=width, lights=sim.lights)
+    layout = Layout(sim.profile, title="boardctl sim --demo", width=width, note=sim.palette.note)
     pause = threading.Event()
 
     def show(note: str, status: dict[str, Any]) -> None:
@@ -353,13 +354,14 @@ def run_demo(
     status = sim.status()
     if status.get("phase") != "game_over" or status.get("winner") != script.winner:
         raise SimError(
-            f"the demo should end with a win for player {script.winner}, "
+            f"the demo should end with a win for "
+            f"{player_label(spec_of(script.game, script.options), script.winner)}, "
             f"but the controller says {status.get('phase')} ({status.get('reason')})"
         )
     final = compose(status, sim.frame, layout, "")
     out.write((final if tty else plain(final)) + "\n")
     out.write(
-        f"result: {player_label(spec_of(script.game, script.options), script.winner, sim.lights)}"
+        f"result: {player_label(spec_of(script.game, script.options), script.winner)}"
         " wins: "
         f"{status.get('reason')} "
         f"after {len(status.get('moves', []))} moves\n"

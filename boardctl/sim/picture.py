@@ -125,7 +125,8 @@ def shiftago_scoring_moment() -> tuple[BoardProfile, dict[str, str], tuple[RGB, 
         now += 1.0
         controller.tick(now)
     layout = dict(engine.layout(controller.match.state))
-    frame = render(controller.view(), profile, Palette.choose((), profile.palette), now)
+    palette = Palette.choose((), profile.palette, engine.board().players, profile.palette_note)
+    frame = render(controller.view(), profile, palette, now)
     return profile, layout, tuple(frame)
 
 

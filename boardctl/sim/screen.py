@@ -14,35 +14,25 @@ import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 from boardctl.board import BoardProfile
-from boardctl.controller import scenes
-from boardctl.controller.view import Fault, fault_words, take_off, tell_again, tell_it
+from boardctl.controller.view import (
+    Fault,
+    fault_words,
+    phase_words,
+    take_off,
+    tell_again,
+    tell_it,
+)
 from boardctl.engines import BoardSpec
+from boardctl.engines.describe import seat_words
 from boardctl.errors import BoardctlError
 from boardctl.sim.board import example_piece, piece_word, spec_of
 
 RGB = tuple[int, int, int]
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
-
-#: the LED colours by the names people give them (the players' default colours
-#: are Okabe-Ito's colour-blind-safe ones, not the colours of the pieces)
-LIGHT_NAMES: Mapping[RGB, str] = MappingProxyType(
-    {
-        scenes.ORANGE: "orange",
-        scenes.SKY_BLUE: "sky-blue",
-        scenes.BLUISH_GREEN: "bluish-green",
-        scenes.REDDISH_PURPLE: "reddish-purple",
-        scenes.YELLOW: "yellow",
-        scenes.BLUE: "blue",
-        scenes.VERMILION: "vermilion",
-    }
-)
-#: the players' LED colours when neither the configuration nor the board sets them
-DEFAULT_LIGHTS: tuple[RGB, ...] = scenes.Palette().players
 
 #: the operator's commands
 BOARD_HELP = "board: new [GAME] [key=value] | undo | another | status | help | quit"
@@ -57,16 +47,18 @@ def game_spec(status: Mapping[str, Any]) -> BoardSpec | None:
         return None
 
 
-def command_help(spec: BoardSpec | None) -> tuple[str, str]:
+def command_help(spec: BoardSpec | None, mover: int | None = None) -> tuple[str, str]:
     """The two help lines under the screen: what hands can do in this game
     (read from its board: tracks to insert into, pieces made of parts, cells
-    with neighbours), and the operator's commands."""
+    with neighbours), with the piece of the player to move (``mover``) as the
+    example, and the operator's commands."""
     if spec is None:
         return "hands: place d4 PIECE | lift d4 | move d4 e4", BOARD_HELP
 
     cells = [s for s in spec.sites if s.kind not in ("track", "display")]
     tracks = [s for s in spec.sites if s.kind == "track" and s.path]
-    word = example_piece(spec)
+    own = spec.player_piece(mover) if mover is not None else None
+    word = piece_word(spec, own.code) if own is not None else example_piece(spec)
     cell = cells[len(cells) // 2] if cells else None
     items = []
     if tracks:
@@ -82,6 +74,8 @@ def command_help(spec: BoardSpec | None) -> tuple[str, str]:
                 last = (single.name if single is not None else code).split()[-1]
                 if last not in parts:
                     parts.append(last)
+        if len(parts) > 4:  # a Linie 1 tile, its sign and its streetcars: too many to list
+            parts = ["PART"]
         items.append(f"lift {cell.name}" + (f" [{'|'.join(parts)}]" if parts else ""))
         if len(cells) >= 3 and not cell.neighbours:
             items.append("remove " + " ".join(c.name for c in cells[:3]))
@@ -98,8 +92,9 @@ class Layout:
     title: str = "boardctl sim"
     height: int = 0
     width: int = 0
-    #: the players' LED colours (the palette in use)
-    lights: tuple[RGB, ...] = DEFAULT_LIGHTS
+    #: what people are told about lights that are not the colour of the
+    #: pieces (the palette's note: "black is lit blue: ...")
+    note: str = ""
     #: columns between the LED picture and the game board
     gap: int = 4
 
@@ -174,30 +169,17 @@ def fit_height(body: Sequence[tuple[str, int]], tail: Sequence[str], height: int
 
 
 def player_name(spec: BoardSpec | None, player: int | None) -> str:
-    """A player by the word the game gives them (``red``), else by number."""
+    """A player by the colour of their pieces (``red``), else ``player 2``."""
     if player is None:
         return "nobody"
-    names = spec.players if spec is not None else ()
-    return names[player].name if player < len(names) else f"player {player}"
+    return spec.player_name(player) if spec is not None else seat_words(player)
 
 
-def light_name(colour: RGB) -> str:
-    """An LED colour by its name, or as ``#rrggbb`` if it has none."""
-    return LIGHT_NAMES.get(colour) or "#{:02x}{:02x}{:02x}".format(*colour)
-
-
-def player_lights(player: int, lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
-    """The colour the LEDs show ``player`` in, by name."""
-    return light_name(lights[player % len(lights)])
-
-
-def player_label(
-    spec: BoardSpec | None, player: int | None, lights: Sequence[RGB] = DEFAULT_LIGHTS
-) -> str:
-    """``red (player 1, sky-blue lights)``: the player's name, number and LED colour."""
+def player_label(spec: BoardSpec | None, player: int | None) -> str:
+    """``red (player 2)``: the player's name and seat, counted from 1."""
     if player is None:
         return "nobody"
-    return f"{player_name(spec, player)} (player {player}, {player_lights(player, lights)} lights)"
+    return spec.player_label(player) if spec is not None else seat_words(player)
 
 
 def piece_name(spec: BoardSpec | None, piece: str) -> str:
@@ -260,12 +242,12 @@ def _fixes(spec: BoardSpec | None, status: Mapping[str, Any], take_away: str) ->
     return lines
 
 
-def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> list[str]:
+def controller_says(status: Mapping[str, Any]) -> list[str]:
     """What the controller's status means for the players, in words."""
     spec = game_spec(status)
     phase = status.get("phase")
     mover = status.get("to_move")
-    who = player_label(spec, mover, lights)
+    who = player_label(spec, mover)
     #: actions an operator undid that the board still shows
     undone = list(status.get("undone_on_board", []))
     lines: list[str] = []
@@ -292,7 +274,7 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
         if undone:
             lines.append(undone_line(undone))
         else:
-            lines.append("WRONG BOARD: no legal move explains it")
+            lines.append(f"WRONG BOARD: {status.get('why') or 'no legal move explains it'}")
         if status.get("to_tell"):
             lines.append(tell_it(status["to_tell"]))
         lines += _fixes(spec, status, "take away or fix")
@@ -326,7 +308,7 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
         winner = status.get("winner")
         reason = status.get("reason", "")
         if winner is not None:
-            lines.append(f"GAME OVER: {player_label(spec, winner, lights)} wins ({reason})")
+            lines.append(f"GAME OVER: {player_label(spec, winner)} wins ({reason})")
         else:
             lines.append(f"GAME OVER: {status.get('status', 'draw')} ({reason})")
         lines.append("  clear the board for the next game, or type new")
@@ -334,11 +316,11 @@ def controller_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_L
         lines.append("the board is right")
     if status.get("told_undone"):
         lines.append(tell_again(status["told_undone"]))
-    lines += computer_says(status, lights)
+    lines += computer_says(status)
     return lines
 
 
-def computer_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> list[str]:
+def computer_says(status: Mapping[str, Any]) -> list[str]:
     """What the computer's seat to act is doing, in words."""
     computer = status.get("computer")
     if not computer:
@@ -356,17 +338,20 @@ def computer_says(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIG
     return [f"{who} failed: {computer.get('error')}; it is asked again by itself"]
 
 
-def turn_line(status: Mapping[str, Any], lights: Sequence[RGB] = DEFAULT_LIGHTS) -> str:
-    """``red (player 1, sky-blue lights) to insert a marble``: whose turn, in
+def turn_line(status: Mapping[str, Any]) -> str:
+    """``red (player 2) to insert a marble``: whose turn, in
     the engine's words for what they must do, and the choices when they choose."""
     mover = status.get("to_move")
     if mover is None:
         return "nobody to move"
     task = status.get("task") or "act"
-    line = f"{player_label(game_spec(status), mover, lights)} to {task}"
+    spec = game_spec(status)
     computer = status.get("computer")
     if computer and computer.get("seat") == mover:
-        line += f" (the computer, level {computer['level']})"
+        who = f"{player_name(spec, mover)} (the computer, level {computer['level']})"
+    else:
+        who = player_label(spec, mover)
+    line = f"{who} to {task}"
     choices = status.get("choices")
     if choices:
         line += ": " + " or ".join(choices)
@@ -388,34 +373,48 @@ def compose(
     body = [(f"{layout.title} · {game} on {layout.profile.name}", KEPT)]
     body.append(("\n".join(fit_width(f"options: {opts}" if opts else "", width)), OPTIONS))
     leds = ["LEDs", *led_text(layout.profile, frame)]
-    picture = side_by_side(leds, ["board", *board_text(status)], layout.gap)
-    # the picture beside the LEDs is cut, not wrapped; the engine's notes below
-    # the LEDs wrap, and each gives way whole before anything else but blanks
-    body += [
-        (clip(line, width) if width else line, KEPT)
-        if n < len(leds)
-        else ("\n".join(fit_width(line, width)), EXTRA)
-        for n, line in enumerate(picture)
-    ]
+    board = ["board", *board_text(status)]
+    picture = side_by_side(leds, board, layout.gap)
+    if width and max(map(visible_width, picture[: len(leds)])) > width:
+        # too wide for both side by side (Linie 1's): the whole board first, then
+        # the LEDs under it, giving way whole where the height is short
+        # the grid is kept (up to its last numbered row); the engine's notes under
+        # it wrap and give way, after the LEDs, before anything else
+        numbered = [n for n, line in enumerate(board) if line[:4].strip().isdigit()]
+        grid = (max(numbered) + 1) if numbered else len(board)
+        body += [(clip(line, width), KEPT) for line in board[:grid]]
+        body += [("\n".join(fit_width(line, width)), EXTRA) for line in board[grid:]]
+        body.append(("\n".join(clip(line, width) for line in leds), EXTRA))
+    else:
+        # the picture beside the LEDs is cut, not wrapped; the engine's notes below
+        # the LEDs wrap, and each gives way whole before anything else but blanks
+        body += [
+            (clip(line, width) if width else line, KEPT)
+            if n < len(leds)
+            else ("\n".join(fit_width(line, width)), EXTRA)
+            for n, line in enumerate(picture)
+        ]
     text = [""]
-    text.append(turn_line(status, layout.lights))
+    text.append(turn_line(status))
+    if layout.note:
+        text.append(f"lights: {layout.note}")
     scores = status.get("scores")
     if scores is not None:
         text.append(
-            "scores: "
-            + "  ".join(
-                f"{player_name(spec, i)} ({player_lights(i, layout.lights)} lights) {s}"
-                for i, s in enumerate(scores)
-            )
+            "scores: " + "  ".join(f"{player_name(spec, i)} {s}" for i, s in enumerate(scores))
         )
     moves = list(status.get("moves", []))
     shown = " ".join(moves[-12:])
     text.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
-    text.append(f"controller: {status.get('phase', '?')}")
-    text += ["  " + line for line in controller_says(status, layout.lights)]
+    text.append(f"controller: {phase_words(status.get('phase'))}")
+    text += ["  " + line for line in controller_says(status)]
     text.append("")
     body += [("\n".join(fit_width(line, width)), BLANK if not line else KEPT) for line in text]
-    tail = [part for line in [note, *command_help(spec)] for part in fit_width(line, width)]
+    tail = [
+        part
+        for line in [note, *command_help(spec, status.get("to_move"))]
+        for part in fit_width(line, width)
+    ]
     if layout.height:
         return "\n".join(fit_height(body, tail, layout.height))
     return "\n".join([line for line, _ in body] + tail)

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardctl import config
 from boardctl.board import BoardProfile
@@ -30,6 +30,9 @@ from boardctl.errors import BoardctlError
 from boardctl.sensing import Emit, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import board, hands
 from boardctl.sim.hands import Change, HandCommand
+
+if TYPE_CHECKING:
+    from boardctl.controller.scenes import Palette
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +224,7 @@ class Simulation:
             hardware=Hardware(self.tap, self.strip),
             notifier=Notifier(environ={}),
             on_frame=self._on_frame,
-            hands=self.hands,
+            hands=self.hands_by_page,
         )
         self._thread = threading.Thread(target=self._run, name="boardctl-daemon", daemon=True)
         self._thread.start()
@@ -303,12 +306,22 @@ class Simulation:
             return self.news
 
     @property
-    def lights(self) -> tuple[RGB, ...]:
-        """The players' LED colours, as the daemon chooses them: the configured
-        palette, else the board's, else the colour-blind-safe default."""
-        from boardctl.controller.scenes import Palette
+    def palette(self) -> Palette:
+        """The palette the game played now is lit in, as the daemon chooses
+        it: the configured colours, else the board's, else the pieces'."""
+        from boardctl.controller.scenes import Colours
 
-        return Palette.choose(self.config.leds.palette, self.profile.palette).players
+        loop = self.daemon.loop if self.daemon is not None else None
+        if loop is not None:
+            return loop.palette
+        spec = board.spec_of(self.profile.game, self.profile.game_options)
+        colours = Colours(self.config.leds.palette, self.profile.palette, self.profile.palette_note)
+        return colours.palette(spec.players)
+
+    @property
+    def lights(self) -> tuple[RGB, ...]:
+        """The players' LED colours (the palette's)."""
+        return self.palette.players
 
     @property
     def temporary(self) -> bool:
@@ -382,6 +395,12 @@ class Simulation:
         changes = self.plan(text, mover, status)
         self.apply(changes)
         return changes
+
+    def hands_by_page(self, text: str | None) -> dict[str, str]:
+        """The sim page's hands: do ``text`` (None: nothing); what lies on the board then."""
+        if text is not None:
+            self.hands(text)
+        return dict(self.layout)
 
     def clear_board(self) -> None:
         """Take every piece off the board."""

@@ -17,32 +17,76 @@ from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.controller.machine import Controller
-from boardctl.controller.scenes import Frame
+from boardctl.controller.scenes import Colours, Frame, Palette, hex_colour
 from boardctl.controller.view import View
 from boardctl.engines import Engine
+from boardctl.engines.describe import PieceSpec, SiteSpec
 
 
-def declaration(engine: Engine[Any, Any], profile: BoardProfile) -> dict[str, Any]:
-    """The board as the engine declares it, JSON-ready: what the pages draw."""
+def declaration(
+    engine: Engine[Any, Any], profile: BoardProfile, palette: Palette | None = None
+) -> dict[str, Any]:
+    """The board as the engine declares it, JSON-ready: what the pages draw.
+    Each player has their name, their label (``blue (player 1)``: seats count
+    from 1 for people, from 0 in ``owner`` and the status), the colour of
+    their pieces and the colour the LEDs light them in (``palette``'s)."""
     spec = engine.board()
+    if palette is None:
+        palette = Colours().palette(spec.players)
     lit = {s.name for s in profile.sites if s.leds}
     doc = (type(engine).__doc__ or "").strip()
     return {
         "game": engine.name,
+        "title": engine.title or engine.name,
         "options": engine.options_json(),
-        "players": [{"name": p.name, "colour": p.colour} for p in spec.players],
-        "sites": [
-            {"name": s.name, "kind": s.kind, "x": s.x, "y": s.y, "lit": s.name in lit}
-            for s in spec.sites
+        "players": [
+            {
+                "name": p.name,
+                "label": spec.player_label(n),
+                "colour": p.colour,
+                "lights": hex_colour(palette.player(n)),
+            }
+            for n, p in enumerate(spec.players)
         ],
-        "pieces": [
-            {"code": p.code, "name": p.name, "owner": p.owner, "parts": list(p.parts)}
-            for p in spec.pieces
-        ],
+        "lights_note": palette.note,
+        "cells": spec.cells,
+        "sites": [_site(s, s.name in lit) for s in spec.sites],
+        # a piece whose code is its parts joined by "+" the pages make up themselves
+        "pieces": [_piece(p) for p in spec.pieces if not p.parts or p.code != "+".join(p.parts)],
         "secrets": bool(engine.has_secrets),
-        "rules": doc.split("\n\n")[0].replace("\n", " "),
+        "rules": engine.summary or doc.split("\n\n")[0].replace("\n", " "),
         "board": profile.name,
     }
+
+
+def _site(s: SiteSpec, lit: bool) -> dict[str, Any]:
+    """A site as the pages draw it: x east and y north, in cells."""
+    out: dict[str, Any] = {"name": s.name, "kind": s.kind, "x": s.x, "y": s.y, "lit": lit}
+    if s.ends:
+        out["ends"] = list(s.ends)
+    if s.path:
+        out["toward"] = s.path[0]
+    if s.label:
+        out["label"] = s.label
+    if s.colour:
+        out["colour"] = s.colour
+    return out
+
+
+def _piece(p: PieceSpec) -> dict[str, Any]:
+    """A piece as the pages draw it: a single one by its look, one made of
+    parts as its parts."""
+    out: dict[str, Any] = {"code": p.code, "name": p.name, "owner": p.owner, "parts": list(p.parts)}
+    if p.look is not None:
+        look = p.look
+        out["look"] = {"shape": look.shape, "colour": look.colour}
+        if look.label:
+            out["look"]["label"] = look.label
+        if look.angle is not None:
+            out["look"]["angle"] = look.angle
+        if look.rails:
+            out["look"]["rails"] = [list(r) for r in look.rails]
+    return out
 
 
 def lights(profile: BoardProfile, frame: Frame) -> dict[str, str]:
@@ -64,12 +108,17 @@ class Publisher:
     when it changes. Called by the loop; read by the web server's thread."""
 
     def __init__(
-        self, profile: BoardProfile, reports: Mapping[str, Callable[[], Any]] | None = None
+        self,
+        profile: BoardProfile,
+        reports: Mapping[str, Callable[[], Any]] | None = None,
+        palette_of: Callable[[Engine[Any, Any]], Palette] | None = None,
     ) -> None:
         self.profile = profile
         #: what the state says beside the status (the broker reached or not)
         self.reports = reports if reports is not None else {}
         self._reported: dict[str, Any] = {}
+        #: the palette each game is lit in (the loop's), for the players' lights
+        self.palette_of = palette_of
         self._lock = threading.Lock()
         self._engine: Any = None
         self._status: Mapping[str, Any] | None = None
@@ -83,7 +132,8 @@ class Publisher:
         changed = False
         if controller.engine is not self._engine:
             self._engine = controller.engine
-            self._put("board", declaration(controller.engine, self.profile))
+            palette = self.palette_of(controller.engine) if self.palette_of else None
+            self._put("board", declaration(controller.engine, self.profile, palette))
             changed = True
         status = view.status
         reported = {key: report() for key, report in self.reports.items()}

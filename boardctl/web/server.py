@@ -34,7 +34,7 @@ import socket
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date
+from datetime import date, datetime
 from importlib import resources
 from typing import Any
 
@@ -58,6 +58,7 @@ from boardctl.web.http import (
 )
 from boardctl.web.publish import Publisher
 from boardctl.web.push import MAX_STREAMS, RETRY_AFTER, Pushes
+from boardctl.web.qr import link_address, qr_image
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +118,9 @@ STATIC = {
 }
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
-Hands = Callable[[str], Any]
+#: the simulator's hands: do what a line says (``lift d4``; None: nothing) and
+#: answer what lies on the board then, site by site
+Hands = Callable[[str | None], Mapping[str, str]]
 Handler = Callable[..., Awaitable[Any]]
 
 
@@ -704,11 +707,10 @@ class WebServer:
         @route("/api/today")
         async def today(request: Request) -> Any:
             reply = await self.today()
-            day = date.today().isoformat()
             done = [
                 {"game": g.get("game"), "moves": g.get("moves"), "ended": g.get("ended")}
                 for g in reply.get("games", [])
-                if g.get("status") == "finished" and str(g.get("ended") or "").startswith(day)
+                if g.get("status") == "finished" and _local_day(g.get("ended")) == date.today()
             ]
             return answer({"ok": reply.get("ok", False), "games": done})
 
@@ -785,7 +787,13 @@ class WebServer:
             seats = len(board.get("players", []))
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
                 return refuse(f"'player' must be a seat from 0 to {seats - 1}", 400)
-            return answer({"ok": True, "player": seat, "link": f"/player/{self.keys.link(seat)}"})
+            link = f"/player/{self.keys.link(seat)}"
+            reply: dict[str, Any] = {"ok": True, "player": seat, "link": link}
+            address = link_address(request.headers.get("Host"), link)
+            if address is not None:
+                reply["address"] = address
+                reply["qr"] = qr_image(address)
+            return answer(reply)
 
         @route("/api/private")
         async def private(request: Request) -> Any:
@@ -821,6 +829,16 @@ class WebServer:
                     body["ply"] = ply
             return answer(await self.command(body))
 
+        @route("/api/hands")
+        async def board_now(request: Request) -> Any:
+            """What lies on the simulated board: the sim page draws it, and
+            chooses between placing and lifting by it."""
+            if self.hands is None:
+                return refuse("this board is not simulated", 404)
+            if self._session(request) is None:
+                return refuse("open the sim page again", 401)
+            return answer(await self._hands(None))
+
         @route("/api/hands", "POST")
         async def hands(request: Request) -> Any:
             if self.hands is None:
@@ -831,14 +849,7 @@ class WebServer:
             text = _json_object(request).get("text")
             if not isinstance(text, str) or not text.strip() or len(text) > 200:
                 return refuse('send {"text": "lift d4"}', 400)
-            assert self._hands_lock is not None
-            async with self._hands_lock:
-                aloop = asyncio.get_running_loop()
-                try:
-                    await aloop.run_in_executor(None, self.hands, text)
-                except Exception as exc:
-                    return answer({"ok": False, "error": shorten(str(exc), 300)})
-            return answer({"ok": True})
+            return answer(await self._hands(text))
 
         return app
 
@@ -854,6 +865,17 @@ class WebServer:
             port=int(self._sock.getsockname()[1]),
         )
 
+    async def _hands(self, text: str | None) -> dict[str, Any]:
+        """The hands' work off this thread, one at a time; the board after it."""
+        assert self.hands is not None and self._hands_lock is not None
+        async with self._hands_lock:
+            aloop = asyncio.get_running_loop()
+            try:
+                board = await aloop.run_in_executor(None, self.hands, text)
+            except Exception as exc:
+                return {"ok": False, "error": shorten(str(exc), 300)}
+        return {"ok": True, "board": dict(board)}
+
     def _me(self, s: Session | None) -> dict[str, Any]:
         from boardctl.engines import GAMES
 
@@ -863,13 +885,23 @@ class WebServer:
             "needs_password": bool(self.keys.password_hash),
             "sim": self.hands is not None,
             "brightness": self.brightness,
-            "games": sorted(GAMES),
+            # the games this board can play: its profile's
+            "games": [g for g in sorted(GAMES) if g == self.profile.game],
         }
         if s is not None:
             me["csrf"] = s.csrf
         if me["operator"]:
             me["options"] = {name: _options_of(name) for name in sorted(GAMES)}
         return me
+
+
+def _local_day(stamp: Any) -> date | None:
+    """The local date of a stored time (``2026-11-26T23:30:00Z``, in UTC); None
+    for none. A game ended at 23:30 UTC ended tomorrow east of Greenwich."""
+    try:
+        return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).astimezone().date()
+    except ValueError:
+        return None
 
 
 def _json_object(request: Request) -> dict[str, Any]:
@@ -888,21 +920,8 @@ def _json_object(request: Request) -> dict[str, Any]:
 
 
 def _options_of(game: str) -> list[dict[str, Any]]:
-    """The engine's own options: name, default and, where it declares them, the choices."""
-    import dataclasses
-
+    """The game's options as its engine declares them: label, help, type,
+    choices and default, for the operator's form."""
     from boardctl.engines import engine_class
 
-    engine = engine_class(game)
-    cls = getattr(engine, "Options", None)
-    if cls is None or not dataclasses.is_dataclass(cls):
-        return []
-    variants = tuple(engine.variants)
-    out = []
-    for f in dataclasses.fields(cls):
-        default = f.default if f.default is not dataclasses.MISSING else None
-        entry: dict[str, Any] = {"name": f.name, "default": default}
-        if f.name == "variant" and variants:
-            entry["choices"] = list(variants)
-        out.append(entry)
-    return out
+    return [spec.to_json() for spec in engine_class(game).option_specs()]

@@ -13,7 +13,7 @@ from boardctl.controller.phones import NotYourTurn, Phones
 from boardctl.errors import ConfigError
 from boardctl.web.auth import Keys, check_settings
 from boardctl.web.publish import Publisher
-from boardctl.web.server import WebServer
+from boardctl.web.server import Hands, WebServer
 
 
 def start_web(
@@ -21,7 +21,7 @@ def start_web(
     profile: BoardProfile,
     loop: Loop,
     *,
-    hands: Callable[[str], Any] | None = None,
+    hands: Hands | None = None,
     stats: Any = None,
     phones: Phones | None = None,
     venue: Callable[[], dict[str, Any]] | None = None,
@@ -43,7 +43,9 @@ def start_web(
     )
     if phones is not None:
         loop.commands["phone"] = phone_command(loop, phones)
-    publisher = Publisher(profile, reports=getattr(loop, "reports", None))
+    publisher = Publisher(
+        profile, reports=getattr(loop, "reports", None), palette_of=loop.palette_of
+    )
     loop.watchers.append(publisher)
     try:
         return WebServer(

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from boardctl.board import Reports, Site
 from boardctl.config import blamed
 from boardctl.engines import GAMES, create, engine_class
-from boardctl.errors import BoardctlError, excerpt
+from boardctl.errors import BoardctlError, ConfigError, excerpt
 from hardware.profiles.report import Report
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,24 @@ def check_game(
             "board", "palette", f"{len(palette)} colours, and {game} seats at most "
             f"{layout.seats} players", f"give one colour per seat, at most {layout.seats}",
         )  # fmt: skip
+    _check_palette(r, palette)
     _check_sites(r, game, layout, sites)
+
+
+def _check_palette(r: Report, palette: Sequence[str]) -> None:
+    """No player may be lit in a colour like the mistakes' or the restore hints'."""
+    from boardctl.controller.scenes import parse_colour, signal_clash
+
+    for n, colour in enumerate(palette):
+        try:
+            why = signal_clash(parse_colour(colour))
+        except ConfigError:
+            continue  # its form is refused where it is read
+        if why is not None:
+            r.problem(
+                "board", "palette", f"colour {n + 1}: {why}",
+                "choose a colour nearer the pieces' that is neither magenta nor cyan",
+            )  # fmt: skip
 
 
 #: the most piece codes a refusal lists (Linie 1 has thousands)

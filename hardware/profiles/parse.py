@@ -43,7 +43,9 @@ class Parser:
         """The profile, or None when anything is wrong (the problems are in ``r``)."""
         self.r.unknown_keys("", data, ("board", "sensing", "codes", "leds", "buttons", "sites"))
         board = self.r.table(data, "board", required=True)
-        self.r.unknown_keys("board", board, ("name", "game", "description", "options", "palette"))
+        self.r.unknown_keys(
+            "board", board, ("name", "game", "description", "options", "palette", "palette_note")
+        )
         name = self.r.get("board", board, "name", str, "", required=True, expect='"my-board"')
         if "name" in board and isinstance(name, str) and not name.strip():
             self.r.problem("board", "name", "is empty", 'name the board, e.g. name = "my-board"')
@@ -57,6 +59,14 @@ class Parser:
             [],
             check=lambda v: all(isinstance(c, str) and _COLOUR.fullmatch(c) for c in v),
             expect='player colours like ["#1f5fff", "#ff2a1a"]',
+        )
+        palette_note = self.r.get(
+            "board",
+            board,
+            "palette_note",
+            str,
+            "",
+            expect='words for people, e.g. "black is lit blue: an LED cannot glow black"',
         )
 
         leds = self.leds(self.r.table(data, "leds", required=True))
@@ -82,6 +92,7 @@ class Parser:
             buttons=MappingProxyType(buttons),
             source=self.r.source,
             palette=tuple(palette),
+            palette_note=palette_note,
         )
 
     def leds(self, t: dict[str, Any]) -> LedChain | None:

@@ -30,7 +30,15 @@ from boardctl.engines.beeline.values import (
     piece_name,
 )
 from boardctl.engines.beeline.values import Options as _Options
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSites, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    OptionSpec,
+    PieceSpec,
+    PlayerSites,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.errors import BadNotation, BadOptions, RecordError
 
 _CHOICES = (
@@ -57,12 +65,43 @@ class _Pos:
 
 
 class Beeline(Engine[State, Action]):
-    """Beeline for two players: player 0 is Black, player 1 Red.
+    """Beeline for two players, Black and Red.
 
     Each line runs from its owner's starting NODE; the first to reach the
     opponent's starting point wins. See docs/engine-beeline.md for the rules as
     enforced, the notation, the piece codes and the options.
     """
+
+    title: ClassVar[str] = "Beeline"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("layout", "Board layout", "the board's cells", "choice", ("standard",)),
+        OptionSpec(
+            "returned_pieces",
+            "MARKS sent back",
+            "where the MARKS of a line sent back go",
+            "choice",
+            ("open_group", "apart"),
+            ("into the group being played", "apart, playable at any time"),
+        ),
+        OptionSpec(
+            "dead_ends",
+            "Dead ends allowed",
+            "whether a MARK may close its line's way on for good",
+            "bool",
+        ),
+        OptionSpec(
+            "blocked",
+            "A player who cannot play",
+            "a player holding pieces with no legal play",
+            "choice",
+            ("pass", "loses"),
+            ("passes", "loses"),
+        ),
+    )
+    summary: ClassVar[str] = (
+        "Black and Red each build a line of pieces from their starting NODE; the first to "
+        "reach the other's starting point wins."
+    )
 
     name: ClassVar[str] = "beeline"
     Options: ClassVar[type[_Options]] = _Options
@@ -811,7 +850,14 @@ class Beeline(Engine[State, Action]):
                     ),
                 )
             )
-        pieces = [PieceSpec(piece_name(node_code(c)), f"NODE {COLOURS[c]} up") for c in (0, 1)]
+        pieces = [
+            PieceSpec(
+                piece_name(node_code(c)),
+                f"NODE {COLOURS[c]} up",
+                look=Look("node", _PLAYERS[c].colour),
+            )
+            for c in (0, 1)
+        ]
         for owner in (0, 1):
             for k in KINDS:
                 for s in range(6):
@@ -821,9 +867,11 @@ class Beeline(Engine[State, Action]):
                             f"{COLOURS[owner]} {k.word} leaving {SIDES[s]}",
                             owner=owner,
                             orientation=s,
+                            # SIDES run anticlockwise from east, a sixth of a turn apart
+                            look=Look("mark", _PLAYERS[owner].colour, k.letter, angle=60.0 * s),
                         )
                     )
-        return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS)
+        return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS, cells="hex")
 
     def board(self) -> BoardSpec:
         return self._spec

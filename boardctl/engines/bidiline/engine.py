@@ -17,14 +17,25 @@ from boardctl.engines.bidiline.values import (
     State,
 )
 from boardctl.engines.bidiline.values import Options as _Options
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSites, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    OptionSpec,
+    PieceSpec,
+    PlayerSites,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.errors import BadOptions, RecordError
 
-#: the players: seat 0 scores colour A (amber), seat 1 colour B (blue); the
-#: colours are the default LED palette's first two (Okabe-Ito orange and sky blue)
-PLAYERS = (PlayerSpec("amber", "#e69f00"), PlayerSpec("blue", "#56b4e9"))
+#: the players: seat 0 scores colour A (amber), seat 1 colour B (blue): the
+#: colours of the sticks, and of the LEDs lighting each player
+PLAYERS = (PlayerSpec("amber", "#e69f00"), PlayerSpec("blue", "#2060e0"))
 #: the sticks, shared: either player lays either colour
-PIECES = (PieceSpec("A", "amber stick"), PieceSpec("B", "blue stick"))
+PIECES = (
+    PieceSpec("A", "amber stick", look=Look("stick", PLAYERS[0].colour)),
+    PieceSpec("B", "blue stick", look=Look("stick", PLAYERS[1].colour)),
+)
 EXPECTS = ("first-segment", "second-segment", "extend", "nothing")
 _EMPTY = State()
 
@@ -70,6 +81,22 @@ class BidiLine(Engine[State, Extend]):
     a segment not drawn before. The game ends as soon as an end can go no
     further; the player with more segments of their colour wins.
     """
+
+    title: ClassVar[str] = "The Bidirectional Line Game"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "n",
+            "Points per side",
+            "the grid's size: 7 is the board's",
+            "int",
+            minimum=2,
+            maximum=26,
+        ),
+    )
+    summary: ClassVar[str] = (
+        "Amber and Blue lay sticks to grow one line from both ends, each end in its own "
+        "colour; when an end can go no further, the colour with more sticks wins."
+    )
 
     name: ClassVar[str] = "bidiline"
     Options: ClassVar[type[_Options]] = _Options
@@ -117,6 +144,24 @@ class BidiLine(Engine[State, Extend]):
         )
         out += [m[3] for m in self._moves[state.end_b] if not drawn & m[0]]
         return iter(out)
+
+    def why_wrong(self, state: State, changed: Mapping[str, str | None]) -> str | None:
+        """One stick laid: the rules' reason, a stick of the wrong colour first."""
+        if len(changed) != 1 or state.end or state.moves < 2:
+            return None
+        ((site, code),) = changed.items()
+        if code not in ("A", "B") or site in self.layout(state) or "-" not in site:
+            return None
+        p, q = site.split("-")
+        ends = {"A": self.grid.points[state.end_a], "B": self.grid.points[state.end_b]}
+        other = "B" if code == "A" else "A"
+        if ends[code] not in (p, q) and ends[other] in (p, q):
+            return (
+                f"a stick there extends the {COLOUR_WORDS[other]} ({other}) end, so it is "
+                f"{COLOUR_WORDS[other]}, not {COLOUR_WORDS[code]}"
+            )
+        src, dst = (q, p) if ends[code] == q else (p, q)
+        return self.why_illegal(state, self.parse_action(f"{code}:{src}-{dst}"))
 
     def why_illegal(self, state: State, action: Extend) -> str | None:
         if state.end:

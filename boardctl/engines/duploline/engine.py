@@ -6,7 +6,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    OptionSpec,
+    PieceSpec,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.engines.duploline import board
 from boardctl.engines.duploline.board import NAME, NEIGHBOURS, POSITION, VALID, bits
 from boardctl.engines.duploline.evaluate import evaluate
@@ -82,7 +89,12 @@ def _build_board() -> BoardSpec:
             )
         )
     pieces = [
-        PieceSpec(f"{colour}-{kind}", f"{colour} {kind}", owner=p)
+        PieceSpec(
+            f"{colour}-{kind}",
+            f"{colour} {kind}",
+            owner=p,
+            look=Look(kind, _PLAYERS[p].colour),
+        )
         for kind in ("disc", "ring")
         for p, colour in enumerate(COLOURS)
     ]
@@ -95,16 +107,55 @@ def _build_board() -> BoardSpec:
         for d in COLOURS
         for r in COLOURS
     ]
-    return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS)
+    return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS, cells="hex")
 
 
 class DuploLine(Engine[State, Action]):
-    """DuploLine for two players: player 0 is White, player 1 Black.
+    """DuploLine for two players, White and Black.
 
     White opens with one piece anywhere; then, from Black on, each turn is a
     disc action and a ring action in either order. See
     docs/engines.md for the notation, piece codes and options.
     """
+
+    title: ClassVar[str] = "DuploLine"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "locked_pieces_count",
+            "A disc in a ring counts for lines",
+            "the disc for a line of discs and the ring for a line of rings; else only a piece "
+            "alone in its cell counts",
+            "bool",
+        ),
+        OptionSpec(
+            "both_lines",
+            "Lines of both players at once",
+            "who wins when one action leaves a line of each player",
+            "choice",
+            ("mover", "opponent", "draw"),
+            ("the player who acted", "the other player", "nobody: a draw"),
+        ),
+        OptionSpec(
+            "forced_add",
+            "Forced add",
+            "where the forced add may go",
+            "choice",
+            ("either", "own", "opponent", "off"),
+            ("a lone piece of either colour", "the mover's own", "the opponent's", "no forced add"),
+        ),
+        OptionSpec(
+            "no_option",
+            "A player who cannot act",
+            "what happens when the player to act has no action at all",
+            "choice",
+            ("draw", "loss"),
+            ("the game is drawn", "that player loses"),
+        ),
+    )
+    summary: ClassVar[str] = (
+        "White and Black each turn play a disc and a ring, laid or moved; the first with a "
+        "line of their own discs or of their own rings wins."
+    )
 
     name: ClassVar[str] = "duploline"
     Options: ClassVar[type[_Options]] = _Options
@@ -201,6 +252,22 @@ class DuploLine(Engine[State, Action]):
             owner = state.player if forced == "own" else 1 - state.player
             others = state.rings[owner] if kind == 0 else state.discs[owner]
         return others & ~(discs if kind == 0 else rings)
+
+    def why_wrong(self, state: State, changed: Mapping[str, str | None]) -> str | None:
+        """A lone disc or ring set on an empty cell: the rules' reason, or
+        that it is the other player's colour."""
+        if len(changed) != 1 or state.phase is Phase.OVER:
+            return None
+        ((cell, code),) = changed.items()
+        if code is None or cell in self.layout(state) or code.count("-") != 1:
+            return None
+        colour, word = code.split("-")
+        mover = COLOURS[state.player]
+        if colour != mover:
+            return f"that is a {colour} {word}, and {mover} is to play"
+        return self.why_illegal(
+            state, self.parse_action(f"{'D' if word == 'disc' else 'R'}+{cell}")
+        )
 
     def why_illegal(self, state: State, action: Action) -> str | None:
         if state.phase is Phase.OVER:

@@ -7,7 +7,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    OptionSpec,
+    PieceSpec,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.engines.linie1 import data as board_data
 from boardctl.engines.linie1.die import FACES, PIPS, PITCH
 from boardctl.engines.linie1.geometry import (
@@ -43,14 +50,34 @@ from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
 
 HAND = 5
 H = 10  # the die's stop face
+#: the players have no pieces of their own (a streetcar is its line's), so they
+#: are named by seat; the colours are only those the LEDs light each one in,
+#: none of them like the mistakes' magenta or the restore hints' cyan
 SEATS = (
     PlayerSpec("player 1", "#d02020"),
     PlayerSpec("player 2", "#2050d0"),
     PlayerSpec("player 3", "#20a040"),
     PlayerSpec("player 4", "#e0c000"),
-    PlayerSpec("player 5", "#a040c0"),
+    PlayerSpec("player 5", "#f0f0f0"),
 )
 _POP = [bin(i).count("1") for i in range(16)]
+#: how the pages paint a line's streetcar and terminals, by the colour the
+#: board's data names (another name is painted grey)
+LINE_PAINT = {
+    "red": "#d02020",
+    "yellow": "#e0c000",
+    "green": "#20a040",
+    "blue": "#2050d0",
+    "white": "#f0f0f0",
+    "black": "#303030",
+    "orange": "#e07000",
+    "purple": "#8040b0",
+    "brown": "#80502a",
+    "grey": "#909090",
+}
+#: the angle of each side's middle from a cell's centre (sides 0 N, 1 E, 2 S, 3 W)
+SIDE_ANGLE = (90.0, 0.0, 270.0, 180.0)
+TILE_PAINT = "#e6dcc4"
 
 _LAY_PART = r"([a-z]\d{1,2}):(\d{1,2}[NESW])"
 _LAY = re.compile(rf"{_LAY_PART}(?:\+{_LAY_PART})?")
@@ -62,6 +89,43 @@ _NOTATION_HELP = (
 
 class Linie1(Engine[State, Action]):
     """Linie 1 for 2 to 5 players; see docs/engine-linie1.md."""
+
+    title: ClassVar[str] = "Linie 1"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("players", "Players", "how many play", "choice", (2, 3, 4, 5)),
+        OptionSpec(
+            "secrets",
+            "Line and route cards",
+            "whether the cards stay on the table or the game deals them",
+            "choice",
+            ("cards", "dealt"),
+            ("cards on the table, shown at the start of a trip", "dealt, each shown privately"),
+        ),
+        OptionSpec(
+            "movement",
+            "Driving",
+            "how far a streetcar drives each turn",
+            "choice",
+            ("die", "speed"),
+            ("by the die", "one cell more than the last move at most"),
+        ),
+        OptionSpec("die", "Die faces", "the die's faces: digits, and H for the next stop"),
+        OptionSpec(
+            "list_wrong_turns",
+            "Offer wrong turns",
+            "whether a drive that cannot reach the goal is offered among the legal ones",
+            "bool",
+        ),
+        OptionSpec(
+            "board_data",
+            "Another board (JSON)",
+            "a replacement board as JSON text; empty for the Goldsieber board",
+        ),
+    )
+    summary: ClassVar[str] = (
+        "Each player lays track tiles to build their streetcar line past the stops on their "
+        "route card, then drives it by the die from one terminal to the other."
+    )
 
     name: ClassVar[str] = "linie1"
     Options: ClassVar[type[_Options]] = _Options
@@ -575,6 +639,16 @@ class Linie1(Engine[State, Action]):
         )
 
     # -- legality --------------------------------------------------------
+    def why_wrong(self, state: State, changed: Mapping[str, str | None]) -> str | None:
+        """One tile laid on an empty cell: the rules' reason (not in the hand,
+        a rail off the board or against a neighbour's)."""
+        if len(changed) != 1 or state.phase == OVER:
+            return None
+        ((cell, code),) = changed.items()
+        if code is None or cell in self.layout(state) or code not in self.geo.code_of_name:
+            return None
+        return self.why_illegal(state, self.parse_action(f"{cell}:{code}"))
+
     def why_illegal(self, state: State, action: Action) -> str | None:
         phase = state.phase
         if phase == OVER:
@@ -1224,6 +1298,7 @@ class Linie1(Engine[State, Action]):
                     for off in geo.offsets
                     if geo.kind[i + off] in (TRACK, BUILDING)
                 )
+                building = geo.building_cell.get(i)
                 sites.append(
                     SiteSpec(
                         geo.names[i],
@@ -1232,6 +1307,7 @@ class Linie1(Engine[State, Action]):
                         y=float(top - r),
                         sensed=geo.kind[i] == TRACK,
                         neighbours=neighbours,
+                        label="" if building is None else geo.building_letters[building],
                     )
                 )
         for t in geo.terminals:
@@ -1243,6 +1319,8 @@ class Linie1(Engine[State, Action]):
                     x=(c0 + c1) / 2,
                     y=top - (r0 + r1) / 2,
                     ends=tuple(geo.names[m] for m, _ in t.mouths),
+                    label=str(t.line + 1),
+                    colour=LINE_PAINT.get(geo.data.lines[t.line][0], "#909090"),
                 )
             )
         # the die's pips beside the board, east of it, level with its middle
@@ -1262,10 +1340,12 @@ class Linie1(Engine[State, Action]):
         subsets: list[tuple[str, ...]] = [()]
         for car in cars:
             subsets += [(*s, car) for s in subsets if len(s) < self.players]
-        pieces = [PieceSpec("stop", "stop sign")]
+        pieces = [PieceSpec("stop", "stop sign", look=Look("sign", "#d02020", "H"))]
         for i, car in enumerate(cars):
             colour = geo.data.lines[i][0]
-            pieces.append(PieceSpec(car, f"streetcar of line {i + 1} ({colour})"))
+            paint = LINE_PAINT.get(colour, "#909090")
+            look = Look("car", paint, str(i + 1))
+            pieces.append(PieceSpec(car, f"streetcar of line {i + 1} ({colour})", look=look))
         for s in subsets:
             if len(s) > 1:
                 pieces.append(PieceSpec("+".join(s), " and ".join(s), parts=s))
@@ -1282,9 +1362,15 @@ class Linie1(Engine[State, Action]):
                             + (" with " + ", ".join(parts[1:]) if parts[1:] else ""),
                             parts=parts if len(parts) > 1 else (),
                             orientation=code & 3,
+                            look=None if parts[1:] else self._tile_look(code),
                         )
                     )
-        return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players])
+        return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players], cells="square")
+
+    def _tile_look(self, code: int) -> Look:
+        """A tile as it lies: a square with its rails, each joining two sides."""
+        rails = tuple((SIDE_ANGLE[a], SIDE_ANGLE[b]) for a, b in sorted(self.geo.conns[code]))
+        return Look("tile", TILE_PAINT, rails=rails)
 
     def layout(self, state: State) -> Mapping[str, str]:
         geo = self.geo
@@ -1375,10 +1461,11 @@ class Linie1(Engine[State, Action]):
         geo = self.geo
         w = geo.width
         stop_cells = {cell: letter for letter, cell in zip(self.letters, state.stops, strict=True)}
+        # every streetcar where it stands: two may share a cell or a terminal
         cars: dict[int, str] = {}
         for q, pos in enumerate(state.cars):
             if pos >= 0:
-                cars[site_of(pos)] = str(q + 1)
+                cars[site_of(pos)] = cars.get(site_of(pos), "") + str(q + 1)
         header = "     " + "".join(f"{ch:<5}" for ch in "abcdefghijklmnopqrstuvwxyz"[: geo.size])
         lines = [header]
         for r in range(1, geo.size + 1):
@@ -1398,8 +1485,12 @@ class Linie1(Engine[State, Action]):
                 row.append(f"{cell:<5}")
             lines.append(f"{r:>3}  " + "".join(row).rstrip())
         for t in geo.terminals:
-            if TERMINAL_AT + t.index in cars:
-                lines.append(f"streetcar of player {cars[TERMINAL_AT + t.index]} in {t.name}")
+            here = cars.get(TERMINAL_AT + t.index, "")
+            if len(here) == 1:
+                lines.append(f"streetcar of player {here} in {t.name}")
+            elif here:
+                who = ", ".join(here[:-1]) + f" and {here[-1]}"
+                lines.append(f"streetcars of players {who} in {t.name}")
         for q in range(self.players):
             hand = " ".join(f"{k}x{c}" for k, c in enumerate(state.hands[q]) if c) or "-"
             extra = ""

@@ -7,7 +7,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.describe import BoardSpec, PieceSpec, PlayerSpec, SiteSpec
+from boardctl.engines.describe import (
+    BoardSpec,
+    Look,
+    OptionSpec,
+    PieceSpec,
+    PlayerSpec,
+    SiteSpec,
+)
 from boardctl.engines.shiftago.actions import Action, Insert, Score, parse_action
 from boardctl.engines.shiftago.evaluate import evaluate
 from boardctl.engines.shiftago.geometry import (
@@ -44,6 +51,13 @@ PLAYERS = (
     PlayerSpec("yellow", "#f0c800"),
     PlayerSpec("green", "#20a040"),
 )
+
+
+def _name(seat: int) -> str:
+    """A player as people name them: by the colour of their marbles."""
+    return PLAYERS[seat].name
+
+
 #: what the player to act must do, in words, by phase
 TASKS = ("insert a marble", "choose a line to score", "nothing")
 
@@ -107,6 +121,39 @@ _TRACK_INDEX = {name: t for t, name in enumerate(TRACK_NAMES)}
 
 class Shiftago(Engine[ShiftagoState, Action]):
     """The rules of Shiftago, Express or Expert, for 2 to 4 players."""
+
+    title: ClassVar[str] = "Shiftago"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("players", "Players", "how many play", "choice", (2, 3, 4)),
+        OptionSpec(
+            "variant",
+            "Variant",
+            "Express: the first line of five wins; Expert: lines score points",
+            "choice",
+            ("express", "expert"),
+            ("Express", "Expert"),
+        ),
+        OptionSpec(
+            "handicap_turns",
+            "Handicap: turns sat out",
+            "how many of their first turns the handicapped player sits out",
+            "int",
+            minimum=0,
+            maximum=6,
+        ),
+        OptionSpec(
+            "handicap_player",
+            "Handicapped player",
+            "the player who sits out those turns",
+            "choice",
+            (0, 1, 2, 3),
+            tuple(p.name for p in PLAYERS),
+        ),
+    )
+    summary: ClassVar[str] = (
+        "Push your marbles in from the sides, shifting the rows; in Express the first line of "
+        "five wins, in Expert lines score points."
+    )
 
     name: ClassVar[str] = "shiftago"
     Options: ClassVar[type[Any]] = ShiftagoOptions
@@ -275,6 +322,22 @@ class Shiftago(Engine[ShiftagoState, Action]):
                 yield Score(a, b, a)
                 yield Score(a, b, b)
 
+    def why_wrong(self, state: ShiftagoState, changed: Mapping[str, str | None]) -> str | None:
+        """One marble more on the board that no push explains: set down
+        rather than pushed in, or of another player's colour."""
+        if state.phase != INSERT:
+            return None
+        before = self.layout(state)
+        added = [(s, c) for s, c in changed.items() if c is not None and s not in before]
+        if len(added) != 1 or len(changed) != 1:
+            return None
+        ((cell, code),) = added
+        mover = PLAYERS[state.mover].name
+        owner = next((p.name for q, p in enumerate(PLAYERS) if f"p{q}" == code), None)
+        if owner is not None and owner != mover:
+            return f"that is a {owner} marble, and {mover} is to insert"
+        return f"a marble is pushed in from the side through a track, never set down on {cell}"
+
     def why_illegal(self, state: ShiftagoState, action: Action) -> str | None:
         p = state.mover
         if state.phase == OVER:
@@ -284,7 +347,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
                 return f"there is no track number {action.track}"
             if state.phase == SCORE:
                 choices = ", ".join(str(a) for a in self._score_actions(state))
-                return f"player {p} must score first: choose a line ({choices})"
+                return f"{_name(p)} must score first: choose a line ({choices})"
             occ = 0
             for b in state.boards:
                 occ |= b
@@ -292,7 +355,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
             if occ & mask == mask:
                 return f"track {TRACK_NAMES[action.track]} is full"
             if not state.supply[p]:
-                return f"player {p} has no marbles left"
+                return f"{_name(p)} has no marbles left"
             return None
         if isinstance(action, Score):
             return self._why_score_illegal(state, action)
@@ -303,7 +366,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
         if not self.expert:
             return "there is no scoring in Shiftago Express: the first line wins at once"
         if state.phase != SCORE:
-            return f"player {p} has no line to score now: insert a marble"
+            return f"{_name(p)} has no line to score now: insert a marble"
         first, last = action.first, action.last
         if not (0 <= first < CELLS and 0 <= last < CELLS) or first == last:
             return "a line needs two different end cells on the board"
@@ -320,8 +383,8 @@ class Shiftago(Engine[ShiftagoState, Action]):
                     (q for q, b in enumerate(state.boards) if b >> cell & 1),
                     None,
                 )
-                what = "is empty" if holder is None else f"holds a marble of player {holder}"
-                return f"{fa}-{la} is not a line of player {p}'s marbles: {CELL_NAMES[cell]} {what}"
+                what = "is empty" if holder is None else f"holds a {_name(holder)} marble"
+                return f"{fa}-{la} is not a line of {_name(p)} marbles: {CELL_NAMES[cell]} {what}"
         # full length: the run must not continue past either end
         r0, c0 = divmod(first, SIZE)
         r1, c1 = divmod(last, SIZE)
@@ -337,7 +400,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
             after = (after[0] + dr, after[1] + dc)
         if (lo, hi) != (first, last):
             return (
-                f"a line is scored at its full length: player {p}'s line runs "
+                f"a line is scored at its full length: {_name(p)}'s line runs "
                 f"{CELL_NAMES[lo]}-{CELL_NAMES[hi]}"
             )
         if n < self.line_length:
@@ -468,20 +531,20 @@ class Shiftago(Engine[ShiftagoState, Action]):
         w = state.winner
         end = state.end
         if end == END_LINE:
-            return Outcome(Status.WON, w, f"player {w} made a line of {self.line_length} or more")
+            return Outcome(Status.WON, w, f"{_name(w)} made a line of {self.line_length} or more")
         if end == END_TARGET:
-            return Outcome(Status.WON, w, f"player {w} reached {state.scores[w]} points")
+            return Outcome(Status.WON, w, f"{_name(w)} reached {state.scores[w]} points")
         why = (
-            "the board is full" if end == END_FULL else f"player {state.mover} has no marbles left"
+            "the board is full" if end == END_FULL else f"{_name(state.mover)} has no marbles left"
         )
         if not self.expert:
             return Outcome(Status.DRAW, None, f"{why} and no line was made")
         top = max(state.scores)
         if w >= 0:
-            return Outcome(Status.WON, w, f"{why}: player {w} has the most points ({top})")
-        tied = [str(q) for q, s in enumerate(state.scores) if s == top]
+            return Outcome(Status.WON, w, f"{why}: {_name(w)} has the most points ({top})")
+        tied = [_name(q) for q, s in enumerate(state.scores) if s == top]
         return Outcome(
-            Status.DRAW, None, f"{why}: players {' and '.join(tied)} share the top score ({top})"
+            Status.DRAW, None, f"{why}: {' and '.join(tied)} share the top score ({top})"
         )
 
     def scores(self, state: ShiftagoState) -> tuple[int, ...] | None:
@@ -582,7 +645,8 @@ class Shiftago(Engine[ShiftagoState, Action]):
             )
         players = PLAYERS[: self.players]
         pieces = tuple(
-            PieceSpec(f"p{q}", f"{p.name} marble", owner=q) for q, p in enumerate(players)
+            PieceSpec(f"p{q}", f"{p.name} marble", owner=q, look=Look("marble", p.colour))
+            for q, p in enumerate(players)
         )
         return BoardSpec(tuple(sites), pieces, players)
 
@@ -670,17 +734,23 @@ class Shiftago(Engine[ShiftagoState, Action]):
         return rows
 
     def render(self, state: ShiftagoState) -> str:
+        """The board, north up, each marble by its colour's initial (``B`` blue,
+        ``R`` red, ``Y`` yellow, ``G`` green), then the marbles left and points."""
         letters = "   " + " ".join(FILES)
         lines = [letters]
+        initials = {str(q): p.name[0].upper() for q, p in enumerate(PLAYERS)}
         for r, row in zip(reversed(range(SIZE)), self._rows(state), strict=True):
-            lines.append(f"{r + 1}  {' '.join(row)}  {r + 1}")
+            shown = " ".join(initials.get(ch, ch) for ch in row)
+            lines.append(f"{r + 1}  {shown}  {r + 1}")
         lines.append(letters)
-        marbles = " ".join(str(s) for s in state.supply)
-        status = f"marbles left {marbles}"
+        marbles = ", ".join(f"{_name(q)} {s}" for q, s in enumerate(state.supply))
+        status = f"marbles left: {marbles}"
         if self.expert:
-            status += f" · points {' '.join(str(s) for s in state.scores)}"
+            status += " · points: " + ", ".join(
+                f"{_name(q)} {s}" for q, s in enumerate(state.scores)
+            )
         if state.phase == OVER:
             lines.append(f"game over: {self.outcome(state).reason} · {status}")
         else:
-            lines.append(f"player {state.mover} to {PHASE_NAMES[state.phase]} · {status}")
+            lines.append(f"{_name(state.mover)} to {PHASE_NAMES[state.phase]} · {status}")
         return "\n".join(lines)
