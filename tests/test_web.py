@@ -216,7 +216,7 @@ def test_a_linie1_tile_shows_the_rails_it_has_turned_as_it_lies() -> None:
 
 
 def test_a_private_links_code_is_drawn_only_for_a_plain_host() -> None:
-    from boardctl.web.qr import link_address, qr_image
+    from boardctl.web.address import link_address, qr_image
 
     assert link_address("192.168.1.20:8080", "/player/abc") == "http://192.168.1.20:8080/player/abc"
     assert link_address("[fe80::1]:8080", "/player/abc") == "http://[fe80::1]:8080/player/abc"

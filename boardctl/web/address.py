@@ -5,7 +5,8 @@ the Pi's address on the venue's network: :func:`lan_address` finds it (the
 address the Pi would send from, asked of the kernel without sending
 anything). :func:`qr_svg` and :func:`qr_text` draw the address as a QR code
 (segno, pure Python: a code a phone's camera reads) for the operator page,
-a printed card on the table, or the terminal.
+a printed card on the table, or the terminal; :func:`link_address` and
+:func:`qr_image` do the same for a player's private link.
 """
 
 from __future__ import annotations
@@ -65,6 +66,23 @@ def page_address(
         bound = "127.0.0.1"
     shown = f"[{bound}]" if ":" in bound else bound
     return f"http://{shown}:{port}/"
+
+
+def link_address(host: str | None, path: str) -> str | None:
+    """``http://HOST/PATH`` for the ``Host`` a browser asked by (a player's
+    private link); None for a Host that is not a plain name or address and
+    port (then no code is drawn)."""
+    if host is None or len(host) > MAX_ADDRESS or not _HOST.fullmatch(host):
+        return None
+    return f"http://{host}{path}"
+
+
+def qr_image(text: str) -> str:
+    """``text`` as a QR code, a ``data:image/svg+xml`` address for an ``<img>``
+    (the pages' Content-Security-Policy allows such images)."""
+    import segno
+
+    return str(segno.make(text, error="m").svg_data_uri(scale=4, border=2))
 
 
 def qr_svg(text: str) -> str:

@@ -46,6 +46,7 @@ from boardctl import plots
 from boardctl.board import BoardProfile
 from boardctl.errors import shorten
 from boardctl.textfiles import parse_json
+from boardctl.web.address import link_address, qr_image
 from boardctl.web.auth import LOCKOUT_SECONDS, Keys, Session, Throttle, split_listen
 from boardctl.web.http import (
     MAX_BODY,
@@ -58,7 +59,6 @@ from boardctl.web.http import (
 )
 from boardctl.web.publish import Publisher
 from boardctl.web.push import MAX_STREAMS, RETRY_AFTER, Pushes
-from boardctl.web.qr import link_address, qr_image
 
 log = logging.getLogger(__name__)
 
