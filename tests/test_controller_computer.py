@@ -349,7 +349,7 @@ def test_the_record_names_the_computers_seat_level_seed_and_plans(tmp_path: Path
     assert GameRecord.from_json(parsed.to_json()) == parsed
 
 
-@pytest.mark.parametrize("game", ["beeline", "linie1"])
+@pytest.mark.parametrize("game", ["linie1"])
 def test_the_computer_is_not_seated_in_a_game_whose_engine_gives_it_no_evaluation(
     game: str,
 ) -> None:
@@ -365,9 +365,9 @@ def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_
     from hardware.profiles import load_profile
 
     path = tmp_path / "boardctl.toml"
-    path.write_text('[board]\nprofile = "beeline"\n\n[game]\nseats = "computer:2"\n')
+    path.write_text('[board]\nprofile = "linie1"\n\n[game]\nseats = "computer:2"\n')
     with pytest.raises(ConfigError, match=r"boardctl.toml:5: \[game\] seats: the computer does"):
-        config.load(path).check_board(load_profile("beeline"))
+        config.load(path).check_board(load_profile("linie1"))
     path.write_text('[game]\nseats = "hands,computer:9"\n')
     with pytest.raises(ConfigError, match=r"boardctl.toml:2: \[game\] seats: .*1 to 5"):
         config.load(path)

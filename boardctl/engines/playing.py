@@ -117,6 +117,18 @@ class Playing(abc.ABC, Generic[S, A]):
             return score_shares(scores)
         return (1.0 / self.players,) * self.players
 
+    def considered(self, state: S) -> Sequence[A] | None:
+        """The actions the search weighs in ``state``, where the player to
+        act has a great many of which most are pointless (a Beeline NODE put
+        down far from both lines); None (the default): every legal action.
+
+        A game that narrows them must keep every action that wins at once
+        and every one a good player might make; the search never proves a
+        position lost from the actions it was given alone (one it was not
+        given might save it), and the computer plays only these, unless
+        every one of them was suggested before ("another move")."""
+        return None
+
     def determinize(self, state: S, player: int, rng: Rng) -> S:
         """A state ``player`` cannot tell from ``state``: every secret hidden
         from ``player`` (an opponent's card, the order of a shuffled stack)
