@@ -44,6 +44,7 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
     "shiftago": ("shiftago", {}),
     "duploline": ("duploline", {}),
     "bidiline": ("bidiline", {}),
+    "beeline": ("beeline", {}),
     "shiftago-expert": ("shiftago", {"variant": "expert"}),
     "shiftago-3p": ("shiftago", {"players": 3}),
     "shiftago-4p-expert": ("shiftago", {"players": 4, "variant": "expert"}),
@@ -149,7 +150,7 @@ def midgame(engine: Engine[Any, Any], rng: random.Random, plies: int) -> Any:
 
 
 #: random actions to a typical midgame position, per game
-MIDGAME = {"shiftago": 16, "duploline": 16, "bidiline": 10}
+MIDGAME = {"shiftago": 16, "duploline": 16, "bidiline": 10, "beeline": 16}
 
 
 def time_levels(config: str, positions: int, seed: int) -> dict[int, list[float]]:
