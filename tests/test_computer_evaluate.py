@@ -36,6 +36,8 @@ EVALUATED = [
     ("bidiline", {"n": 4}),
     ("beeline", {}),
     ("beeline", {"returned_pieces": "apart", "dead_ends": True}),
+    ("linie1", {"secrets": "dealt"}),
+    ("linie1", {"secrets": "dealt", "players": 4}),
 ]
 
 
@@ -60,6 +62,10 @@ def test_values_are_shares_and_a_finished_game_is_its_outcome(
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_gets_an_opponent_from_its_evaluation_or_the_default(game: str) -> None:
     engine = create(game)
+    if engine.computer_refused is not None:
+        # Linie 1 with its cards on the table: played with the cards dealt
+        engine = create(game, {"secrets": "dealt"})
+        assert engine.computer_refused is None
     rng = random.Random(1)
     for length in (0, 7, 30):
         state = play_randomly(engine, rng, length)
@@ -209,3 +215,25 @@ def test_beeline_a_first_piece_toward_the_goal_shortens_the_race_and_is_chosen()
     assert max(need.values()) > far, "a MARK turned away costs pieces"
     action = think(engine, start, level(1), random.Random(1)).action
     assert need[engine.format_action(action)] == far - 1
+
+
+def test_linie1_the_computer_lays_its_route_and_the_route_counts_its_tiles() -> None:
+    from boardctl.engines.linie1.evaluate import Flood, Network, tiles_needed
+
+    engine = create("linie1", {"secrets": "dealt"})
+    net = Network(engine)
+    rng = random.Random(2)
+    state = engine.initial()
+    while engine.actor(state) is CHANCE:
+        outcomes = engine.chance_outcomes(state)
+        state = engine.apply(state, outcomes[rng.randrange(len(outcomes))][0])
+    me = state.player
+    before = tiles_needed(engine, net, Flood(net, state.tiles), state, me)
+    assert 5 <= before < 30, "an empty board: a route of that many tiles"
+    for _ in range(2):
+        action = think(engine, state, level(1), rng).action
+        state = engine.apply(state, action)
+    after = tiles_needed(engine, net, Flood(net, state.tiles), state, me)
+    assert after == before - 2, "both tiles laid on its route"
+    values = engine.evaluate(state)
+    assert values[me] > values[1 - me], "two tiles ahead"

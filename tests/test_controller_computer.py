@@ -380,12 +380,14 @@ def test_the_record_names_the_computers_seat_level_seed_and_plans(tmp_path: Path
     assert GameRecord.from_json(parsed.to_json()) == parsed
 
 
-@pytest.mark.parametrize("game", ["linie1"])
-def test_the_computer_is_not_seated_in_a_game_whose_engine_gives_it_no_evaluation(
-    game: str,
-) -> None:
-    with pytest.raises(ControllerError, match=f"does not play {game} yet"):
-        _controller(game, "hands,computer:1")
+def test_the_computer_is_not_seated_in_a_game_whose_engine_gives_it_no_evaluation() -> None:
+    from tiny_games import TinyDice
+
+    from boardctl.controller.opponent import unplayable
+
+    assert "gives no evaluation" in (unplayable(TinyDice()) or "")
+    with pytest.raises(ControllerError, match="does not play linie1 so: with the line and route"):
+        _controller("linie1", "hands,computer:1")
 
 
 def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_line(

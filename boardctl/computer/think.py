@@ -39,6 +39,8 @@ def _seat(engine: Engine[Any, Any], state: Any) -> int:
             f"{engine.name}: chance acts now (a die, a draw), not a player: "
             "draw its outcome from chance_outcomes instead"
         )
+    if engine.computer_refused is not None:
+        raise NotThinking(f"{engine.name}: {engine.computer_refused}")
     if engine.has_secrets and type(engine).determinize is Playing.determinize:
         raise NotThinking(
             f"{engine.name}: this game keeps secrets, but its engine cannot draw what a "
@@ -79,8 +81,10 @@ def think(
     if not allowed:
         allowed = [a for a in legal if a not in exclude] or legal
     if len(allowed) == 1:
-        # nothing to think about: an obvious move is played at once
-        after = engine.apply_unchecked(state, allowed[0])
+        # nothing to think about: an obvious move is played at once (its
+        # value from a draw of what the chooser cannot see)
+        seen = engine.determinize(state, seat, rng) if engine.has_secrets else state
+        after = engine.apply_unchecked(seen, allowed[0])
         if engine.actor(after) is None:
             value = terminal_values(engine.players, engine.outcome(after).winner)[seat]
         else:

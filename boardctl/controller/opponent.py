@@ -36,6 +36,8 @@ def unplayable(engine: Engine[Any, Any]) -> str | None:
     them (``Playing.determinize``): without them the computer would play
     blind, or see every card."""
     kind = type(engine)
+    if engine.computer_refused is not None:
+        return f"the computer does not play {engine.name} so: {engine.computer_refused}"
     if kind.evaluate is Playing.evaluate:
         return (
             f"the computer does not play {engine.name} yet: its engine gives no evaluation "

@@ -88,6 +88,11 @@ class Playing(abc.ABC, Generic[S, A]):
     #: thinks about as long in every game: the search counts positions,
     #: never time.
     search_scale: float = 1.0
+    #: Why the computer cannot take a seat in this game as its options stand
+    #: (in words for an operator), or None: it can. Set in ``__init__``
+    #: (Linie 1 with its cards on the table: the computer would not know
+    #: its own route).
+    computer_refused: str | None = None
 
     if TYPE_CHECKING:
         # what the defaults read of the rules, which the engine answers
