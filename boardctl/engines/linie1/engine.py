@@ -251,9 +251,9 @@ class Linie1(Engine[State, Action]):
                     yield Start(t.index, f"{self.set_letter}{i + 1}")
 
     # -- for the computer ------------------------------------------------
-    #: a position costs the search some fifteen times a two-player Shiftago one
+    #: a position costs the search some thirty times a two-player Shiftago one
     #: (its routes measured by flooding the board several times a player)
-    search_scale = 0.06
+    search_scale = 0.035
 
     def evaluate(self, state: State) -> tuple[float, ...]:
         """The race of the routes: tiles still to lay, then cells to drive

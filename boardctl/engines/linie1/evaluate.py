@@ -124,23 +124,38 @@ class Flood:
         0, 1, ... (cumulative), until every target cell is reached or
         ``limit``; and per target the fewest tiles (:data:`FAR` if none)."""
         tiled, empty = self.tiled, self.empty
-        seen = [c & tiled for c in came]
-        front = list(seen)
-        reach = seen[0] | seen[1] | seen[2] | seen[3]
+        w = self.width
+        j = self.joins
+        j10, j20, j30 = j[1][0], j[2][0], j[3][0]
+        j01, j21, j31 = j[0][1], j[2][1], j[3][1]
+        j02, j12, j32 = j[0][2], j[1][2], j[3][2]
+        j03, j13, j23 = j[0][3], j[1][3], j[2][3]
+        e0, e1, e2, e3 = (e & tiled for e in self.enter)
+        s0, s1, s2, s3 = (c & tiled for c in came)
+        f0, f1, f2, f3 = s0, s1, s2, s3
+        reach = s0 | s1 | s2 | s3
         filled = 0  # empty cells reached
         out: list[int] = []
         done = [FAR] * len(targets)
         level = 0
-        new_loose = 0
+        loose_now = 0
         while True:
-            # along the rails laid, at no cost
-            while front[0] | front[1] | front[2] | front[3] | new_loose:
-                moved = self._moves(front, new_loose)
-                new_loose = 0
-                front = [m & tiled & ~s for m, s in zip(moved, seen, strict=True)]
-                for d in range(4):
-                    seen[d] |= front[d]
-                    reach |= front[d]
+            # along the rails laid, at no cost (only into tiled cells)
+            while f0 | f1 | f2 | f3 | loose_now:
+                o0 = loose_now | (f1 & j10) | (f2 & j20) | (f3 & j30)
+                o1 = loose_now | (f0 & j01) | (f2 & j21) | (f3 & j31)
+                o2 = loose_now | (f0 & j02) | (f1 & j12) | (f3 & j32)
+                o3 = loose_now | (f0 & j03) | (f1 & j13) | (f2 & j23)
+                loose_now = 0
+                f0 = o2 << w & e0 & ~s0
+                f1 = o3 >> 1 & e1 & ~s1
+                f2 = o0 >> w & e2 & ~s2
+                f3 = o1 << 1 & e3 & ~s3
+                s0 |= f0
+                s1 |= f1
+                s2 |= f2
+                s3 |= f3
+                reach |= f0 | f1 | f2 | f3
             out.append(reach)
             left = False
             for i, t in enumerate(targets):
@@ -153,15 +168,14 @@ class Flood:
                 return out, done
             # one tile more: the empty cells next to what was reached
             level += 1
-            moved = self._moves(seen, filled) if level > 1 else self._moves(seen, 0)
+            moved = self._moves([s0, s1, s2, s3], filled)
             grown = moved[0] | moved[1] | moved[2] | moved[3] | (loose if level == 1 else 0)
             grown &= empty & ~filled
             if not grown:
                 return out, done
             filled |= grown
             reach |= grown
-            new_loose = grown
-            front = [0, 0, 0, 0]
+            loose_now = grown
 
 
 def _terminal(net: Network, flood: Flood, terminal: int) -> tuple[list[int], int, int]:
@@ -292,6 +306,8 @@ def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
     n = engine.players
     if state.phase == OVER:
         return terminal_values(n, state.winner if state.winner >= 0 else None)
+    if all(line < 0 for line in state.lines):
+        return (1.0 / n,) * n  # nobody's route is known (cards on the table)
     flood = Flood(net, state.tiles)
     turns = [turns_left(engine, net, flood, state, p) for p in range(n)]
     mover = state.player
