@@ -1,7 +1,9 @@
 """Per game: random complete playouts per second, and what a search does at
 every position it looks at: list the legal actions, apply one, evaluate.
 
-Run: ``.venv/bin/python bench/engines.py [--seconds S] [--game NAME ...]``.
+Run: ``.venv/bin/python bench/engines.py [--seconds S] [--game NAME ...]
+[--set KEY=VALUE ...]`` (``--set secrets=dealt``: an option for every
+configuration measured).
 One core, one process, through the engine interface only.
 
 * **playouts/s**: uniformly random games from the start until the game is
@@ -26,6 +28,7 @@ same: they are only comparable from one run, or on a quiet machine.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import time
@@ -156,7 +159,21 @@ def main() -> None:
     parser.add_argument(
         "--game", action="append", choices=sorted(GAMES), help="a game (repeat; default all)"
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option for every configuration measured (repeat), e.g. secrets=dealt",
+    )
     args = parser.parse_args()
+    extra: dict[str, Any] = {}
+    for item in args.set:
+        key, _, value = item.partition("=")
+        try:
+            extra[key] = json.loads(value)
+        except json.JSONDecodeError:
+            extra[key] = value
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average at start: {load}")
     print(
@@ -164,7 +181,7 @@ def main() -> None:
         f"{'evaluations/s':>13}"
     )
     for game in args.game or sorted(GAMES):
-        for options in configs(game):
+        for options in [{**o, **extra} for o in configs(game)]:
             rate = playouts_per_second(game, options, args.seconds, args.seed)
             listing, applying, evaluating = hot_path(game, options, args.seconds, args.seed)
             label = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
