@@ -50,7 +50,7 @@ ladder: $(STAMP)
 
 fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz_frames.py 1000000
-	BOARDCTL_FUZZ=1 $(BIN)/pytest -q tests/test_readers_fuzz.py
+	BOARDCTL_FUZZ=1 $(BIN)/pytest -q tests/test_readers_fuzz.py tests/test_requests_fuzz.py
 
 # the long soak: SOAK_GAMES complete games across every game (SOAK_GAMES=250 make soak for less)
 SOAK_GAMES ?= 10000

@@ -177,3 +177,33 @@ class BoardProfile:
             if seen is not None:
                 out[name] = seen
         return out
+
+
+def unfit(profile: BoardProfile, sites: Mapping[str, str]) -> str | None:
+    """Why a game whose board has ``sites`` (name -> kind, as its engine
+    declares them) cannot be played on ``profile``; None when it can. The
+    board must have every site the game has, of the same kind, and no sensed
+    site the game does not know; display sites (LEDs only) are optional."""
+    have = {s.name: s for s in profile.sites}
+    missing = [n for n, k in sites.items() if n not in have and k != "display"]
+    if missing:
+        return (
+            f"that game needs {len(missing)} sites this board ({profile.name}) lacks: "
+            f"{_few(missing)}"
+        )
+    extra = [s.name for s in profile.sites if s.name not in sites]
+    if extra:
+        return (
+            f"this board ({profile.name}) has {len(extra)} sites that game does not: {_few(extra)}"
+        )
+    for name, kind in sites.items():
+        site = have.get(name)
+        if site is not None and site.kind != kind:
+            return f"{name} is a {kind} in that game but a {site.kind} on this board"
+    return None
+
+
+def _few(names: list[str], shown: int = 6) -> str:
+    """The first few of ``names``, and how many more."""
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")

@@ -126,9 +126,12 @@ class Config:
     )
 
     def check_board(self, board: BoardProfile) -> None:
-        """Refuse what :meth:`check_game` refuses, and a ``[board] game`` that
-        ``board`` does not play."""
-        self.check_game(self.board.game or board.game, board.source)
+        """Refuse what :meth:`check_game` refuses, a ``[board] game`` that
+        ``board`` does not play, ``[game]`` options that make a board ``board``
+        cannot be (another grid size), and more player colours than the game
+        has seats."""
+        game = self.board.game or board.game
+        self.check_game(game, board.source)
         if self.controller.chance == "button" and "choose" not in board.buttons:
             place = self.where.get(("controller", "chance"), "[controller] chance")
             raise ConfigError(
@@ -142,6 +145,29 @@ class Config:
                 f"{place}: this board ({board.name}) plays {board.game}, not "
                 f"{self.board.game}; leave [board] game empty for the board's own game, "
                 f"or choose a profile of a {self.board.game} board in [board] profile"
+            )
+        from boardctl.board import unfit
+        from boardctl.engines import create, most_players
+
+        # the options the daemon starts the game with (runner.Daemon)
+        configured = self.game_options or self.board.game
+        options = dict(self.game_options) if configured else dict(board.game_options)
+        why = unfit(board, create(game, options).board().site_kinds)
+        if why is not None:
+            keys = [
+                k for k in self.game_options if board.game_options.get(k) != self.game_options[k]
+            ]
+            place = self.where.get((_GAME, keys[0]), "[game]") if keys else "[game]"
+            raise ConfigError(
+                f"{place}: {game} with the options {options_text(options)} cannot be played "
+                f"on this board: {why}; leave the option out for the board's own"
+            )
+        seats = most_players(game, options)
+        if len(self.leds.palette) > seats:
+            place = self.where.get(("leds", "palette"), "[leds] palette")
+            raise ConfigError(
+                f"{place}: {len(self.leds.palette)} colours, and {game} seats at most {seats} "
+                f"players: give one colour per seat, at most {seats}"
             )
 
     def check_game(self, game: str, profile: str = "") -> None:
@@ -163,8 +189,8 @@ class Config:
                 "those in [board] profile"
             ) from None
         except BadOptions as exc:
-            keys = [k for k in self.game_options if repr(k) in str(exc)] or list(self.game_options)
-            place = self.where.get((_GAME, keys[0]), "[game]") if keys else "[game]"
+            key = blamed(str(exc), list(self.game_options))
+            place = self.where.get((_GAME, key), "[game]") if key else "[game]"
             raise ConfigError(f"{place}: {exc}") from None
         place = self.where.get((_GAME, SEATS), f"[game] {SEATS}")
         try:
@@ -224,6 +250,18 @@ def _sections() -> dict[str, type[Any] | None]:
             None if f.name == "game_options" else hints[f.name]
         )
     return out
+
+
+def blamed(message: str, keys: Sequence[str]) -> str | None:
+    """The key a message about options names first (else the first key)."""
+    found = [(m.start(), k) for k in keys if (m := re.search(rf"\b{re.escape(k)}\b", message))]
+    return min(found)[1] if found else (keys[0] if keys else None)
+
+
+def options_text(options: Mapping[str, Any], limit: int = 60) -> str:
+    """Options as ``key=value`` words, cut short when they are long."""
+    text = " ".join(f"{k}={v}" for k, v in options.items()) or "(none)"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _toml_value(value: Any) -> str:
@@ -409,11 +447,57 @@ def load(
                 f"{where[('leds', 'palette')]}: colour {n + 1} {colour!r} must be written "
                 '#rrggbb, e.g. "#e69f00"'
             )
-    mode = built["control"].mode
-    try:
-        int(mode, 8)
-    except ValueError:
-        raise ConfigError(
-            f'{where[("control", "mode")]}: {mode!r} is not octal permission bits, e.g. "0600"'
-        ) from None
+    _check_control(built["control"], where)
+    _check_web(built["web"], where)
     return Config(**built, where=MappingProxyType(where))
+
+
+#: the longest path a Unix socket may have (sun_path, less its closing NUL)
+MAX_SOCKET_PATH = 107
+
+
+def _check_control(control: ControlConfig, where: Mapping[tuple[str, str], str]) -> None:
+    """The control socket: a path, and a mode that lets no other user in."""
+    from boardctl.errors import excerpt
+
+    path = control.socket
+    if not path.strip():
+        raise ConfigError(
+            f"{where[('control', 'socket')]}: empty; give the socket's path, e.g. "
+            '"/run/boardctl/control.sock"'
+        )
+    if len(path.encode("utf-8", "surrogateescape")) > MAX_SOCKET_PATH:
+        raise ConfigError(
+            f"{where[('control', 'socket')]}: longer than a Unix socket's path may be "
+            f"({MAX_SOCKET_PATH} bytes); choose a shorter one, e.g. /run/boardctl/control.sock"
+        )
+    place = where[("control", "mode")]
+    mode = control.mode
+    if not re.fullmatch(r"(0o|0)?[0-7]{3}", mode):
+        raise ConfigError(
+            f"{place}: {excerpt(mode)} is not octal permission bits: three digits 0-7 for "
+            'the owner, the group and others, e.g. "0600"'
+        )
+    bits = int(mode, 8)
+    if bits & 0o007:
+        raise ConfigError(
+            f"{place}: {mode!r} lets any user of this machine command the board; use "
+            '"0600" (boardctl\'s user only) or "0660" (and its group)'
+        )
+    if bits & 0o600 != 0o600:
+        raise ConfigError(
+            f"{place}: {mode!r} does not let boardctl's own user read and write the socket; "
+            'use "0600" or "0660"'
+        )
+
+
+def _check_web(web: WebConfig, where: Mapping[tuple[str, str], str]) -> None:
+    """``[web]`` as the daemon's web server checks it, before anything starts."""
+    from boardctl.web.auth import check_settings
+
+    check_settings(
+        web.listen,
+        web.password_hash,
+        web.token,
+        lambda key: where.get(("web", key), f"[web] {key}"),
+    )

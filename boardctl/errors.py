@@ -7,6 +7,35 @@ catches an illegal move). Messages say what was wrong, where, and what to do.
 
 from __future__ import annotations
 
+#: the most characters of someone's input that an error message quotes
+EXCERPT = 60
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """What an error quotes of someone's input: ``repr(value)``, or for a long
+    value its first ``limit`` characters and its length (a refusal of a
+    900 kB move must not be 2 MB long)."""
+    if isinstance(value, str | bytes) and len(value) > limit:
+        unit = "characters" if isinstance(value, str) else "bytes"
+        return f"{value[:limit]!r}... ({len(value)} {unit})"
+    text = repr(value)
+    if len(text) > limit:
+        return f"{text[:limit]}... ({len(text)} characters)"
+    return text
+
+
+#: the longest error message boardctl prints or answers; longer ones lose their middle
+MAX_MESSAGE = 1000
+
+
+def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
+    """``message``, its middle left out when it is longer than ``limit``
+    (the start says what was wrong, the end what to do)."""
+    if len(message) <= limit:
+        return message
+    head, tail = limit * 2 // 3, limit // 3
+    return f"{message[:head]} [... {len(message) - head - tail} characters ...] {message[-tail:]}"
+
 
 class BoardctlError(Exception):
     """Root of every error raised by boardctl."""

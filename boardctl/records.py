@@ -23,12 +23,13 @@ import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from boardctl.engines import Engine, Match, create
-from boardctl.errors import RecordError
+from boardctl.errors import RecordError, excerpt
 from boardctl.seats import ALL_HANDS, SeatError, Seats
 from boardctl.textfiles import MAX_RECORD, UnreadableFile, parse_json, read_bytes
 
@@ -114,8 +115,11 @@ class GameRecord:
             if not isinstance(move, str):
                 raise RecordError(f"{where}: move {number} must be text in notation, not {move!r}")
         for key in ("started", "ended"):
-            if key in data and not isinstance(data[key], str):
-                raise RecordError(f'{where}: "{key}" must be an ISO 8601 time as text')
+            if key in data and not _is_time(data[key]):
+                raise RecordError(
+                    f'{where}: "{key}" must be an ISO 8601 time as text, like '
+                    f'"2024-05-01T14:03:00", not {excerpt(data[key])}'
+                )
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError(f'{where}: "result" must be an object')
@@ -135,6 +139,17 @@ class GameRecord:
             seats=seats,
             plans=MappingProxyType(plans),
         )
+
+
+def _is_time(value: object) -> bool:
+    """Whether ``value`` is an ISO 8601 date and time as text."""
+    if not isinstance(value, str) or len(value) > 40:
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _plans(data: object, moves: int, where: str) -> dict[int, tuple[str, ...]]:

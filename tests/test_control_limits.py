@@ -84,22 +84,77 @@ def test_a_malformed_request_is_answered_and_the_server_goes_on(
     assert "Traceback" not in capfd.readouterr().err
 
 
-def test_idle_connections_beyond_the_limit_are_turned_away_and_time_out(
-    tmp_path: Path,
-) -> None:
-    with _server(tmp_path, max_clients=4, idle=0.3) as server, ExitStack() as held:
+def test_silent_clients_give_their_place_to_a_new_one(tmp_path: Path) -> None:
+    with _server(tmp_path, max_clients=4) as server, ExitStack() as held:
+        silent = []
         for _ in range(12):
             s = held.enter_context(socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
             s.connect(str(server.path))
-        deadline = time.monotonic() + 5
-        while True:  # the idle ones are dropped; then a request is served again
+            silent.append(s)
+        t0 = time.monotonic()
+        assert request(server.path, {"cmd": "status"}, retry=0)["ok"]
+        assert time.monotonic() - t0 < 2.0
+        assert server.clients <= 4
+
+
+def test_a_busy_server_is_asked_again_until_a_place_is_free(tmp_path: Path) -> None:
+    release = threading.Event()
+    entered = threading.Event()
+
+    def slow(body: Mapping[str, Any]) -> dict[str, Any]:
+        if body.get("cmd") == "slow":
+            entered.set()
+            release.wait(5)
+        return {"ok": True, "cmd": body.get("cmd")}
+
+    with ControlServer(tmp_path / "c.sock", slow, max_clients=1) as server:
+        held = threading.Thread(target=request, args=(server.path, {"cmd": "slow"}), daemon=True)
+        held.start()
+        assert entered.wait(5)
+        # the one place is being answered: a newcomer is told "busy" ...
+        answer = request(server.path, {"cmd": "status"}, retry=0)
+        assert answer.get("busy") and "busy" in answer["error"]
+        # ... and request() asks again until the place is free
+        threading.Timer(0.2, release.set).start()
+        assert request(server.path, {"cmd": "status"}, retry=5)["ok"]
+        held.join(5)
+
+
+def test_a_full_backlog_is_tried_again_not_given_up_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "c.sock"
+    with ExitStack() as held:
+        listener = held.enter_context(socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
+        listener.bind(str(path))
+        listener.listen(0)
+        fillers = 0
+        while True:  # fill the backlog: the next connect is "Resource temporarily unavailable"
+            s = held.enter_context(socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
+            s.setblocking(False)
             try:
-                if request(server.path, {"cmd": "status"}, timeout=1)["ok"]:
-                    break
-            except control.ControlError:
-                pass
-            assert time.monotonic() < deadline, "the server never answered again"
-            threading.Event().wait(0.05)
+                s.connect(str(path))
+            except BlockingIOError:
+                break
+            fillers += 1
+        with pytest.raises(control.ControlError, match="busy"):
+            request(path, {"cmd": "status"}, timeout=1, retry=0)
+
+        def serve() -> None:
+            for n in range(fillers + 1):
+                conn, _ = listener.accept()
+                with conn:
+                    if n == fillers:
+                        conn.makefile("rb").readline()
+                        conn.sendall(b'{"ok": true}\n')
+
+        threading.Timer(0.2, serve).start()
+        assert request(path, {"cmd": "status"}, timeout=2, retry=5) == {"ok": True}
+
+
+def test_idle_connections_are_closed_after_the_idle_time(tmp_path: Path) -> None:
+    with _server(tmp_path, idle=0.2) as server, socket.socket(socket.AF_UNIX) as s:
+        s.connect(str(server.path))
+        s.settimeout(5)
+        assert s.recv(10) == b""
 
 
 SERVER = textwrap.dedent(

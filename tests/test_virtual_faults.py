@@ -145,7 +145,9 @@ def rig() -> Iterator[tuple[VirtualMicrocontroller, SerialSensorSource, EventLog
 
 def test_clean_line_delivers_every_change_in_order(rig) -> None:  # type: ignore[no-untyped-def]
     mcu, src, log = rig
-    drive(mcu, random.Random(1), 600)
+    # paced as hands are: on a machine busy with other work the host may fall more
+    # than the firmware's 512 changes behind an unpaced burst, and then resyncs
+    drive(mcu, random.Random(1), 600, pace=True)
     quiet(mcu, log, src)
     assert check_delivery(log.events, mcu, allow_skips=False) == 0
     assert len(log.changes()) == len(mcu.accepted) == 600

@@ -8,7 +8,9 @@ load time; the handlers import what they need, so ``boardctl --help`` stays fast
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -22,7 +24,7 @@ from boardctl.cli import (
     sim_cmds,
     web_cmds,
 )
-from boardctl.errors import BoardctlError
+from boardctl.errors import BoardctlError, shorten
 
 #: the modules whose ``register(subparsers)`` adds subcommands
 COMMANDS: tuple[ModuleType, ...] = (
@@ -61,12 +63,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(handler(args))
+        status = int(handler(args))
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
+        return status
+    except BrokenPipeError:
+        # whoever read the output stopped early (`boardctl status | head`):
+        # nothing went wrong here, and nothing more is said
+        _drop_stdout()
+        return 128 + 13  # as a process ended by SIGPIPE
     except BoardctlError as exc:
-        print(f"boardctl: {exc}", file=sys.stderr)
+        print(f"boardctl: {shorten(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's own flush at exit
+    finds no closed pipe to complain about."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":

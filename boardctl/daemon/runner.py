@@ -27,8 +27,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from boardctl.board import BoardProfile
-from boardctl.config import Config
+from boardctl.board import BoardProfile, unfit
+from boardctl.config import Config, options_text
 from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer, SocketInUse
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
@@ -38,7 +38,8 @@ from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.daemon.thinker import ProcessThinker
-from boardctl.errors import BoardctlError, ConfigError
+from boardctl.engines import Engine, create
+from boardctl.errors import BadOptions, BoardctlError, ConfigError
 from boardctl.sensing import SensorSource
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,22 @@ def lock_state_dir(state_dir: Path, config: Config | None = None) -> Iterator[No
         os.close(fd)
 
 
+def fitting(profile: BoardProfile) -> Callable[[str, Mapping[str, Any]], Engine[Any, Any]]:
+    """The controller's engines for ``profile``: a game whose options make
+    another board than this one (another grid size, other board data) is
+    refused before it begins, with what does not fit."""
+
+    def make(game: str, options: Mapping[str, Any]) -> Engine[Any, Any]:
+        engine = create(game, options)
+        why = unfit(profile, engine.board().site_kinds)
+        if why is not None:
+            shown = options_text(engine.options_json())
+            raise BadOptions(f"{game} with the options {shown} cannot be played here: {why}")
+        return engine
+
+    return make
+
+
 def plays(config: Config, profile: BoardProfile) -> str:
     """The game this board plays: the configuration's, else its profile's."""
     return config.board.game or profile.game
@@ -127,6 +144,11 @@ def resumable(
     plays that game; None when it now plays another (the daemon then keeps the
     stored one as abandoned and begins a new one)."""
     if stored is None or stored[0] != plays(config, profile):
+        return None
+    try:
+        fitting(profile)(stored[0], stored[1])
+    except BoardctlError as exc:
+        log.warning("the unfinished %s game cannot go on here: %s", stored[0], exc)
         return None
     return stored
 
@@ -309,6 +331,7 @@ class Daemon:
                 resume_plans=store.plans() if resume is not None else None,
                 thinker=thinker,
                 seeds=RandomChance().new_seed,
+                engines=fitting(self.profile),
             )
             output: LedOutput = hardware.leds
             if self.on_frame is not None:

@@ -65,7 +65,7 @@ from boardctl.engines.physical import PhysicalBoard
 from boardctl.engines.playing import Playing
 from boardctl.engines.presentation import Presentation
 from boardctl.engines.rules import CHANCE, PLAYING, Actor, Chance, Outcome, Rules, Status
-from boardctl.errors import BadOptions
+from boardctl.errors import BadOptions, excerpt
 
 __all__ = [
     "CHANCE",
@@ -98,7 +98,8 @@ def options_from_mapping(cls: type[O], game: str, raw: Mapping[str, Any]) -> O:
     unknown = sorted(set(raw) - set(fields))
     if unknown:
         raise BadOptions(
-            f"{game}: unknown option {unknown[0]!r}; known options are {', '.join(sorted(fields))}"
+            f"{game}: unknown option {excerpt(unknown[0])}; "
+            f"known options are {', '.join(sorted(fields))}"
         )
     values: dict[str, Any] = {}
     for key, value in raw.items():
@@ -110,7 +111,7 @@ def options_from_mapping(cls: type[O], game: str, raw: Mapping[str, Any]) -> O:
             if not ok:
                 raise BadOptions(
                     f"{game}: option {key!r} must be {expected.__name__}, "
-                    f"not {type(value).__name__} {value!r}"
+                    f"not {type(value).__name__} {excerpt(value)}"
                 )
         values[key] = value
     return cls(**values)

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from boardctl.engines.base import Engine, Outcome
-from boardctl.errors import IllegalMove
+from boardctl.errors import IllegalMove, excerpt
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -99,7 +99,7 @@ class ReplayError(IllegalMove):
     """A move of a record that cannot be played, with its 1-based number."""
 
     def __init__(self, number: int, move: str, reason: str, match: Match[Any, Any]) -> None:
-        super().__init__(f"move {number} ({move!r}): {reason}")
+        super().__init__(f"move {number} ({excerpt(move)}): {reason}")
         self.number = number
         self.move = move
         self.reason = reason

@@ -1,34 +1,62 @@
 """The web pages of a board, served by microdot on a thread of their own.
 
 The loop stays the only owner of the game: the pages read what the loop
-publishes (:class:`~.publish.Publisher`, pushed as server-sent events) and send
-the control socket's own commands through :meth:`~boardctl.controller.loop.Loop.submit`.
-A browser cannot stall the sensors or the LEDs: the loop only hands over the
-latest state, each connection has read and write time limits, the number of
-connections and of commands waiting is bounded, and a push stream sends the
-latest state, never a backlog.
+publishes (:class:`~.publish.Publisher`, pushed as server-sent events by
+:class:`~.push.Pushes`) and send the control socket's own commands through
+:meth:`~boardctl.controller.loop.Loop.submit`. A browser cannot stall the
+sensors or the LEDs, and a crowd of them cannot lock out the operator:
+
+- every request is read whole, within bounds, before microdot sees it
+  (:mod:`.http`): a deadline for the whole request, headers bounded in number
+  and size, anything malformed answered 400 with a short reason;
+- requests (pages and commands) and the live board's push streams have
+  budgets of their own (:data:`MAX_CONNECTIONS` and
+  :data:`~.push.MAX_STREAMS`), beyond which the answer is 503 with
+  Retry-After at once, never a wait;
+- the operator's commands have threads of their own; the public pages' one
+  question to the loop (today's games) is asked at most once every
+  :data:`TODAY_SECONDS` whoever asks;
+- passwords are checked on a thread of their own, never on the server's
+  loop, and guesses are slowed per client and overall
+  (:class:`~.auth.Throttle`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import errno
 import json
 import logging
+import math
 import socket
 import threading
-from collections.abc import AsyncIterator, Callable, Mapping
-from datetime import date, datetime
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date
 from importlib import resources
 from typing import Any
 
 from microdot import Microdot, Request, Response
 from microdot.csrf import CSRF
+from microdot.microdot import NoCaseDict
 
 from boardctl.board import BoardProfile
-from boardctl.web.auth import Keys, Session, split_listen
+from boardctl.errors import shorten
+from boardctl.textfiles import parse_json
+from boardctl.web.auth import LOCKOUT_SECONDS, Keys, Session, Throttle, split_listen
+from boardctl.web.http import (
+    MAX_BODY,
+    MAX_LINE,
+    REQUEST_SECONDS,
+    Head,
+    Refused,
+    plain,
+    read_request,
+)
 from boardctl.web.publish import Publisher
+from boardctl.web.push import MAX_STREAMS, RETRY_AFTER, Pushes
 
 log = logging.getLogger(__name__)
 
@@ -36,45 +64,39 @@ log = logging.getLogger(__name__)
 OPERATOR_COMMANDS = frozenset(
     {"status", "new", "undo", "another", "choose", "chance", "play", "games", "export"}
 )
-#: seconds a browser has to send its request, or to take each piece of an answer
+#: seconds a browser has to take each piece of an answer (one that stops reading is cut off)
 IO_SECONDS = 10.0
-#: connections open at once (push streams included); more are closed at once
+#: requests (pages and commands, push streams apart) read or answered at once;
+#: more are answered 503 with Retry-After
 MAX_CONNECTIONS = 32
-#: commands waiting for the loop at once; more are answered "busy"
+#: connections waiting in line for one of those places (a crowd arriving at
+#: once); more are answered 503 at once
+MAX_QUEUED = 256
+#: the longest a connection waits in line before it is answered 503, in seconds
+QUEUE_SECONDS = 2.0
+#: connections the kernel holds until the server accepts them (a whole café
+#: reconnecting at once after a restart is not left to retry in a second)
+BACKLOG = 512
+#: requests from one address at once (a stranger cannot hold them all); more are answered 503
+MAX_PER_CLIENT = 8
+#: connections turned away at once (each is answered 503, then closed); more are closed unanswered
+MAX_TURNED_AWAY = 32
+#: an operator's (or player's) commands waiting for the loop at once; more are answered "busy"
 MAX_WAITING = 4
-#: a push stream sends at most one update per this many seconds (latest state only)
-PUSH_GAP = 0.04
-#: a push stream sends a keep-alive comment after this many quiet seconds
-KEEPALIVE = 15.0
+#: the public pages ask the loop for today's games at most once per this many seconds
+TODAY_SECONDS = 5.0
+#: password checks waiting for their thread at once; more are answered 429
+MAX_CHECKING = 2
+#: the longest password the login takes, in characters
+MAX_PASSWORD = 1024
+LOCKOUT_MINUTES = LOCKOUT_SECONDS // 60
 COOKIE = "boardctl_session"
 PAGES = ("board", "score", "operator", "player", "sim")
 STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
 Hands = Callable[[str], Any]
-
-
-class _TimedReader:
-    """A stream reader whose every read gives up after ``seconds``."""
-
-    def __init__(self, reader: asyncio.StreamReader, seconds: float) -> None:
-        self._r = reader
-        self._s = seconds
-
-    async def _timed(self, step: Any) -> bytes:
-        try:
-            return await asyncio.wait_for(step, self._s)
-        except TimeoutError:
-            raise ConnectionResetError(errno.ECONNRESET, "Connection lost") from None
-
-    async def readline(self) -> bytes:
-        return await self._timed(self._r.readline())
-
-    async def read(self, n: int = -1) -> bytes:
-        return await self._timed(self._r.read(n))
-
-    async def readexactly(self, n: int) -> bytes:
-        return await self._timed(self._r.readexactly(n))
+Handler = Callable[..., Awaitable[Any]]
 
 
 class _TimedWriter:
@@ -104,8 +126,33 @@ class _TimedWriter:
             self._w.transport.abort()
 
 
+#: how long a refused client's request is drained after its answer, in seconds
+DRAIN_SECONDS = 1.0
+
+
+async def _say_and_close(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, answer: bytes
+) -> None:
+    """Write a refusal and end the sending side; what the client still sends
+    is read and dropped for a moment, so that closing with it unread does not
+    reset the connection before the client has read the answer."""
+    writer.write(answer)
+    with contextlib.suppress(OSError, RuntimeError):
+        writer.write_eof()
+    with contextlib.suppress(OSError, TimeoutError, ValueError, asyncio.IncompleteReadError):
+        async with asyncio.timeout(DRAIN_SECONDS):
+            while await reader.read(4096):
+                pass
+
+
 def _page(name: str) -> bytes:
     return resources.files("boardctl.web").joinpath("static", f"{name}.html").read_bytes()
+
+
+def _client(writer: asyncio.StreamWriter) -> str:
+    """The address a connection comes from."""
+    peer = writer.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "local"
 
 
 class WebServer:
@@ -123,14 +170,19 @@ class WebServer:
         keys: Keys | None = None,
         hands: Hands | None = None,
         brightness: float | None = None,
+        throttle: Throttle | None = None,
+        request_seconds: float = REQUEST_SECONDS,
+        max_streams: int = MAX_STREAMS,
     ) -> None:
         host, port = split_listen(listen)
         self.submit = submit
         self.publisher = publisher
         self.profile = profile
         self.keys = keys or Keys()
+        self.throttle = throttle or Throttle()
         self.hands = hands
         self.brightness = profile.leds.brightness if brightness is None else brightness
+        self.request_seconds = request_seconds
         self._sock = socket.create_server(
             (host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET
         )
@@ -138,11 +190,28 @@ class WebServer:
         shown = "127.0.0.1" if host in ("0.0.0.0", "localhost") else host
         self.url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{bound[1]}"
         self._aloop: asyncio.AbstractEventLoop | None = None
-        self._event: asyncio.Event | None = None
         self._stopped: asyncio.Event | None = None
-        self._connections = 0
+        #: requests being read or answered, in all and by client
+        self._requests = 0
+        self._line: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._by_client: dict[str, int] = {}
+        self._turned_away = 0
         self._waiting = 0
+        self._checking = 0
+        self._today: tuple[float, dict[str, Any]] | None = None
+        self._asking_today: asyncio.Future[dict[str, Any]] | None = None
         self._hands_lock: asyncio.Lock | None = None
+        #: the loop's answers to operators, to the public pages, and password checks:
+        #: each on threads of its own, so that none waits for the others
+        self._commands = ThreadPoolExecutor(MAX_WAITING, thread_name_prefix="web-command")
+        self._public = ThreadPoolExecutor(1, thread_name_prefix="web-public")
+        self._hashing = ThreadPoolExecutor(1, thread_name_prefix="web-password")
+        self.pushes = Pushes(publisher, most=max_streams)
+        self._pages = {name: _page(name) for name in PAGES}
+        self._static = {
+            name: resources.files("boardctl.web").joinpath("static", name).read_bytes()
+            for name in STATIC
+        }
         self._started = threading.Event()
         self.app = self._routes()
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
@@ -153,9 +222,12 @@ class WebServer:
     def close(self) -> None:
         aloop = self._aloop
         if aloop is not None and self._stopped is not None and not aloop.is_closed():
-            aloop.call_soon_threadsafe(self._stopped.set)
+            with contextlib.suppress(RuntimeError):
+                aloop.call_soon_threadsafe(self._stopped.set)
         self._thread.join(timeout=5.0)
         self.publisher.wake = None
+        for pool in (self._commands, self._public, self._hashing):
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> WebServer:
         return self
@@ -171,57 +243,195 @@ class WebServer:
 
     async def _main(self) -> None:
         self._aloop = asyncio.get_running_loop()
-        self._event = asyncio.Event()
         self._stopped = asyncio.Event()
         self._hands_lock = asyncio.Lock()
         self.publisher.wake = self._wake_soon
-        server = await asyncio.start_server(self._serve, sock=self._sock)
+        server = await asyncio.start_server(
+            self._serve, sock=self._sock, limit=MAX_LINE, backlog=BACKLOG
+        )
         self._started.set()
         log.info("web pages on %s", self.url)
         async with server:
             await self._stopped.wait()
             server.close()
-        # push streams end when the loop's tasks are cancelled by asyncio.run
+            self.pushes.close()
+        # the connections' tasks end when asyncio.run cancels them
 
     def _wake_soon(self) -> None:
         """From the loop's thread: tell the push streams there is news (never waits)."""
         aloop = self._aloop
         if aloop is not None:
             with contextlib.suppress(RuntimeError):  # the web server has stopped
-                aloop.call_soon_threadsafe(self._wake)
+                aloop.call_soon_threadsafe(self.pushes.wake)
 
-    def _wake(self) -> None:
-        old, self._event = self._event, asyncio.Event()
-        if old is not None:
-            old.set()
-
+    # -- connections ---------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self._connections >= MAX_CONNECTIONS:
+        client = _client(writer)
+        mine = self._by_client.get(client, 0)
+        if mine >= MAX_PER_CLIENT:
+            await self._turn_away(reader, writer)
+            return
+        self._by_client[client] = mine + 1
+        if not await self._enter():
+            self._forget(client)
+            await self._turn_away(reader, writer)
+            return
+        counted = True
+        try:
+            try:
+                head = await asyncio.wait_for(read_request(reader), self.request_seconds)
+            except TimeoutError:
+                why = f"send the whole request within {self.request_seconds:g} s"
+                await _say_and_close(reader, writer, plain(408, why))
+                return
+            except Refused as refused:
+                await _say_and_close(reader, writer, plain(refused.status, refused.why))
+                return
+            if head is None:
+                return
+            if head.path == "/api/events" and head.method == "GET":
+                # a viewer: from now on it counts against the streams' budget
+                counted = self._release(client)
+                await self.pushes.serve(reader, writer)
+                return
+            await self._dispatch(head, writer)
+        except (OSError, asyncio.IncompleteReadError):
+            pass  # a browser gone or too slow
+        finally:
+            if counted:
+                self._release(client)
+            await self._end(writer)
+
+    async def _enter(self) -> bool:
+        """A place among the requests: at once, or after waiting in line for
+        at most :data:`QUEUE_SECONDS` (a crowd arriving at once is served in
+        turn); False when the line is too long or the wait too long."""
+        if self._requests < MAX_CONNECTIONS and not self._line:
+            self._requests += 1
+            return True
+        if len(self._line) >= MAX_QUEUED:
+            return False
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line.append(turn)
+        try:
+            await asyncio.wait_for(turn, QUEUE_SECONDS)
+        except TimeoutError:
+            return False
+        finally:
+            with contextlib.suppress(ValueError):
+                self._line.remove(turn)
+        return True
+
+    def _release(self, client: str) -> bool:
+        """Give the request's place to the next in line (or free it)."""
+        while self._line:
+            turn = self._line.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                break
+        else:
+            self._requests -= 1
+        return self._forget(client)
+
+    def _forget(self, client: str) -> bool:
+        left = self._by_client.get(client, 1) - 1
+        if left > 0:
+            self._by_client[client] = left
+        else:
+            self._by_client.pop(client, None)
+        return False
+
+    async def _turn_away(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """503 with Retry-After at once, without reading the request (what the
+        browser sent is drained briefly, so that the answer is not lost)."""
+        if self._turned_away >= MAX_TURNED_AWAY:
             writer.transport.abort()
             return
-        self._connections += 1
+        self._turned_away += 1
         try:
-            # microdot reads and writes through these two methods only
-            timed_reader: Any = _TimedReader(reader, IO_SECONDS)
-            timed_writer: Any = _TimedWriter(writer, IO_SECONDS)
-            await self.app.handle_request(timed_reader, timed_writer)
-        except (OSError, asyncio.IncompleteReadError, asyncio.CancelledError):
-            # a browser gone or too slow, or the server stopping
-            writer.transport.abort()
+            busy = plain(
+                503,
+                "the board's pages are busy: try again in a moment",
+                {"Retry-After": str(RETRY_AFTER)},
+            )
+            await _say_and_close(reader, writer, busy)
         finally:
-            self._connections -= 1
+            self._turned_away -= 1
+            await self._end(writer)
+
+    async def _end(self, writer: asyncio.StreamWriter) -> None:
+        transport = writer.transport
+        if transport.is_closing():
+            return
+        writer.close()
+        try:
+            await asyncio.wait_for(writer.wait_closed(), IO_SECONDS)
+        except (TimeoutError, OSError):
+            transport.abort()
+
+    async def _dispatch(self, head: Head, writer: asyncio.StreamWriter) -> None:
+        """Hand a request that was read whole to microdot, and write its answer."""
+        headers = NoCaseDict()
+        for name, value in head.headers:
+            headers[name] = value
+        timed: Any = _TimedWriter(writer, IO_SECONDS)
+        try:
+            request = Request(
+                self.app,
+                writer.get_extra_info("peername"),
+                head.method,
+                head.target,
+                head.version,
+                headers,
+                body=head.body,
+                sock=None,
+            )
+        except Exception:  # an address microdot cannot decode (a bad %-escape)
+            writer.write(plain(400, "the address is not well formed"))
+            return
+        try:
+            response = await self.app.dispatch_request(request)
+        except Exception as exc:  # a guard: the routes answer every request themselves
+            log.error("web: %s %s failed: %s", head.method, head.path[:80], shorten(repr(exc), 200))
+            writer.write(plain(500, "the server failed on this request"))
+            return
+        await response.write(timed)
 
     # -- talking to the loop -------------------------------------------------------
     async def command(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """``body`` answered by the loop, without holding up this thread."""
+        """``body`` answered by the loop for an operator (or a player),
+        without holding up this thread."""
         if self._waiting >= MAX_WAITING:
             return {"ok": False, "error": "busy: too many requests wait for the controller"}
         self._waiting += 1
         try:
             aloop = asyncio.get_running_loop()
-            return await aloop.run_in_executor(None, self.submit, dict(body), 5.0)
+            reply = await aloop.run_in_executor(self._commands, self.submit, dict(body), 5.0)
         finally:
             self._waiting -= 1
+        if isinstance(reply.get("error"), str):
+            reply["error"] = shorten(reply["error"])
+        return reply
+
+    async def today(self) -> dict[str, Any]:
+        """The loop's list of games for the public pages: asked at most once
+        every :data:`TODAY_SECONDS`, and once for everyone asking meanwhile."""
+        aloop = asyncio.get_running_loop()
+        if self._today is not None and aloop.time() - self._today[0] < TODAY_SECONDS:
+            return self._today[1]
+        if self._asking_today is None:
+            asking = aloop.run_in_executor(
+                self._public, self.submit, {"cmd": "games", "limit": 50}, 5.0
+            )
+            self._asking_today = asking
+
+            def done(fut: asyncio.Future[dict[str, Any]]) -> None:
+                self._asking_today = None
+                if not fut.cancelled() and fut.exception() is None:
+                    self._today = (aloop.time(), fut.result())
+
+            asking.add_done_callback(done)
+        return await asyncio.shield(self._asking_today)
 
     # -- the pages -----------------------------------------------------------------
     def _session(self, request: Request) -> Session | None:
@@ -239,12 +449,33 @@ class WebServer:
     def _routes(self) -> Microdot:
         app = Microdot()
         CSRF(app)
-        Request.max_content_length = 16 * 1024
-        Request.max_body_length = 16 * 1024
+        Request.max_content_length = MAX_BODY
+        Request.max_body_length = MAX_BODY
+        Request.max_readline = MAX_LINE
+
+        def route(path: str, method: str = "GET") -> Callable[[Handler], Handler]:
+            """A route whose refusals are answered and whose failures are one
+            line in the log: nothing a browser sends ends in a traceback."""
+
+            def register(handler: Handler) -> Handler:
+                async def safe(request: Request, **args: Any) -> Any:
+                    try:
+                        return await handler(request, **args)
+                    except Refused as refused:
+                        return refuse(refused.why, refused.status)
+                    except Exception as exc:
+                        log.error("web: %s %s failed: %s", method, path, shorten(repr(exc), 200))
+                        log.debug("web: how %s %s failed", method, path, exc_info=True)
+                        return refuse("the server failed on this request", 500)
+
+                app.route(path, methods=[method])(safe)
+                return handler
+
+            return register
 
         def html(name: str) -> Response:
             return Response(
-                _page(name),
+                self._pages[name],
                 headers={
                     "Content-Type": "text/html; charset=utf-8",
                     "Content-Security-Policy": "default-src 'self'; style-src 'self' "
@@ -265,33 +496,63 @@ class WebServer:
                 },
             )
 
-        def refuse(why: str, status: int = 403) -> Any:
-            return answer({"ok": False, "error": why}, status)
+        def refuse(why: str, status: int = 403, headers: dict[str, str] | None = None) -> Any:
+            return answer({"ok": False, "error": why}, status, headers)
 
         def cookie(value: str) -> dict[str, str]:
             return {"Set-Cookie": f"{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict"}
 
-        @app.get("/")
+        def client(request: Request) -> str:
+            addr = request.client_addr
+            return str(addr[0]) if isinstance(addr, tuple) and addr else "local"
+
+        def slow_down(request: Request) -> Any:
+            """The answer to a client that must wait before its next guess, or None."""
+            wait = self.throttle.wait(client(request))
+            if wait <= 0:
+                return None
+            seconds = str(math.ceil(wait))
+            return refuse(
+                f"too many wrong passwords: try again in {seconds} s", 429, {"Retry-After": seconds}
+            )
+
+        def wrong(request: Request) -> None:
+            who = client(request)
+            if self.throttle.failed(who):
+                log.warning(
+                    "web: too many wrong passwords from %s: it may not sign in for %d minutes",
+                    who,
+                    LOCKOUT_MINUTES,
+                )
+
+        @route("/")
         async def board_page(request: Request) -> Any:
             return html("board")
 
-        @app.get("/score")
+        @route("/score")
         async def score_page(request: Request) -> Any:
             return html("score")
 
-        @app.get("/operator")
+        @route("/operator")
         async def operator_page(request: Request) -> Any:
             token = request.args.get("token")
-            if token and self.keys.accepts(token=token):
+            if token and not self.keys.open:
+                waiting = slow_down(request)
+                if waiting is not None:
+                    return waiting
+                if not self.keys.accepts(token=token):
+                    wrong(request)
+                    return html("operator")
+                self.throttle.succeeded(client(request))
                 value, _ = self.keys.begin("operator")
                 return Response("", 303, {"Location": "/operator", **cookie(value)})
             return html("operator")
 
-        @app.get("/player")
+        @route("/player")
         async def player_page(request: Request) -> Any:
             return html("player")
 
-        @app.get("/player/<code>")
+        @route("/player/<code>")
         async def player_link(request: Request, code: str) -> Any:
             seat = self.keys.redeem(code)
             if seat is None:
@@ -303,39 +564,28 @@ class WebServer:
             value, _ = self.keys.begin("player", seat)
             return Response("", 303, {"Location": "/player", **cookie(value)})
 
-        @app.get("/favicon.ico")
+        @route("/favicon.ico")
         async def favicon(request: Request) -> Any:
             return Response("", 204)
 
-        @app.get("/sim")
+        @route("/sim")
         async def sim_page(request: Request) -> Any:
             if self.hands is None:
                 return Response("This board is not simulated: no sim page.", 404)
             return html("sim")
 
-        @app.get("/static/<name>")
+        @route("/static/<name>")
         async def static(request: Request, name: str) -> Any:
-            kind = STATIC.get(name)
-            if kind is None:
+            data = self._static.get(name)
+            if data is None:
                 return Response("not found", 404)
-            data = resources.files("boardctl.web").joinpath("static", name).read_bytes()
-            return Response(data, headers={"Content-Type": kind, "Cache-Control": "no-cache"})
-
-        @app.get("/api/events")
-        async def events(request: Request) -> Any:
-            stream: Any = self._stream()  # microdot streams an async generator's pieces
             return Response(
-                stream,
-                headers={
-                    "Content-Type": "text/event-stream",
-                    "Cache-Control": "no-store",
-                    "X-Accel-Buffering": "no",
-                },
+                data, headers={"Content-Type": STATIC[name], "Cache-Control": "no-cache"}
             )
 
-        @app.get("/api/today")
+        @route("/api/today")
         async def today(request: Request) -> Any:
-            reply = await self.command({"cmd": "games", "limit": 50})
+            reply = await self.today()
             day = date.today().isoformat()
             done = [
                 {"game": g.get("game"), "moves": g.get("moves"), "ended": g.get("ended")}
@@ -344,7 +594,7 @@ class WebServer:
             ]
             return answer({"ok": reply.get("ok", False), "games": done})
 
-        @app.get("/api/session")
+        @route("/api/session")
         async def session(request: Request) -> Any:
             s = self._session(request)
             if s is None and self.keys.open:
@@ -352,29 +602,48 @@ class WebServer:
                 return answer(self._me(s), headers=cookie(value))
             return answer(self._me(s))
 
-        @app.post("/api/login")
+        @route("/api/login", "POST")
         async def login(request: Request) -> Any:
-            body = request.json if isinstance(request.json, dict) else {}
-            password = body.get("password")
-            if not isinstance(password, str) or not self.keys.accepts(password=password):
-                await asyncio.sleep(0.5)  # guesses come slowly
+            waiting = slow_down(request)
+            if waiting is not None:
+                return waiting
+            password = _json_object(request).get("password")
+            if not isinstance(password, str) or not 0 < len(password) <= MAX_PASSWORD:
+                return refuse('send {"password": "..."}', 400)
+            if self._checking >= MAX_CHECKING:
+                return refuse(
+                    "busy checking passwords: try again in a moment", 429, {"Retry-After": "1"}
+                )
+            self._checking += 1
+            try:
+                aloop = asyncio.get_running_loop()
+                right = await aloop.run_in_executor(self._hashing, self.keys.accepts, password)
+            finally:
+                self._checking -= 1
+            if not right:
+                wrong(request)
                 return refuse("wrong password", 401)
+            self.throttle.succeeded(client(request))
             value, s = self.keys.begin("operator")
             return answer(self._me(s), headers=cookie(value))
 
-        @app.post("/api/command")
+        @route("/api/command", "POST")
         async def command(request: Request) -> Any:
             if self._operator(request, changing=True) is None:
                 return refuse("sign in on the operator page first", 401)
-            body = request.json if isinstance(request.json, dict) else None
-            if body is None or body.get("cmd") not in OPERATOR_COMMANDS:
+            body = _json_object(request)
+            cmd = body.get("cmd")
+            if not isinstance(cmd, str) or cmd not in OPERATOR_COMMANDS:
                 return refuse(f"the commands are {', '.join(sorted(OPERATOR_COMMANDS))}", 400)
             return answer(await self.command(body))
 
-        @app.get("/api/export/<int:game_id>")
-        async def export(request: Request, game_id: int) -> Any:
+        @route("/api/export/<game>")
+        async def export(request: Request, game: str) -> Any:
             if self._operator(request, changing=False) is None:
                 return refuse("sign in on the operator page first", 401)
+            if not game.isascii() or not game.isdigit() or len(game) > 10:
+                return refuse("the game's number, as `boardctl games` lists it", 404)
+            game_id = int(game)
             reply = await self.command({"cmd": "export", "id": game_id})
             if not reply.get("ok"):
                 return answer(reply, 404)
@@ -383,34 +652,32 @@ class WebServer:
                 headers={"Content-Disposition": f'attachment; filename="game-{game_id}.json"'},
             )
 
-        @app.post("/api/private-link")
+        @route("/api/private-link", "POST")
         async def private_link(request: Request) -> Any:
             if self._operator(request, changing=True) is None:
                 return refuse("sign in on the operator page first", 401)
-            body = request.json if isinstance(request.json, dict) else {}
-            seat = body.get("player")
+            seat = _json_object(request).get("player")
             board = self.publisher.get("board") or {}
             seats = len(board.get("players", []))
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
                 return refuse(f"'player' must be a seat from 0 to {seats - 1}", 400)
             return answer({"ok": True, "player": seat, "link": f"/player/{self.keys.link(seat)}"})
 
-        @app.get("/api/private")
+        @route("/api/private")
         async def private(request: Request) -> Any:
             s = self._session(request)
             if s is None or s.role != "player" or s.player is None:
                 return refuse("open the link the operator gave you", 401)
             return answer(await self.command({"cmd": "private", "player": s.player}))
 
-        @app.post("/api/hands")
+        @route("/api/hands", "POST")
         async def hands(request: Request) -> Any:
             if self.hands is None:
                 return refuse("this board is not simulated", 404)
             s = self._session(request)
             if s is None or request.headers.get("X-CSRF-Token") != s.csrf:
                 return refuse("open the sim page again", 401)
-            body = request.json if isinstance(request.json, dict) else {}
-            text = body.get("text")
+            text = _json_object(request).get("text")
             if not isinstance(text, str) or not text.strip() or len(text) > 200:
                 return refuse('send {"text": "lift d4"}', 400)
             assert self._hands_lock is not None
@@ -419,7 +686,7 @@ class WebServer:
                 try:
                     await aloop.run_in_executor(None, self.hands, text)
                 except Exception as exc:
-                    return answer({"ok": False, "error": str(exc)})
+                    return answer({"ok": False, "error": shorten(str(exc), 300)})
             return answer({"ok": True})
 
         return app
@@ -441,25 +708,20 @@ class WebServer:
             me["options"] = {name: _options_of(name) for name in sorted(GAMES)}
         return me
 
-    async def _stream(self) -> AsyncIterator[bytes]:
-        """The push stream: the board, state and lights whenever they change
-        (each as its latest version), a comment now and then to keep it open."""
-        sent: dict[str, int] = {}
-        yield b"retry: 1000\n\n"
-        while True:
-            event = self._event
-            for part in ("board", "state", "lights"):
-                version, data = self.publisher.encoded(part)
-                if version and sent.get(part) != version:
-                    sent[part] = version
-                    yield b"event: " + part.encode() + b"\ndata: " + data + b"\n\n"
-            assert event is not None
-            if not event.is_set():
-                try:
-                    await asyncio.wait_for(event.wait(), KEEPALIVE)
-                except TimeoutError:
-                    yield b": " + datetime.now().strftime("%H:%M:%S").encode() + b"\n\n"
-            await asyncio.sleep(PUSH_GAP)
+
+def _json_object(request: Request) -> dict[str, Any]:
+    """A request's JSON body as an object; :class:`Refused` (400) saying
+    what is wrong with it, in a few words."""
+    kind = (request.content_type or "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refused(400, "send a JSON object with Content-Type: application/json")
+    try:
+        body = parse_json(request.body or b"")
+    except ValueError as exc:
+        raise Refused(400, shorten(f"the body is not JSON: {exc}", 200)) from None
+    if not isinstance(body, dict):
+        raise Refused(400, 'the body must be a JSON object, like {"cmd": "status"}')
+    return body
 
 
 def _options_of(game: str) -> list[dict[str, Any]]:

@@ -26,7 +26,12 @@ def start_web(
     setting or an address that cannot be listened on."""
     web = config.web
     where = config.where.get(("web", "listen"), "[web] listen")
-    check_settings(web.listen, web.password_hash, web.token, where.rsplit(" ", 1)[0])
+    check_settings(
+        web.listen,
+        web.password_hash,
+        web.token,
+        lambda key: config.where.get(("web", key), f"[web] {key}"),
+    )
     publisher = Publisher(profile)
     loop.watchers.append(publisher)
     try:

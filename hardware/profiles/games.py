@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardctl.board import Reports, Site
+from boardctl.config import blamed
 from boardctl.engines import GAMES, create, engine_class
-from boardctl.errors import BoardctlError
+from boardctl.errors import BoardctlError, excerpt
 from hardware.profiles.report import Report
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,8 @@ class GameLayout:
     sensed_kinds: frozenset[str]
     #: every piece code the board's sensors may report for this game
     pieces: frozenset[str]
+    #: the most players the game seats (its players option at its largest)
+    seats: int = 0
 
 
 def known_games() -> list[str]:
@@ -57,6 +60,7 @@ def game_layout(game: str, options: Mapping[str, Any] | None = None) -> GameLayo
     opts = dict(options or {})
     spec = create(game, opts).board()
     pieces = set(spec.codes)
+    seats = create(game, opts).players
     fields = {f.name for f in dataclasses.fields(engine_class(game).Options)}
     if "players" in fields:
         for players in _SEATS:
@@ -64,13 +68,20 @@ def game_layout(game: str, options: Mapping[str, Any] | None = None) -> GameLayo
                 pieces |= create(game, {**opts, "players": players}).board().codes
             except BoardctlError:
                 continue
-    return GameLayout(spec.site_kinds, spec.sensed_kinds, frozenset(pieces))
+            seats = max(seats, players)
+    return GameLayout(spec.site_kinds, spec.sensed_kinds, frozenset(pieces), seats)
 
 
 def check_game(
-    r: Report, game: str, options: Mapping[str, Any], sites: list[Site], codes: dict[int, str]
+    r: Report,
+    game: str,
+    options: Mapping[str, Any],
+    sites: list[Site],
+    codes: dict[int, str],
+    palette: list[str] | tuple[str, ...] = (),
 ) -> None:
-    """The profile's game, its options, its codes and its sites against the engine."""
+    """The profile's game, its options, its codes, its sites and its palette
+    against the engine."""
     if not game:
         return
     if game not in known_games():
@@ -81,19 +92,39 @@ def check_game(
     try:
         layout = game_layout(game, options)
     except BoardctlError as exc:
-        keys = [k for k in options if repr(k) in str(exc)]
+        key = blamed(str(exc), list(options))
         r.problem(
-            "board.options", keys[0] if keys else "", str(exc),
+            "board.options", key or "", str(exc),
             "fix or remove the option (docs/engines.md lists each game's options)",
         )  # fmt: skip
         return
     for value, code in codes.items():
         if code not in layout.pieces:
             r.problem(
-                "codes", str(value), f"{code!r} is not a {game} piece",
-                f"the pieces are {', '.join(sorted(layout.pieces))}",
+                "codes", str(value), f"{excerpt(code)} is not a {game} piece",
+                _pieces_hint(layout.pieces),
             )  # fmt: skip
+    if len(palette) > layout.seats:
+        r.problem(
+            "board", "palette", f"{len(palette)} colours, and {game} seats at most "
+            f"{layout.seats} players", f"give one colour per seat, at most {layout.seats}",
+        )  # fmt: skip
     _check_sites(r, game, layout, sites)
+
+
+#: the most piece codes a refusal lists (Linie 1 has thousands)
+SHOWN_PIECES = 12
+
+
+def _pieces_hint(pieces: frozenset[str]) -> str:
+    names = sorted(pieces)
+    if len(names) <= SHOWN_PIECES:
+        return f"the pieces are {', '.join(names)}"
+    shown = ", ".join(names[:SHOWN_PIECES])
+    return (
+        f"the pieces are {shown} and {len(names) - SHOWN_PIECES} more "
+        "(docs/boards.md describes each game's codes)"
+    )
 
 
 def _check_sites(r: Report, game: str, layout: GameLayout, sites: list[Site]) -> None:

@@ -67,7 +67,7 @@ class Parser:
         sites = self.sites(self.r.table(data, "sites", required=True), count)
 
         check_wiring(self.r, sites, codes, sensing, settings, buttons, leds)
-        check_game(self.r, game, options, sites, codes)
+        check_game(self.r, game, options, sites, codes, palette)
         if self.r.problems or leds is None:
             return None
         return BoardProfile(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from boardctl.engines.beeline.board import SIDES
-from boardctl.errors import BadNotation
+from boardctl.errors import BadNotation, excerpt
 
 #: the players' colours, seat 0 first (Black plays first)
 COLOURS = ("black", "red")
@@ -138,11 +138,11 @@ def parse_action(text: str, cells: frozenset[str] | None = None) -> Action:
         )
         named = [action.cell, action.to]
     else:
-        raise BadNotation(f"{text!r} is not a Beeline action; {_HELP}")
+        raise BadNotation(f"{excerpt(text)} is not a Beeline action; {_HELP}")
     if cells is not None:
         for cell in named:
             if cell not in cells:
-                raise BadNotation(f"{text!r}: {cell} is not a cell of this Beeline board")
+                raise BadNotation(f"{excerpt(text)}: {cell} is not a cell of this Beeline board")
     return action
 
 

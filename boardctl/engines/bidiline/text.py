@@ -9,7 +9,7 @@ from typing import Any
 
 from boardctl.engines.bidiline.grid import Grid, bits
 from boardctl.engines.bidiline.values import Colour, End, Extend, State
-from boardctl.errors import BadNotation
+from boardctl.errors import BadNotation, excerpt
 
 _MOVE = re.compile(r"([ABab]):([a-zA-Z])(\d{1,2})-([a-zA-Z])(\d{1,2})")
 _SEGMENT = re.compile(r"([a-zA-Z]\d{1,2})-([a-zA-Z]\d{1,2})")
@@ -25,23 +25,23 @@ def parse_action(grid: Grid, text: str) -> Extend:
     if m is None:
         if _SEGMENT.fullmatch(raw):
             raise BadNotation(
-                f"{text!r} needs the colour of the end it extends: write A:{raw} or B:{raw}"
+                f"{excerpt(text)} needs the colour of the end it extends: write A:{raw} or B:{raw}"
             )
-        raise BadNotation(f"{text!r} is not a Bidirectional Line Game move; {_HOW}")
+        raise BadNotation(f"{excerpt(text)} is not a Bidirectional Line Game move; {_HOW}")
     colour = Colour(m.group(1).upper())
     src = f"{m.group(2).lower()}{int(m.group(3))}"
     dst = f"{m.group(4).lower()}{int(m.group(5))}"
     for point in (src, dst):
         if point not in grid.point_index:
-            raise BadNotation(f"{text!r}: {point} is not a point of {grid.describe()}")
+            raise BadNotation(f"{excerpt(text)}: {point} is not a point of {grid.describe()}")
     if src == dst:
         raise BadNotation(
-            f"{text!r}: a segment joins two different points; write the end's point, "
+            f"{excerpt(text)}: a segment joins two different points; write the end's point, "
             f"then its neighbour: {colour.value}:{src}-{_a_neighbour(grid, src)}"
         )
     if grid.between(grid.point_index[src], grid.point_index[dst]) is None:
         raise BadNotation(
-            f"{text!r}: {src} and {dst} are not next to each other; a segment goes one step "
+            f"{excerpt(text)}: {src} and {dst} are not next to each other; a segment goes one step "
             f"up, down, left or right, e.g. {colour.value}:{src}-{_a_neighbour(grid, src)}"
         )
     return Extend(colour, src, dst)

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from boardctl.engines.duploline.board import POSITION
-from boardctl.errors import BadNotation
+from boardctl.errors import BadNotation, excerpt
 
 COLOURS = ("white", "black")
 
@@ -71,18 +71,18 @@ def parse_action(text: str) -> Action:
     m = _ACTION.fullmatch(text.strip())
     if m is None:
         raise BadNotation(
-            f"{text!r} is not a DuploLine action; write D+d4 or R+d4 to add a disc or ring, "
+            f"{excerpt(text)} is not a DuploLine action; write D+d4 or R+d4 to add a disc or ring, "
             "Dd4-e4 or Rd4-e4 to move one"
         )
     kind = Kind(m.group(1))
     cells = [c for c in m.group(2, 3, 4) if c is not None]
     for cell in cells:
         if cell not in POSITION:
-            raise BadNotation(f"{text!r}: {cell} is not a cell of the DuploLine board")
+            raise BadNotation(f"{excerpt(text)}: {cell} is not a cell of the DuploLine board")
     if len(cells) == 1:
         return Add(kind, cells[0])
     if cells[0] == cells[1]:
-        raise BadNotation(f"{text!r}: a move needs two different cells")
+        raise BadNotation(f"{excerpt(text)}: a move needs two different cells")
     return Move(kind, cells[0], cells[1])
 
 

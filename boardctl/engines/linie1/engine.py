@@ -41,7 +41,7 @@ from boardctl.engines.linie1.values import (
 )
 from boardctl.engines.linie1.values import Options as _Options
 from boardctl.engines.playing import Rng
-from boardctl.errors import BadNotation, BadOptions, RecordError
+from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
 
 HAND = 5
 H = 10  # the die's stop face
@@ -75,16 +75,16 @@ class Linie1(Engine[State, Action]):
             raise BadOptions(f"linie1: option 'players' must be 2 to 5, not {opts.players}")
         if opts.secrets not in ("cards", "dealt"):
             raise BadOptions(
-                f"linie1: option 'secrets' must be 'cards' or 'dealt', not {opts.secrets!r}"
+                f"linie1: option 'secrets' must be 'cards' or 'dealt', not {excerpt(opts.secrets)}"
             )
         if opts.movement not in ("die", "speed"):
             raise BadOptions(
-                f"linie1: option 'movement' must be 'die' or 'speed', not {opts.movement!r}"
+                f"linie1: option 'movement' must be 'die' or 'speed', not {excerpt(opts.movement)}"
             )
         if not opts.die or any(ch not in "123456789H" for ch in opts.die):
             raise BadOptions(
                 f"linie1: option 'die' lists the faces as digits 1-9 and H, like '1234HH', "
-                f"not {opts.die!r}"
+                f"not {excerpt(opts.die)}"
             )
         self.options = opts
         self.players = opts.players
@@ -111,6 +111,19 @@ class Linie1(Engine[State, Action]):
             raise BadOptions(f"linie1: the board has {len(data.lines)} lines, too few for everyone")
         self.set_letter = sets[opts.players]
         self.cards: tuple[tuple[str, ...], ...] = dict(data.route_cards)[self.set_letter]
+        if opts.players > len(self.cards):
+            raise BadOptions(
+                f"linie1: board_data route_cards.{self.set_letter}: {len(self.cards)} cards, too "
+                f"few to deal one to each of {opts.players} players"
+            )
+        for tile, count in data.start_hand:
+            kind = data.tiles[tile - 1]
+            if count * opts.players > kind.starting:
+                raise BadOptions(
+                    f"linie1: board_data start_hand.{tile}: {opts.players} players start with "
+                    f"{count} each of tile {tile} ({kind.name}), {count * opts.players} in all, "
+                    f"and tiles[{tile}] sets {kind.starting} aside for starting hands"
+                )
         self.letters = geo.building_letters
         # each card's stops per line, as building bits
         self.need = tuple(
@@ -1059,7 +1072,7 @@ class Linie1(Engine[State, Action]):
 
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
-            raise BadNotation(f"{text!r} is not a Linie 1 action: {_NOTATION_HELP}")
+            raise BadNotation(f"{excerpt(text)} is not a Linie 1 action: {_NOTATION_HELP}")
         s = text.strip()
         geo = self.geo
         if s == "pass":
@@ -1067,29 +1080,31 @@ class Linie1(Engine[State, Action]):
         head, _, rest = s.partition(":")
         if head in ("draw", "take") and rest:
             if not rest.isdigit() or not 1 <= int(rest) <= geo.kinds:
-                raise BadNotation(f"{text!r}: a tile kind is a number 1 to {geo.kinds}")
+                raise BadNotation(f"{excerpt(text)}: a tile kind is a number 1 to {geo.kinds}")
             return Draw(int(rest)) if head == "draw" else Take(int(rest))
         if head == "deal" and rest:
             lines = len(geo.data.lines)
             letters = "L" + "".join(k for k, _ in geo.data.route_cards)
             if rest[0] not in letters or not rest[1:].isdigit():
                 raise BadNotation(
-                    f"{text!r}: deal a line card L1..L{lines} or a route card like B2 or R5"
+                    f"{excerpt(text)}: deal a line card L1..L{lines} or a route card like B2 or R5"
                 )
             return Deal(rest)
         if head == "roll" and rest:
             if rest != "H" and not (rest.isdigit() and len(rest) == 1 and rest != "0"):
-                raise BadNotation(f"{text!r}: a die face is a digit 1 to 9 or H")
+                raise BadNotation(f"{excerpt(text)}: a die face is a digit 1 to 9 or H")
             return Roll(rest)
         if head == "start" and rest:
             name, _, card = rest.partition("/")
             if name not in geo.terminal_index:
                 raise BadNotation(
-                    f"{text!r}: {name!r} is not a terminal; they are t1a, t1b ... "
+                    f"{excerpt(text)}: {excerpt(name)} is not a terminal; they are t1a, t1b ... "
                     f"t{len(geo.data.lines)}b"
                 )
             if "/" in rest and not card:
-                raise BadNotation(f"{text!r}: name the route card after '/', like start:t2a/B3")
+                raise BadNotation(
+                    f"{excerpt(text)}: name the route card after '/', like start:t2a/B3"
+                )
             return Start(geo.terminal_index[name], card)
         if s.startswith(">"):
             sites = []
@@ -1099,25 +1114,27 @@ class Linie1(Engine[State, Action]):
                 elif part in geo.terminal_index:
                     sites.append(TERMINAL_AT + geo.terminal_index[part])
                 else:
-                    raise BadNotation(f"{text!r}: {part!r} is neither a cell nor a terminal")
+                    raise BadNotation(
+                        f"{excerpt(text)}: {excerpt(part)} is neither a cell nor a terminal"
+                    )
             return Drive(tuple(sites))
         m = _LAY.fullmatch(s)
         if m is None:
-            raise BadNotation(f"{text!r} is not a Linie 1 action: {_NOTATION_HELP}")
+            raise BadNotation(f"{excerpt(text)} is not a Linie 1 action: {_NOTATION_HELP}")
         parts = []
         for cell_name, code_name in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
             if cell_name is None:
                 continue
             if cell_name not in geo.cell_of:
-                raise BadNotation(f"{text!r}: {cell_name} is not a cell of the board")
+                raise BadNotation(f"{excerpt(text)}: {cell_name} is not a cell of the board")
             k, turn = int(code_name[:-1]), "NESW".index(code_name[-1])
             if not 1 <= k <= geo.kinds:
-                raise BadNotation(f"{text!r}: a tile kind is a number 1 to {geo.kinds}")
+                raise BadNotation(f"{excerpt(text)}: a tile kind is a number 1 to {geo.kinds}")
             parts.append((geo.cell_of[cell_name], geo.canon[k * 4 + turn]))
         if len(parts) == 2 and parts[0][0] > parts[1][0]:
             parts.reverse()
         if len(parts) == 2 and parts[0][0] == parts[1][0]:
-            raise BadNotation(f"{text!r}: two tiles exchanged together need two cells")
+            raise BadNotation(f"{excerpt(text)}: two tiles exchanged together need two cells")
         return Lay(tuple(parts))
 
     # -- secrets ---------------------------------------------------------
@@ -1225,9 +1242,9 @@ class Linie1(Engine[State, Action]):
         tiles = bytearray(self._empty)
         for name, code_name in dict(data["cells"]).items():
             if name not in geo.cell_of or geo.kind[geo.cell_of[name]] != TRACK:
-                raise ValueError(f"{name!r} is not a track cell")
+                raise ValueError(f"{excerpt(name)} is not a track cell")
             if code_name not in geo.code_of_name:
-                raise ValueError(f"{name}: {code_name!r} is not a tile code like 3E")
+                raise ValueError(f"{name}: {excerpt(code_name)} is not a tile code like 3E")
             tiles[geo.cell_of[name]] = geo.code_of_name[code_name]
         stops = [-1] * len(self.letters)
         for letter, name in dict(data["stops"]).items():

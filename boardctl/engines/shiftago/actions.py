@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from boardctl.engines.shiftago.geometry import CELL_INDEX, CELL_NAMES, TRACK_INDEX, TRACK_NAMES
-from boardctl.errors import BadNotation
+from boardctl.errors import BadNotation, excerpt
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +22,7 @@ class Insert:
     def from_str(cls, text: str) -> Insert:
         action = parse_action(text)
         if not isinstance(action, Insert):
-            raise BadNotation(f"{text!r} is a scoring choice, not an insertion")
+            raise BadNotation(f"{excerpt(text)} is a scoring choice, not an insertion")
         return action
 
 
@@ -50,7 +50,7 @@ class Score:
     def from_str(cls, text: str) -> Score:
         action = parse_action(text)
         if not isinstance(action, Score):
-            raise BadNotation(f"{text!r} is an insertion, not a scoring choice")
+            raise BadNotation(f"{excerpt(text)} is an insertion, not a scoring choice")
         return action
 
 
@@ -68,15 +68,15 @@ def parse_action(text: str) -> Action:
     """Read ``W3``, ``Sd``, ``x:a1-e1`` or ``x:a1-d1/d1``; :class:`BadNotation`
     for anything else."""
     if not isinstance(text, str):
-        raise BadNotation(f"{text!r} is not a Shiftago action: {_NOTATION_HELP}")
+        raise BadNotation(f"{excerpt(text)} is not a Shiftago action: {_NOTATION_HELP}")
     s = text.strip()
     track = TRACK_INDEX.get(s)
     if track is not None:
         return Insert(track)
     m = _SCORE_RE.fullmatch(s)
     if m is None:
-        raise BadNotation(f"{text!r} is not a Shiftago action: {_NOTATION_HELP}")
+        raise BadNotation(f"{excerpt(text)} is not a Shiftago action: {_NOTATION_HELP}")
     a, b, keep = m.groups()
     if a == b:
-        raise BadNotation(f"{text!r}: a line needs two different end cells")
+        raise BadNotation(f"{excerpt(text)}: a line needs two different end cells")
     return Score(CELL_INDEX[a], CELL_INDEX[b], None if keep is None else CELL_INDEX[keep])

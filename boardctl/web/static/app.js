@@ -165,8 +165,17 @@ function scoresText(st) {
   return st.scores.map((s, i) => [playerName(i), s]);
 }
 
+// Lists and tables are rebuilt only when what they say changed: the LEDs
+// change many times a second and the words seldom.
+function unchanged(node, what) {
+  const key = JSON.stringify(what);
+  if (node.dataset.shown === key) return true;
+  node.dataset.shown = key;
+  return false;
+}
+
 function fillList(node, items) {
-  if (!node) return;
+  if (!node || unchanged(node, items)) return;
   node.replaceChildren(...items.map((t) => el("li", {}, t)));
 }
 
@@ -174,7 +183,9 @@ function showScores(node, st) {
   if (!node) return;
   const heading = node.previousElementSibling;
   if (heading && heading.tagName === "H2") heading.hidden = !(st && st.scores);
-  const rows = scoresText(st).map(([who, s]) => {
+  const scores = scoresText(st);
+  if (unchanged(node, scores)) return;
+  const rows = scores.map(([who, s]) => {
     const tr = el("tr");
     tr.appendChild(el("th", {}, who));
     tr.appendChild(el("td", {}, String(s)));
@@ -207,12 +218,22 @@ function say(text, bad) {
 }
 
 // -- the push channel ----------------------------------------------------------
+// A dropped stream reconnects by itself; one refused (the server answers 503
+// when too many people watch) does not, so it is tried again after a while,
+// each viewer at a different moment.
 function listen(render) {
   const src = new EventSource("/api/events");
   src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); render(); });
   src.addEventListener("state", (e) => { live.state = JSON.parse(e.data); render(); });
   src.addEventListener("lights", (e) => { live.lights = JSON.parse(e.data); render(); });
-  src.onerror = () => { const c = $("conn"); if (c) c.textContent = "reconnecting…"; };
+  src.onerror = () => {
+    const c = $("conn");
+    if (src.readyState === EventSource.CLOSED) {
+      src.close();
+      if (c) c.textContent = "many people are watching: trying again shortly…";
+      setTimeout(() => listen(render), 8000 + Math.random() * 8000);
+    } else if (c) c.textContent = "reconnecting…";
+  };
   src.onopen = () => { const c = $("conn"); if (c) c.textContent = ""; };
 }
 
@@ -340,22 +361,29 @@ function renderOperator() {
   }
   if (b) $("rules").textContent = b.rules;
   if (st && st.version) $("version").textContent = `boardctl ${st.version}`;
+  // the buttons are rebuilt only when the actions on offer change: one replaced
+  // under a finger (the LEDs change many times a second) would lose its click
   const acts = $("acts");
-  acts.replaceChildren();
-  if (st && st.choices) for (const c of st.choices) {
-    const btn = el("button", { type: "button" }, `choose ${c}`);
-    btn.onclick = () => operatorCommand({ cmd: "choose", option: c });
-    acts.appendChild(btn);
-  }
-  if (st && st.actor === "chance" && st.chance === "operator") for (const o of st.outcomes || []) {
-    const btn = el("button", { type: "button" }, `chance: ${o}`);
-    btn.onclick = () => operatorCommand({ cmd: "chance", action: o });
-    acts.appendChild(btn);
-  }
-  if (st && st.computer && st.computer.doing === "ready") {
-    const btn = el("button", { type: "button", id: "another" }, "Another move, computer");
-    btn.onclick = () => operatorCommand({ cmd: "another" });
-    acts.appendChild(btn);
+  const choices = (st && st.choices) || [];
+  const outcomes = st && st.actor === "chance" && st.chance === "operator" ? st.outcomes || [] : [];
+  const another = !!(st && st.computer && st.computer.doing === "ready");
+  if (!unchanged(acts, [choices, outcomes, another])) {
+    acts.replaceChildren();
+    for (const c of choices) {
+      const btn = el("button", { type: "button" }, `choose ${c}`);
+      btn.onclick = () => operatorCommand({ cmd: "choose", option: c });
+      acts.appendChild(btn);
+    }
+    for (const o of outcomes) {
+      const btn = el("button", { type: "button" }, `chance: ${o}`);
+      btn.onclick = () => operatorCommand({ cmd: "chance", action: o });
+      acts.appendChild(btn);
+    }
+    if (another) {
+      const btn = el("button", { type: "button", id: "another" }, "Another move, computer");
+      btn.onclick = () => operatorCommand({ cmd: "another" });
+      acts.appendChild(btn);
+    }
   }
   $("play-form").hidden = !(st && st.told);
   const links = $("links");
