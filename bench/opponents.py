@@ -11,6 +11,8 @@ keeps the first move; every player's random source is seeded from the game's
 number, so a run repeats exactly (the times aside). With three or four
 players the level under test takes one seat in turn and the opponent all the
 others; its fair share is then 1/n. Score: a win 1, a draw 1/n, a loss 0.
+The score is also split by the player's seat (seat 1 moves first after the
+opening), which shows a game whose result the first move decides.
 
 Times are processor seconds of the process that thinks (``time.process_time``),
 which other work on a shared machine disturbs less than the wall clock.
@@ -82,6 +84,8 @@ class Result:
     won: bool
     drawn: bool
     actions: int
+    #: the player's seat (0 moves first)
+    seat: int = 0
     #: seconds per action, by who acted ("L3", ...)
     times: dict[str, list[float]] = field(default_factory=dict)
     #: peak resident memory of the process, kB
@@ -135,6 +139,7 @@ def play(task: Task) -> Result:
         outcome.winner == seat_of_player,
         outcome.winner is None,
         actions,
+        seat_of_player,
         dict(times),
         rss,
     )
@@ -192,13 +197,20 @@ def _games_for(pair: tuple[str, str], games: int, slow: int | None) -> int:
     return games
 
 
+def _percent(scores: list[float]) -> str:
+    return f"{100 * sum(scores) / len(scores):.0f} %" if scores else "-"
+
+
 def report(config: str, results: list[Result], games: int) -> None:
     game, options = CONFIGS[config]
     label = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
     n = create(game, options).players
     print(f"\n### {config} ({game}, {label})\n")
-    print("| player | opponent | won | drawn | lost | score | games | fair share |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(
+        "| player | opponent | won | drawn | lost | score | games | fair share "
+        "| score in seat 1 | in the other seats |"
+    )
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     by_pair: dict[tuple[str, str], list[Result]] = defaultdict(list)
     for r in results:
         by_pair[(r.task.player, r.task.opponent)].append(r)
@@ -209,9 +221,11 @@ def report(config: str, results: list[Result], games: int) -> None:
         drawn = sum(r.drawn for r in rs)
         lost = len(rs) - won - drawn
         score = 100 * sum(r.score for r in rs) / len(rs)
+        first = _percent([r.score for r in rs if r.seat == 0])
+        other = _percent([r.score for r in rs if r.seat != 0])
         print(
             f"| {pair[0]} | {pair[1]} | {won} | {drawn} | {lost} | {score:.0f} % | {len(rs)} "
-            f"| {100 / n:.0f} % |"
+            f"| {100 / n:.0f} % | {first} | {other} |"
         )
     times: dict[str, list[float]] = defaultdict(list)
     for r in results:

@@ -53,6 +53,11 @@ class ControllerConfig:
     grace_ms: int
     #: idle time before the attract animation; 0 never
     attract_after_s: int
+    #: untouched time after which a game under way is kept as abandoned and
+    #: the board waits for the next visitor; 0 never
+    abandon_after_s: int
+    #: the same for a finished game left standing; 0 never
+    finished_after_s: int
     #: how often the LED scene is refreshed while something animates
     frame_rate_hz: int
     #: who gives chance's outcomes: "random" (the daemon draws them),
@@ -100,10 +105,36 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class MqttConfig:
+    #: the broker, "mqtt://host:1883" or "mqtts://host:8883"; "" for none (off)
+    broker: str
+    #: this board's name on the broker (its topics are boardctl/<board_id>/...); "" is the
+    #: host name
+    board_id: str
+    #: the user the board signs in as ("" signs in anonymously: then no command is taken)
+    user: str
+    #: a file holding the user's password, readable by the service alone
+    password_file: str
+    #: the certificate authority of an mqtts:// broker; "" trusts the system's
+    ca_file: str
+    #: announce the board to Home Assistant (MQTT discovery)
+    discovery: bool
+    #: the topic prefix Home Assistant's discovery listens on
+    discovery_prefix: str
+
+
+@dataclass(frozen=True, slots=True)
 class ComputerConfig:
     #: the longest the computer may think over one turn, in seconds; past it
     #: the best move found so far is played (a level's own budget is far less)
     max_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleConfig:
+    #: the opening hours, local time ("mon-fri 10:00-18:00; sat,sun 09:00-20:00");
+    #: "" always open
+    hours: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +149,8 @@ class Config:
     logging: LoggingConfig
     web: WebConfig
     computer: ComputerConfig
+    schedule: ScheduleConfig
+    mqtt: MqttConfig
     #: who plays each seat ([game] seats: "hands,computer:3"); every seat hands by default
     seats: Seats = ALL_HANDS
     #: (section, key) -> where its value came from ("file:line: [section] key")
@@ -230,6 +263,8 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
     ("controller", "settle_ms"): (0, 5_000),
     ("controller", "grace_ms"): (0, 60_000),
     ("controller", "attract_after_s"): (0, 86_400),
+    ("controller", "abandon_after_s"): (0, 604_800),
+    ("controller", "finished_after_s"): (0, 604_800),
     ("controller", "frame_rate_hz"): (1, 120),
     ("leds", "brightness"): (-1.0, 1.0),
     ("computer", "max_seconds"): (1.0, 120.0),
@@ -347,6 +382,9 @@ def _check(section: str, key: str, value: Any, expected: Any, where: str) -> Any
     elif expected is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ConfigError(f"{where}: must be a whole number, not {value!r}")
+    elif expected is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: must be true or false, not {value!r}")
     elif expected is str and not isinstance(value, str):
         raise ConfigError(f'{where}: must be text in quotes, e.g. "{value}"')
     bounds = _RANGES.get((section, key))
@@ -449,7 +487,18 @@ def load(
             )
     _check_control(built["control"], where)
     _check_web(built["web"], where)
+    _check_schedule(built["schedule"], where)
+    _check_mqtt(built["mqtt"], where)
     return Config(**built, where=MappingProxyType(where))
+
+
+def _check_schedule(schedule: ScheduleConfig, where: Mapping[tuple[str, str], str]) -> None:
+    from boardctl.controller.hours import HoursError, OpeningHours
+
+    try:
+        OpeningHours.parse(schedule.hours)
+    except HoursError as exc:
+        raise ConfigError(f"{where[('schedule', 'hours')]}: {exc}") from None
 
 
 #: the longest path a Unix socket may have (sun_path, less its closing NUL)
@@ -501,3 +550,10 @@ def _check_web(web: WebConfig, where: Mapping[tuple[str, str], str]) -> None:
         web.token,
         lambda key: where.get(("web", key), f"[web] {key}"),
     )
+
+
+def _check_mqtt(mqtt: MqttConfig, where: Mapping[tuple[str, str], str]) -> None:
+    """``[mqtt]`` as the daemon's broker client checks it, before anything starts."""
+    from boardctl.fleet.settings import check_settings
+
+    check_settings(mqtt, lambda key: where.get(("mqtt", key), f"[mqtt] {key}"))

@@ -14,6 +14,7 @@ PURE = [
     ROOT / "boardctl/board.py",
     ROOT / "boardctl/sensing.py",
     ROOT / "boardctl/sim/hands.py",
+    ROOT / "boardctl/plots.py",
     *(
         ROOT / f"boardctl/controller/{name}.py"
         for name in (
@@ -26,6 +27,10 @@ PURE = [
             "chance",
             "present",
             "machine",
+            "idle",
+            "hours",
+            "phones",
+            "opponent",
         )
     ),
 ]

@@ -3,18 +3,19 @@
 Without chromium (or Playwright) these tests are skipped with a warning in the
 summary; CI installs chromium first. Set BOARDCTL_SCREENSHOTS=DIR to save a
 picture of each page there (docs/web.md shows them).
+
+The ``browser`` and ``page`` fixtures are in conftest.py: one browser for
+every module that drives one.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import threading
 import time
 import urllib.error
 import urllib.request
-import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,39 +31,8 @@ from boardctl.web.auth import Keys, hash_password
 from boardctl.web.publish import Publisher
 from boardctl.web.server import WebServer
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = os.environ.get("BOARDCTL_SCREENSHOTS")
 WAIT = 8000  # ms
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    if CHROMIUM is None or sync_playwright is None:
-        why = (
-            "chromium is not installed (apt-get install chromium)"
-            if CHROMIUM is None
-            else "playwright is not installed (pip install -e '.[test]')"
-        )
-        warnings.warn(f"the browser tests are skipped: {why}", stacklevel=1)
-        pytest.skip(f"browser tests: {why}")
-    with sync_playwright() as p:
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        b = p.chromium.launch(executable_path=CHROMIUM, args=args)
-        yield b
-        b.close()
-
-
-# the pages' Content-Security-Policy forbids evaluated script: the tests' own
-# probes (wait_for_function) need it let through
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1100, "height": 820}, bypass_csp=True)
-    yield context.new_page()
-    context.close()
 
 
 def shot(page: Any, name: str) -> None:

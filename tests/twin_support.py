@@ -345,9 +345,12 @@ def rig(
     options: Mapping[str, Any],
     *,
     serial_leds: bool = False,
+    timing: Timing = TIMING,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Iterator[Rig]:
-    """The whole board: twin, sensor source, controller, loop on a thread, LEDs."""
-    controller = Controller(profile, options=options, timing=TIMING, recorder=store)
+    """The whole board: twin, sensor source, controller, loop on a thread, LEDs
+    (the loop's ``clock`` may be one the test moves on)."""
+    controller = Controller(profile, options=options, timing=timing, recorder=store)
     with contextlib.ExitStack() as stack:
         vmcu: VirtualMicrocontroller | None = None
         source: Any
@@ -376,7 +379,7 @@ def rig(
         frames = Frames(strip or SimStrip(profile.leds))
         frames.strip.open()
         stack.callback(frames.strip.close)
-        loop = Loop(controller, frames, store=store)
+        loop = Loop(controller, frames, store=store, clock=clock)
         seen = Seen(loop.emit)
         twin: Twin = SerialTwin(vmcu, seen) if vmcu is not None else ChainTwin(chain, seen)
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)

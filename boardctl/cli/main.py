@@ -17,6 +17,7 @@ from types import ModuleType
 
 from boardctl import __version__
 from boardctl.cli import (
+    care_cmds,
     control_cmds,
     daemon_cmds,
     hardware_cmds,
@@ -31,6 +32,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     rules_cmds,
     hardware_cmds,
     control_cmds,
+    care_cmds,
     daemon_cmds,
     sim_cmds,
     web_cmds,

@@ -19,12 +19,16 @@ from typing import Any, Protocol
 
 from boardctl.board import BoardProfile
 from boardctl.controller import chance as chances
+from boardctl.controller import idle
 from boardctl.controller.choosing import Offer, offers, pick, steps_of
 from boardctl.controller.opponent import (
-    ComputerEvent,
     ComputerView,
     Opponent,
+    OpponentEvent,
+    RemoteFailed,
+    RemoteMoved,
     Thinker,
+    remote_unplayable,
     unplayable,
 )
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
@@ -42,7 +46,7 @@ from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View, status_of
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import BoardctlError
-from boardctl.seats import ALL_HANDS, SeatError, Seats
+from boardctl.seats import ALL_HANDS, COMPUTER, SeatError, Seats
 from boardctl.sensing import (
     ButtonPress,
     LinkDown,
@@ -156,6 +160,8 @@ class Controller(Conditions):
         resume_plans: Mapping[int, tuple[str, ...]] | None = None,
         thinker: Thinker | None = None,
         seeds: Callable[[], int] | None = None,
+        remote: Thinker | None = None,
+        phone: Thinker | None = None,
     ) -> None:
         self.profile = profile
         self.timing = timing or Timing()
@@ -194,7 +200,7 @@ class Controller(Conditions):
             configured.options_json(),
         )
         self.seeds = seeds or (chance.new_seed if chance is not None else None)
-        self.opponent = Opponent(thinker, retry=self.timing.retry_think)
+        self.opponent = Opponent(thinker, retry=self.timing.retry_think, remote=remote, phone=phone)
         #: who plays each seat of the next game
         self.next_seats = self._checked_seats(seats, configured)
         if resume is not None:
@@ -211,6 +217,7 @@ class Controller(Conditions):
             self.match = Match(self.engine)
             self.seed = chance.new_seed() if chance is not None else None
             self.opponent.begin(self._seated(self.next_seats))
+            self.next_seats = self.next_seats.unseeded()  # a game's number is its own
             self.recorder.begin(
                 self.engine.name, self.engine.options_json(), self.seed, self.opponent.seats
             )
@@ -233,6 +240,11 @@ class Controller(Conditions):
     @property
     def have_snapshot(self) -> bool:
         return self.board.have_snapshot
+
+    @property
+    def activity_at(self) -> float:
+        """When the board was last touched (a reading, a pulse, a button)."""
+        return self.board.activity_at
 
     # -- the machine's hooks -----------------------------------------------
     def _fire(self, trigger: str, *args: Any) -> None:
@@ -301,6 +313,8 @@ class Controller(Conditions):
 
     def _clear_fault(self) -> None:
         self.fault, self.fault_kind = None, None
+        # the time in the fault was no one leaving the board: its idle times start again
+        self.board.activity_at = max(self.board.activity_at, self.now)
         self._fire("link_up")
 
     def button(self, name: str, now: float) -> None:
@@ -335,6 +349,12 @@ class Controller(Conditions):
         except ControllerError as exc:
             log.warning("button %s: %s", name, exc)
         self._update(now)
+
+    def rest(self, now: float) -> None:
+        """The opening hours are over and the board left alone: it dozes (the game
+        kept, a touch wakes it)."""
+        self.now = now
+        self._try("doze")
 
     def fail(self, reason: str, now: float) -> None:
         """The game cannot be saved (the card full or read-only): show that
@@ -396,6 +416,10 @@ class Controller(Conditions):
             raise ControllerError("nothing to undo: no action has been played")
         if not can("take_back", self.state):
             raise ControllerError(f"cannot undo while {self.state.value}")
+        if self.opponent.seats.any_remote:
+            raise ControllerError(
+                "a game with another board is not undone: both boards keep the same record"
+            )
         depth = chances.undo_depth(self.engine, self.match.states, drawn=self.chance is not None)
         if depth and self.opponent.seats.any_computer:
             depth = self._undo_past_computer(depth)
@@ -476,6 +500,10 @@ class Controller(Conditions):
                 "chance acts now, not a player: give its outcome with `boardctl roll`"
             )
         computer = self.opponent.seat_to_act(self.engine, state)
+        if computer is not None and computer.person:
+            raise ControllerError(
+                f"{computer.who} plays this turn: their move is shown once they choose it"
+            )
         if computer is not None:
             raise ControllerError(
                 f"the computer plays this turn (level {computer.level}): make the move "
@@ -516,15 +544,29 @@ class Controller(Conditions):
                 f"seats {str(seats)!r}: this controller has no computer player; "
                 "every seat is played by hands"
             )
+        if seats.any_remote and (self.opponent.remote is None or self.seeds is None):
+            raise ControllerError(
+                f"seats {str(seats)!r}: this board is on no broker, so no other board plays "
+                "here: set [mqtt] broker (docs/fleet.md)"
+            )
         why = unplayable(engine) if seats.any_computer else None
+        if seats.any_phone and self.opponent.phone is None:
+            raise ControllerError(
+                f"seats {str(seats)!r}: this board has no web pages, so no phone plays here: "
+                "set [web] listen (docs/web.md)"
+            )
+        if why is None and seats.any_person:
+            why = remote_unplayable(engine)
         if why is not None:
             raise ControllerError(f"seats {str(seats)!r}: {why}")
-        return seats.unseeded()
+        # a remote seat keeps the number of the game it accepts; a computer's
+        # seed is drawn when the game begins
+        return seats.unseeded(keep_remote=True)
 
     def _seated(self, seats: Seats, keep: bool = False) -> Seats:
         """The seats of a game that begins: each computer seat with a seed of
         its own (``keep``: the seeds it has, a seat without one seeded)."""
-        if not seats.any_computer or self.seeds is None:
+        if not seats.any_apart or self.seeds is None:
             return seats
         return seats.seeded(self.seeds, keep=keep)
 
@@ -540,13 +582,15 @@ class Controller(Conditions):
 
     def _computer_shows_move(self) -> bool:
         shown = self._computer_view()
-        return shown is not None and shown.doing == "ready"
+        return shown is not None and shown.doing == "ready" and shown.kind == COMPUTER
 
     def _follow_computer(self, now: float) -> None:
         """Ask for the computer's move when its seat is to act (and stop its
         thinking when the game has gone elsewhere, or the board sleeps or
         fails), then tell the reconciler what the board may show."""
         awake = self.state in PLAYING or self.state is Phase.SETUP
+        if self.state is Phase.ATTRACT and self.opponent.seats.any_person:
+            awake = True  # the player at the other board may act while this room is quiet
         self.opponent.follow(self.engine, self.match, awake, now)
         self._direct()
 
@@ -555,14 +599,21 @@ class Controller(Conditions):
         if self.reconciler.direct(only, self.opponent.planned(self.engine, self.match)):
             self._judge(deep=self.settled_for() >= 0)
 
-    def computer_answered(self, event: ComputerEvent, now: float) -> None:
-        """The computer's thinking ended: its move is shown, or its failure."""
+    def computer_answered(self, event: OpponentEvent, now: float) -> None:
+        """The computer's thinking ended (or the other board's player made
+        their turn there): its move is shown, or its failure."""
         self.now = now
+        remote = isinstance(event, RemoteMoved | RemoteFailed)
         plan = self.opponent.answer(event, self.engine, self.match, now)
         shown = self.opponent.shown(self.engine, self.match) if plan is not None else None
         if plan is not None and shown is not None:
             texts = ", ".join(self.engine.public_action(s, a) for a, s in zip(*shown, strict=True))
-            log.info("the computer (seat %d) plays %s", plan.seat + 1, texts)
+            who = self.opponent.seats[plan.seat].who
+            log.info("%s (seat %d) plays %s", who, plan.seat + 1, texts)
+            if remote and self.state is Phase.ATTRACT:  # their move is shown: the board wakes
+                self.board.activity_at = now
+        elif remote and self.opponent.failure is not None and self.opponent.failed_at == now:
+            log.error("the other board's moves do not fit: %s", self.opponent.failure)
         elif self.opponent.failure is not None and self.opponent.failed_at == now:
             log.error(
                 "the computer player failed: %s; asking again in %.0f s",
@@ -576,6 +627,9 @@ class Controller(Conditions):
         the move given up, in public notation."""
         self.now = now
         shown = self._computer_view()
+        if shown is not None and shown.kind != COMPUTER:
+            seat = self.opponent.seats[shown.seat]
+            raise ControllerError(f"{seat.who} chose this move: make it on the board as it is lit")
         if shown is None or shown.doing != "ready":
             raise ControllerError(
                 "the computer shows no move now: another is asked for once it shows one"
@@ -612,6 +666,9 @@ class Controller(Conditions):
     # -- following the board --------------------------------------------------
     def _judge(self, deep: bool) -> None:
         self.board.judge(self.reconciler, self.match.states, deep=deep)
+        if self.opponent.seats.any_remote and isinstance(self.board.verdict, Takeback):
+            # both boards keep one record: a move is never taken back at one alone
+            self.board.verdict = self.board.to_restore(self.reconciler, self.match.state)
 
     def _update(self, now: float) -> None:
         self._follow_board(now)
@@ -622,6 +679,8 @@ class Controller(Conditions):
             return
         if self.board.forget_pulses(now, self.timing.pulse_memory):
             self._judge(deep=self.board.deep_done)
+        if self._put_away(now):
+            return
         if self.state is Phase.ATTRACT:
             if self.board.activity_at > self.since:
                 self._fire("wake")
@@ -658,6 +717,32 @@ class Controller(Conditions):
         attract = self.timing.attract_after
         if attract > 0 and now - self.board.activity_at >= attract:
             self._try("doze")
+
+    def _put_away(self, now: float) -> bool:
+        """A game left alone long enough (:mod:`.idle`): the next game begins
+        (the store keeps an unfinished one as abandoned) and the board waits
+        in attract mode, lighting what to clear. True when it was put away."""
+        why = idle.due(
+            self.state,
+            self.board.activity_at,
+            now,
+            played=len(self.match.actions),
+            over=bool(self.match.actions) and self.match.outcome().over,
+            timing=self.timing,
+        )
+        if why is None:
+            return False
+        log.info(
+            "the %s game of %s was left alone for %.0f min (kept as %s); "
+            "a new game waits for the board to be cleared",
+            "unfinished" if why is idle.PutAway.ABANDONED else "finished",
+            self.engine.name,
+            (now - self.board.activity_at) / 60,
+            why.value,
+        )
+        self._fire("new_game", self.engines(*self.next_game))
+        self._fire("doze")
+        return True
 
     def _draw_chance(self) -> None:
         """While the board is right and chance acts, play the outcomes drawn."""
@@ -819,6 +904,7 @@ class Controller(Conditions):
         self.board.new_game()
         self.seed = self.chance.new_seed() if self.chance is not None else None
         self.opponent.begin(self._seated(self.next_seats))
+        self.next_seats = self.next_seats.unseeded()  # a game's number is its own
         self.recorder.begin(engine.name, engine.options_json(), self.seed, self.opponent.seats)
         self._direct()
         self._judge(deep=self.settled_for() >= 0)
@@ -875,7 +961,7 @@ class Controller(Conditions):
 
     def next_deadline(self) -> float | None:
         """The next time at which the controller must act although nothing
-        happened (settle, grace, takeback, attract, forgetting a pulse,
+        happened (settle, grace, takeback, attract, putting a game away, forgetting a pulse,
         confirming an option picked with the buttons, asking a failed
         computer player again)."""
         times: list[float] = []
@@ -886,6 +972,15 @@ class Controller(Conditions):
         if self.timing.attract_after > 0 and self.state is not Phase.ATTRACT:
             times.append(self.board.activity_at + self.timing.attract_after)
         times.extend(t + self.timing.pulse_memory for t in self.board.pulses.values())
+        put_away = idle.put_away_at(
+            self.state,
+            self.board.activity_at,
+            played=len(self.match.actions),
+            over=bool(self.match.actions) and self.match.outcome().over,
+            timing=self.timing,
+        )
+        if put_away is not None:
+            times.append(put_away[0])
         if self.cursor is not None:
             times.append(self.cursor_at + self.timing.choose_hold)
         if self.state is Phase.FAULT and self.fault_kind is Fault.STORAGE:

@@ -50,6 +50,11 @@ class Timing:
     pulse_memory: float = 5.0
     #: no touch for this long starts the attract animation (0: never)
     attract_after: float = 600.0
+    #: a game under way that nobody touches for this long is saved as
+    #: abandoned, and the board waits in attract mode for the next visitor (0: never)
+    abandon_after: float = 1200.0
+    #: a finished game left standing this long is put away the same way (0: never)
+    finished_after: float = 300.0
     #: an option picked with the buttons is taken when no button is pressed for this long
     choose_hold: float = 3.0
     #: a game that could not be saved is tried again this often (space may be freed)

@@ -22,14 +22,17 @@ profile's site -> LED mapping:
    in its colour; then its move: where the move goes breathing in its colour,
    the pieces to take off blinking in it (a human's hints glow steadily);
    a computer player that failed blinks the turn's tracks and edges in its
-   colour and vermilion by turns;
+   colour and vermilion by turns; a seat played at another board is shown
+   the same way (the light runs while its player is to act there);
 6. move under way: the destinations of a lifted piece or a marble in transit,
    blinking in the player's colour (amber and colour in turn when ambiguous);
 7. errors and restore hints: offending sites blink vermilion, sites to restore
    amber; a takeback offer blinks the sites that would go back;
 8. celebration: the winner's colour sweeping across the board, the winning
    line bright;
-9. attract and fault: an idle wave of the player colours; a slow vermilion
+9. attract and fault: an idle wave of the player colours (over it, once a
+   game was put away for the next visitor, the pieces to clear breathing
+   vermilion and the sites to set up amber); a slow vermilion
    pulse of every LED when the sensors are not answering; yellow, the LEDs in
    two halves blinking in turn, when the games cannot be saved.
 """
@@ -163,6 +166,9 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         return canvas.frame()
     if phase is Phase.ATTRACT:
         _attract(canvas, profile, palette, now)
+        # a game put away: what to clear for the next one, over the waves
+        canvas.paint(view.restore, palette.restore)
+        canvas.paint(view.offending, scale(palette.error, 0.3 + 0.7 * _breathe(now, 2.0)))
         return canvas.frame()
 
     # 1. base (a display stays dark but for what it shows: a die's face reads clearly)
@@ -246,7 +252,7 @@ def _computer(
         moves = computer.directions
         canvas.paint(moves.to, scale(colour, 0.35 + 0.65 * _breathe(now - view.since, 1.2)))
         canvas.paint(moves.take, colour if blink else scale(palette.highlight, 0.1))
-    elif computer.doing == "thinking":
+    elif computer.doing in ("thinking", "waiting"):
         _thinking(canvas, profile, colour, now)
     else:
         rails = {s.name for s in profile.sites if s.kind in ("track", "edge", "turn")}

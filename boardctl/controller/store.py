@@ -4,7 +4,9 @@ The database runs in WAL mode with ``synchronous=FULL``: when :meth:`Store.recor
 returns, the action survives a crash or a power cut. After a restart
 :meth:`Store.current` gives the game that was being played, to resume it;
 finished games are kept and exported as game records
-(``{"game", "options", "moves", "started", "ended", "result"}``).
+(``{"game", "options", "moves", "started", "ended", "result"}``). A date written
+while the system clock did not tell the date (a Pi before its clock is
+synchronised) is kept as unsure and neither listed nor exported.
 
 Each game keeps the seed its chance outcomes are drawn from (so a resumed game
 draws on as it would have), who played each seat (the computer's with their
@@ -48,8 +50,13 @@ CREATE TABLE IF NOT EXISTS moves (
     public TEXT,
     excluded TEXT,
     PRIMARY KEY (game_id, seq)
-);
+) WITHOUT ROWID;
 """
+#: the moves kept in their key's order alone (no separate index to write):
+#: each action recorded writes one page of the database, not two
+_CLUSTERED_MOVES = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS moves") :].replace(
+    "IF NOT EXISTS moves", "moves_clustered"
+)
 
 
 class StoreError(BoardctlError, OSError):
@@ -112,9 +119,13 @@ class Store:
         path: str | Path,
         clock: Callable[[], float] = time.time,
         records_dir: str | Path | None = None,
+        synchronised: Callable[[], bool] = lambda: True,
     ) -> None:
         self.path = Path(path)
         self._clock = clock
+        #: whether ``clock`` tells the date (a Pi's does not until it is
+        #: synchronised): dates written before are kept as unsure and not shown
+        self._synchronised = synchronised
         #: where each finished game is also written as a game record (JSON)
         self.records_dir = Path(records_dir) if records_dir is not None else None
         try:
@@ -132,6 +143,7 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
             self._add_columns()
+            self._cluster_moves()
             self._game_id: int | None = self._playing_id()
         except sqlite3.Error as exc:
             self._db.close()
@@ -147,10 +159,32 @@ class Store:
             ("games", "seats", "TEXT"),
             ("moves", "public", "TEXT"),
             ("moves", "excluded", "TEXT"),
+            ("games", "started_unsure", "INTEGER"),
+            ("games", "ended_unsure", "INTEGER"),
         ):
             names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
             if column not in names:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+    def _cluster_moves(self) -> None:
+        """Bring a database whose moves have a separate index (written before
+        they were kept in their key's order) to one page written per action."""
+        row = self._db.execute("SELECT sql FROM sqlite_master WHERE name = 'moves'").fetchone()
+        if row is None or "WITHOUT ROWID" in str(row[0]).upper():
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute(_CLUSTERED_MOVES)
+            self._db.execute(
+                "INSERT INTO moves_clustered (game_id, seq, move, at, public, excluded) "
+                "SELECT game_id, seq, move, at, public, excluded FROM moves"
+            )
+            self._db.execute("DROP TABLE moves")
+            self._db.execute("ALTER TABLE moves_clustered RENAME TO moves")
+            self._db.execute("COMMIT")
+        except sqlite3.Error:
+            self._db.execute("ROLLBACK")
+            raise
 
     def __enter__(self) -> Store:
         return self
@@ -163,6 +197,10 @@ class Store:
 
     def _now(self) -> str:
         return iso(self._clock())
+
+    def _unsure(self) -> int | None:
+        """1 when the clock does not tell the date yet (NULL: it does)."""
+        return None if self._synchronised() else 1
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> int:
         try:
@@ -192,18 +230,22 @@ class Store:
         """A new game (``seed``: what its chance outcomes are drawn from;
         ``seats``: who plays each seat); one left unfinished is kept as
         abandoned."""
-        now = self._now()
+        now, unsure = self._now(), self._unsure()
         self._write(
-            "UPDATE games SET status = 'abandoned', ended = ? WHERE status = 'playing'", (now,)
+            "UPDATE games SET status = 'abandoned', ended = ?, ended_unsure = ? "
+            "WHERE status = 'playing'",
+            (now, unsure),
         )
         self._game_id = self._write(
-            "INSERT INTO games (game, options, started, seed, seats) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO games (game, options, started, seed, seats, started_unsure) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             (
                 game,
                 json.dumps(dict(options), sort_keys=True),
                 now,
                 seed,
-                json.dumps(seats.to_json()) if seats.any_computer else None,
+                json.dumps(seats.to_json()) if seats.any_apart else None,
+                unsure,
             ),
         )
 
@@ -243,8 +285,9 @@ class Store:
     def finish(self, result: Mapping[str, Any]) -> None:
         game_id = self._require()
         self._write(
-            "UPDATE games SET status = 'finished', ended = ?, result = ? WHERE id = ?",
-            (self._now(), json.dumps(dict(result), sort_keys=True), game_id),
+            "UPDATE games SET status = 'finished', ended = ?, result = ?, ended_unsure = ? "
+            "WHERE id = ?",
+            (self._now(), json.dumps(dict(result), sort_keys=True), self._unsure(), game_id),
         )
         if self.records_dir is not None:
             self.write_record(game_id, self.records_dir)
@@ -323,15 +366,22 @@ class Store:
         return [str(r[0]) for r in rows]
 
     def games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The latest games, newest first: id, game, status, dates, moves played."""
+        """The latest games, newest first: id, game, status, dates (None where
+        the clock could not tell them), moves played."""
         rows = self._db.execute(
-            "SELECT g.id, g.game, g.status, g.started, g.ended, "
+            "SELECT g.id, g.game, g.status, "
+            "CASE WHEN g.started_unsure THEN NULL ELSE g.started END, "
+            "CASE WHEN g.ended_unsure THEN NULL ELSE g.ended END, "
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
             "FROM games g ORDER BY g.id DESC LIMIT ?",
             (limit,),
         ).fetchall()
         keys = ("id", "game", "status", "started", "ended", "moves")
         return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def finished(self, limit: int = 2000) -> list[dict[str, Any]]:
+        """The latest finished games, newest first (:func:`finished_games`)."""
+        return finished_games(self._db, limit)
 
     def record_of(self, game_id: int | None = None) -> dict[str, Any]:
         """The game record of one game (the latest finished one by default).
@@ -345,7 +395,9 @@ class Store:
                 raise NoSuchGame("no game has finished yet; `boardctl games` lists the games")
             game_id = int(row[0])
         row = self._db.execute(
-            "SELECT game, options, started, ended, result, status FROM games WHERE id = ?",
+            "SELECT game, options, CASE WHEN started_unsure THEN NULL ELSE started END, "
+            "CASE WHEN ended_unsure THEN NULL ELSE ended END, result, status "
+            "FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
@@ -354,16 +406,32 @@ class Store:
             "game": row[0],
             "options": json.loads(row[1]),
             "moves": self.moves(game_id, public=row[5] != "finished"),
-            "started": row[2],
         }
+        if row[2] is not None:  # a date the clock could not tell is left out
+            record["started"] = row[2]
         if row[3] is not None:
             record["ended"] = row[3]
         if row[4] is not None:
             record["result"] = json.loads(row[4])
         seats = self._seats(game_id)
-        if seats.any_computer:
+        if seats.any_apart:
             record["seats"] = seats.to_json()
+        if seats.any_computer:
             record["plans"] = {
                 str(ply + 1): list(tried) for ply, tried in self.plans(game_id).items()
             }
         return record
+
+
+def finished_games(db: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
+    """The latest finished games of the database ``db``, newest first, for the
+    statistics: id, game, options, dates, result and moves played. Also read
+    through a read-only connection of its own, apart from the loop's."""
+    rows = db.execute(
+        "SELECT g.id, g.game, g.options, g.started, g.ended, g.result, "
+        "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
+        "FROM games g WHERE g.status = 'finished' ORDER BY g.id DESC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    keys = ("id", "game", "options", "started", "ended", "result", "moves")
+    return [dict(zip(keys, row, strict=True)) for row in rows]

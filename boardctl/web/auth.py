@@ -154,7 +154,10 @@ class Keys:
     """The operator's credentials and the sessions and links handed out."""
 
     def __init__(
-        self, password_hash: str = "", token: str = "", clock: Callable[[], float] = time.time
+        self,
+        password_hash: str = "",
+        token: str = "",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.password_hash = password_hash
         self.token = token

@@ -16,6 +16,7 @@ LEDs off and releases the device. Strips are context managers.
 from __future__ import annotations
 
 import abc
+import dataclasses
 import logging
 from collections.abc import Sequence
 from types import TracebackType
@@ -107,6 +108,13 @@ class LedStrip(abc.ABC):
         if self._last is None:
             return 0.0
         return estimate_milliamps(self._last, self.chain.milliamps_per_led)
+
+    def set_brightness(self, brightness: float) -> None:
+        """Change the brightness (0 to 1) while running; the next frame shown
+        is sent at it, even the same frame again."""
+        self.chain = dataclasses.replace(self.chain, brightness=brightness)
+        self.process = FrameProcessor(self.chain)
+        self._last = None
 
     def open(self) -> None:
         """Start the hardware; raises :class:`~hardware.errors.HardwareUnavailable`

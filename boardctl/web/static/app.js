@@ -339,11 +339,33 @@ async function operatorCommand(body) {
   return reply;
 }
 
+// the brightness and opening hours in force (kept across restarts)
+function showLighting(s) {
+  $("lighting-brightness").value = Math.round(s.brightness * 100);
+  $("brightness").textContent = `${Math.round(s.brightness * 100)} %`;
+  $("lighting-hours").value = s.hours;
+  const hours = s.hours ? `open ${s.hours}` : "always open";
+  const now = s.open ? "open now" : "closed now: an idle board is dark, a board someone plays on lights up";
+  const clock = s.clock_synchronised ? "" : "; the clock is not set yet, so the board stays lit";
+  $("lighting-note").textContent = `${hours} (${now}${clock}).`;
+}
+
+async function lighting(body) {
+  const reply = await post("/api/command", { cmd: "settings", ...body });
+  if (!reply.ok) {
+    if (Object.keys(body).length) say(reply.error, true);
+    else $("lighting-note").textContent = reply.error;
+    return;
+  }
+  showLighting(reply.settings);
+  if (Object.keys(body).length) say("settings saved");
+}
+
 async function pastGames() {
   const reply = await post("/api/command", { cmd: "games" });
   if (!reply.ok) return;
   const rows = reply.games.map((g) => {
-    const li = el("li", {}, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, ${g.started} `);
+    const li = el("li", {}, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, ${g.started ?? "date unsure"} `);
     li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, "record"));
     return li;
   });
@@ -413,7 +435,8 @@ async function operatorPage() {
     $("login").hidden = live.me.operator;
     $("panel").hidden = !live.me.operator;
     if (!live.me.operator) return;
-    $("brightness").textContent = `${Math.round(live.me.brightness * 100)} %`;
+    lighting({});
+    getJSON("/api/address").then((r) => { if (r.ok) { $("address").textContent = r.url; $("address").href = r.url; } });
     const sel = $("game-choice");
     sel.replaceChildren(...live.me.games.map((g) => el("option", { value: g }, g)));
     const current = live.board && live.board.game;
@@ -441,6 +464,11 @@ async function operatorPage() {
     operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions(), seats: readSeats() });
   };
   $("undo").onclick = () => operatorCommand({ cmd: "undo" });
+  $("lighting-brightness").oninput = () => { $("brightness").textContent = `${$("lighting-brightness").value} %`; };
+  $("lighting-form").onsubmit = (e) => {
+    e.preventDefault();
+    lighting({ brightness: Number($("lighting-brightness").value) / 100, hours: $("lighting-hours").value.trim() });
+  };
   $("play-form").onsubmit = (e) => {
     e.preventDefault();
     // the actions seen played: a second click after the first was played is refused

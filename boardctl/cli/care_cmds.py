@@ -1,0 +1,113 @@
+"""``boardctl brightness`` and ``boardctl schedule``: the venue's settings,
+changed while the board runs and kept across restarts (the control socket's
+``settings`` request); ``boardctl games backup`` and ``restore`` live with
+``games`` in :mod:`.control_cmds`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
+        p.add_argument(
+            "--socket",
+            help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
+        )
+        p.add_argument("--json", action="store_true", help="print the raw JSON answer")
+        return p
+
+    p = add("brightness", "show or set the LEDs' brightness (kept across restarts)")
+    p.add_argument(
+        "value",
+        nargs="?",
+        help="0 to 1 (0.3 is 30 %%), or 'default' for the configuration's [leds] brightness",
+    )
+    p.set_defaults(handler=_brightness)
+    p = add("schedule", "show or set the opening hours (kept across restarts)")
+    p.add_argument(
+        "hours",
+        nargs="?",
+        help="e.g. 'mon-fri 10:00-18:00; sat,sun 09:00-20:00'; 'always' for always open; "
+        "'default' for the configuration's [schedule] hours",
+    )
+    p.set_defaults(handler=_schedule)
+
+
+def _settings(args: argparse.Namespace, body: dict[str, Any]) -> int:
+    from boardctl.cli.control_cmds import _send
+
+    reply = _send(args, {"cmd": "settings", **body})
+    settings = reply["settings"]
+    if args.json:
+        print(json.dumps(settings, indent=2))
+        return 0
+    hours = settings["hours"] or "always open"
+    state = "open" if settings["open"] else "closed: idle boards are dark"
+    print(f"brightness {settings['brightness']:g}")
+    print(f"hours      {hours} ({state})")
+    if not settings["clock_synchronised"]:
+        print("           the clock is not synchronised yet: the board stays lit until it is")
+    return 0
+
+
+def _brightness(args: argparse.Namespace) -> int:
+    if args.value is None:
+        return _settings(args, {})
+    if args.value == "default":
+        return _settings(args, {"brightness": None})
+    try:
+        value = float(args.value)
+    except ValueError:
+        from boardctl.errors import ConfigError
+
+        raise ConfigError(
+            f"brightness {args.value!r}: give a number from 0 to 1, e.g. 0.3, or 'default'"
+        ) from None
+    return _settings(args, {"brightness": value})
+
+
+def _schedule(args: argparse.Namespace) -> int:
+    if args.hours is None:
+        return _settings(args, {})
+    if args.hours == "default":
+        return _settings(args, {"hours": None})
+    return _settings(args, {"hours": "" if args.hours == "always" else args.hours})
+
+
+def backup_or_restore(args: argparse.Namespace) -> int:
+    """``boardctl games backup FILE`` / ``boardctl games restore FILE``."""
+    from pathlib import Path
+
+    from boardctl.errors import ConfigError
+
+    if not args.file:
+        raise ConfigError(f"boardctl games {args.action} FILE: name the file, e.g. games-copy.db")
+    state_dir = args.state_dir
+    if state_dir is None:
+        from boardctl import config
+
+        state_dir = config.load().storage.state_dir
+    from boardctl.controller.backup import backup, restore
+    from boardctl.daemon.runner import DATABASE, lock_state_dir
+
+    database = Path(state_dir) / DATABASE
+    target = Path(args.file)
+    if args.action == "backup":
+        games = backup(database, target)
+        print(f"{_games(games)} copied to {target}")
+        return 0
+    with lock_state_dir(Path(state_dir)):  # refused while boardctl runs on this folder
+        games = restore(target, database)
+    print(
+        f"{_games(games)} restored from {target}; the database they replace is kept as "
+        f"{database}.before-restore"
+    )
+    return 0
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"

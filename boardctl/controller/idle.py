@@ -1,0 +1,56 @@
+"""A board left alone: when a game is put away for the next visitor.
+
+A game under way that nobody touches for :attr:`~.phases.Timing.abandon_after`
+seconds is abandoned: its actions are already saved, the store keeps it as
+abandoned when the next game begins, and the board goes to attract mode with
+what to clear lit. A finished game is put away the same way after the shorter
+:attr:`~.phases.Timing.finished_after`. Either way the next visitor starts a
+fresh game. Pure: the controller asks, with its own times.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from boardctl.controller.phases import Timing
+from boardctl.controller.view import PLAYING, Phase
+
+#: the phases in which a game can be left alone (the attract mode of a game
+#: kept for a while counts: nobody came back to it)
+_LEFT = frozenset({*PLAYING, Phase.SETUP, Phase.ATTRACT})
+
+
+class PutAway(enum.Enum):
+    """Why a game is put away for the next visitor."""
+
+    #: a game under way, left alone
+    ABANDONED = "abandoned"
+    #: a finished game, left standing
+    FINISHED = "finished"
+
+
+def put_away_at(
+    phase: Phase, activity_at: float, *, played: int, over: bool, timing: Timing
+) -> tuple[float, PutAway] | None:
+    """When the game of a board last touched at ``activity_at`` is to be put
+    away, and why; None while it is not to be (nothing played yet, a fault,
+    the putting away turned off with 0)."""
+    if played == 0:
+        return None
+    if over:
+        if phase not in (Phase.GAME_OVER, Phase.ATTRACT) or timing.finished_after <= 0:
+            return None
+        return activity_at + timing.finished_after, PutAway.FINISHED
+    if phase not in _LEFT or timing.abandon_after <= 0:
+        return None
+    return activity_at + timing.abandon_after, PutAway.ABANDONED
+
+
+def due(
+    phase: Phase, activity_at: float, now: float, *, played: int, over: bool, timing: Timing
+) -> PutAway | None:
+    """Why the game is to be put away at ``now``, if it is."""
+    when = put_away_at(phase, activity_at, played=played, over=over, timing=timing)
+    if when is None or now < when[0]:
+        return None
+    return when[1]
