@@ -1,23 +1,40 @@
-"""Random complete playouts per second for every game in the engine registry.
+"""Per game: random complete playouts per second, and what a search does at
+every position it looks at: list the legal actions, apply one, evaluate.
 
-Run: ``.venv/bin/python bench/engines.py [--seconds S]``. One core, one process:
-each configuration plays uniformly random games from the start until the game
-is over, through the engine interface only (``legal_actions``,
-``apply_unchecked``, ``outcome``; where chance acts, ``chance_outcomes`` drawn
-by their weights), for a fixed wall-clock time.
+Run: ``.venv/bin/python bench/engines.py [--seconds S] [--game NAME ...]
+[--set KEY=VALUE ...]`` (``--set secrets=dealt``: an option for every
+configuration measured).
+One core, one process, through the engine interface only.
+
+* **playouts/s**: uniformly random games from the start until the game is
+  over (``legal_actions``, ``apply_unchecked``, ``outcome``; where chance
+  acts, ``chance_outcomes`` drawn by their weights), for a fixed wall-clock
+  time.
+* **listings/s**: the legal actions of one position listed whole, over
+  positions of random games, each as play reaches it (made by applying an
+  action to the position before it, never listed before).
+* **applies/s**: ``apply_unchecked`` of a legal action (the states are
+  immutable: undoing is dropping the new state, so apply is apply and undo).
+* **evaluations/s**: ``evaluate`` of those positions (the computer's hot path).
+
 Each game is measured with its defaults, each other variant it declares, and
 the same with the most players it allows, so a newly added engine is measured
-without changes here.
+without changes here. Rates are per second of this process's processor time
+(``time.process_time``), which other work on a shared machine disturbs less
+than the wall clock; the load average is printed with the figures all the
+same: they are only comparable from one run, or on a quiet machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import time
 from typing import Any
 
-from boardctl.engines import CHANCE, GAMES, create, engine_class
+from boardctl.engines import CHANCE, GAMES, Engine, create, engine_class
 from boardctl.errors import BoardctlError
 
 
@@ -45,6 +62,14 @@ def _accepts(game: str, options: dict[str, Any]) -> bool:
     return True
 
 
+def _step(engine: Engine[Any, Any], state: Any, rng: random.Random) -> Any:
+    """A random legal action (chance: drawn by its weight)."""
+    if engine.actor(state) is CHANCE:
+        outcomes = engine.chance_outcomes(state)
+        return rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+    return rng.choice(list(engine.legal_actions(state)))
+
+
 def playouts_per_second(game: str, options: dict[str, Any], seconds: float, seed: int) -> float:
     engine = create(game, options)
     rng = random.Random(seed)
@@ -57,7 +82,7 @@ def playouts_per_second(game: str, options: dict[str, Any], seconds: float, seed
         engine.actor,
     )
     games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         state = initial()
@@ -69,21 +94,103 @@ def playouts_per_second(game: str, options: dict[str, Any], seconds: float, seed
                 continue
             state = apply(state, choice(list(legal(state))))
         games += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return games / (now - start)
+
+
+def samples(engine: Engine[Any, Any], count: int, seed: int) -> list[tuple[Any, Any]]:
+    """(position, a legal action of the player to act there) from random
+    games, ``count`` of them, spread over whole games."""
+    rng = random.Random(seed)
+    out: list[tuple[Any, Any]] = []
+    while len(out) < count:
+        state = engine.initial()
+        while not engine.outcome(state).over and len(out) < count:
+            action = _step(engine, state, rng)
+            if isinstance(engine.actor(state), int):
+                out.append((state, action))
+            state = engine.apply_unchecked(state, action)
+    return out
+
+
+def _rate(work: Any, seconds: float) -> float:
+    """Calls per processor second of the calls ``work()`` makes ready, a
+    fresh batch at a time, for about ``seconds`` (making the batch is not timed)."""
+    done = 0
+    spent = 0.0
+    while spent < seconds:
+        batch = work()
+        start = time.process_time()
+        for item in batch:
+            item()
+        spent += time.process_time() - start
+        done += len(batch)
+    return done / spent
+
+
+def hot_path(
+    game: str, options: dict[str, Any], seconds: float, seed: int
+) -> tuple[float, float, float]:
+    """Listings, applies and evaluations per second, over positions of random games."""
+    engine = create(game, options)
+    pairs = samples(engine, 300, seed)
+    legal, apply, evaluate = engine.legal_actions, engine.apply_unchecked, engine.evaluate
+
+    def fresh() -> list[Any]:
+        # each position as play reaches it: made again by applying its action
+        made = [apply(state, action) for state, action in pairs]
+        return [lambda s=s: list(legal(s)) for s in made if isinstance(engine.actor(s), int)]
+
+    def applies() -> list[Any]:
+        return [lambda s=s, a=a: apply(s, a) for s, a in pairs]
+
+    def evaluations() -> list[Any]:
+        return [lambda s=s: evaluate(s) for s, _ in pairs]
+
+    third = seconds / 3
+    return _rate(fresh, third), _rate(applies, third), _rate(evaluations, third)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per configuration")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--game", action="append", choices=sorted(GAMES), help="a game (repeat; default all)"
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option for every configuration measured (repeat), e.g. secrets=dealt",
+    )
     args = parser.parse_args()
-    for game in sorted(GAMES):
-        for options in configs(game):
+    extra: dict[str, Any] = {}
+    for item in args.set:
+        key, _, value = item.partition("=")
+        try:
+            extra[key] = json.loads(value)
+        except json.JSONDecodeError:
+            extra[key] = value
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average at start: {load}")
+    print(
+        f"{'game':10} {'options':26} {'playouts/s':>11} {'listings/s':>11} {'applies/s':>11} "
+        f"{'evaluations/s':>13}"
+    )
+    for game in args.game or sorted(GAMES):
+        for options in [{**o, **extra} for o in configs(game)]:
             rate = playouts_per_second(game, options, args.seconds, args.seed)
+            listing, applying, evaluating = hot_path(game, options, args.seconds, args.seed)
             label = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
-            print(f"{game:10} {label:32} {rate:9,.0f} playouts/s")
+            print(
+                f"{game:10} {label:26} {rate:11,.0f} {listing:11,.0f} {applying:11,.0f} "
+                f"{evaluating:13,.0f}"
+            )
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average at the end: {load}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,7 +144,7 @@ def test_the_actions_touching_a_cell_and_the_cells_lit_are_found_as_applying_fin
     engine = Beeline(Beeline.Options(dead_ends=True))
     cells = engine.sites()
     sent_back = 0
-    for seed in (19, 28):
+    for seed in (3, 89):
         rng = random.Random(seed)
         pick = random.Random(-seed)
         state = engine.initial()
@@ -161,3 +163,70 @@ def test_the_actions_touching_a_cell_and_the_cells_lit_are_found_as_applying_fin
             assert list(engine.actions_touching(state, pair)) == expected
             state = engine.apply(state, rng.choice(legal))
     assert sent_back  # the games reach the case the shortcut must not miss
+
+
+def _lines_game(seed: int, engine: Beeline) -> list[State]:
+    """The positions of a game where MARKS and replacements are played more
+    often than by chance, so that the lines grow long and cross."""
+    rng = random.Random(seed)
+    state = engine.initial()
+    states = [state]
+    while not engine.outcome(state).over and len(states) < 90:
+        actions = list(engine.legal_actions(state))
+        marks = [a for a in actions if isinstance(a, Mark)]
+        replacements = [a for a in actions if isinstance(a, Replace)]
+        r = rng.random()
+        if replacements and r < 0.3:
+            action = rng.choice(replacements)
+        elif marks and r < 0.9:
+            action = rng.choice(marks)
+        else:
+            action = rng.choice(actions)
+        state = engine.apply(state, action)
+        states.append(state)
+    return states
+
+
+def _replacement_candidates(engine: Beeline, state: State) -> list[Replace]:
+    """Every NODE replacing a MARK of either line whose MARK goes on an empty
+    cell of a RUT, next to a NODE or next to the replaced cell (a line goes on
+    from one of these), leaving in any direction."""
+    names = engine.geo.names
+    index = engine.geo.index
+    near: set[str] = set()
+    for p in (0, 1):
+        near |= engine.rut(state, p)
+    for cell, code in engine.layout(state).items():
+        if code.startswith("node-"):
+            near |= {names[n] for n in engine.geo.nbr[index[cell]] if n >= 0}
+    layout = engine.layout(state)
+    out = []
+    for p in (0, 1):
+        for cell in set(engine.line(state, p)):
+            colour, _, rest = layout[cell].partition("-")
+            if colour == "node":
+                continue
+            kind = next(k for k in Kind if rest.startswith(k.word))
+            around = {names[n] for n in engine.geo.nbr[index[cell]] if n >= 0}
+            for to in sorted(near | around):
+                if to not in layout:
+                    out += [Replace(p, cell, kind, to, side) for side in range(6)]
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"dead_ends": True}, {"rut_checked": "as_placed"}])
+def test_the_replacements_listed_are_exactly_those_the_rules_allow(options: dict[str, Any]) -> None:
+    """The listing looks once at each place a replaced MARK may go, for every
+    MARK of its kind: checked against the rules asked of each replacement
+    alone (``why_illegal``) in positions of games with long lines."""
+    engine = Beeline.from_options(options)
+    checked = 0
+    for seed in (2, 7, 11, 13):
+        for state in _lines_game(seed, engine)[4::3]:
+            listed = {a for a in engine.legal_actions(state) if isinstance(a, Replace)}
+            for action in _replacement_candidates(engine, state):
+                legal = engine.why_illegal(state, action) is None
+                assert legal == (action in listed), (engine.format_action(action), legal)
+                checked += legal
+            assert listed <= set(_replacement_candidates(engine, state))
+    assert checked > 20

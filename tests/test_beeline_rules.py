@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.engines import Match, create
-from boardctl.engines.beeline import Beeline, Kind, Mark, Node, Replace
+from boardctl.engines.beeline import Beeline, Kind, Mark, Node, Replace, State
 from boardctl.engines.beeline.board import parse_layout
 from boardctl.errors import BadNotation, BadOptions, RecordError
 
@@ -53,6 +53,9 @@ def test_bad_notation_says_what_to_write(text: str, words: str) -> None:
         ({"blocked": "wins"}, "'blocked' must be one of pass, loses"),
         ({"returned_pieces": "bag"}, "'returned_pieces' must be one of open_group, apart"),
         ({"dead_ends": 1}, "'dead_ends' must be bool"),
+        ({"rut_checked": "later"}, "'rut_checked' must be one of after_send_back, as_placed"),
+        ({"winning_piece_excused": "yes"}, "'winning_piece_excused' must be bool"),
+        ({"replaced_at_own_start": 0}, "'replaced_at_own_start' must be bool"),
         ({"colour": "red"}, "unknown option 'colour'"),
     ],
 )
@@ -133,3 +136,45 @@ def test_a_state_that_does_not_add_up_is_refused() -> None:
     data["cells"]["c4"] = "black-angle-e"
     with pytest.raises(RecordError, match=r"c4: an angle cannot leave by e|leaves the MARK on c4"):
         ENGINE.state_from_json(data)
+
+
+def _sample_then(*moves: str) -> Match[State, Mark | Node | Replace]:
+    return Match.from_moves(ENGINE, [*SAMPLE[:39], *moves])
+
+
+#: the sample game to Red's play 10, then Black plays a sharp towards Red's start
+#: (m9, leaving east: his RUT is m10, next to l10) and a NODE aside, Red two
+#: pieces; Black then replaces Red's sharp on h11 with a NODE red up and plays it
+#: on Red's end (c7) pointing into Red's own straight on d8: Red's RUT is not free
+OWED = ("Hm9e", "NBb2", "Sd8w", "Hd7se", "NRxh11/Hc7ne")
+
+
+def test_a_node_that_wins_at_once_is_listed_while_the_opponents_rut_is_owed() -> None:
+    state = _sample_then(*OWED).state
+    assert state.owe
+    assert ENGINE.task(state) == "play a piece that frees red's RUT"
+    win = ENGINE.parse_action("NBm10")
+    assert ENGINE.why_illegal(state, win) is None
+    assert win in list(ENGINE.legal_actions(state))
+    assert ENGINE.outcome(ENGINE.apply(state, win)).winner == 0
+    # a NODE that neither wins nor frees Red's RUT stays refused
+    assert ENGINE.parse_action("NBb6") not in list(ENGINE.legal_actions(state))
+    assert "must leave red's RUT free" in (ENGINE.why_illegal(state, Node(0, "b6")) or "")
+
+
+def test_a_first_piece_is_allowed_when_only_a_winning_node_puts_it_right() -> None:
+    """Black replaces Red's sharp on i9 with a NODE red up and plays it on
+    Red's end (g8), pointing into Red's own angle on h9: Red's RUT is not free.
+    No second piece of Black's frees it, but his NODE on k9 (his RUT, next to
+    Red's start l10) wins at once: the replacement is allowed, as it is when
+    the winning second piece is a MARK (replace_closing_rut_then_win)."""
+    moves = ["Sc4nw", "Sk10se", "NBi7", "NBd4", "Se5ne", "Aj10sw", "Ai9se", "Sf6ne", "Ag7nw"]
+    moves += ["Sh9se", "NRxj10/Ag9sw", "NBxf6/Sh7nw", "NBxh7/Sj8ne", "NRf8", "NBj6"]
+    state = Match.from_moves(ENGINE, moves).state
+    first = ENGINE.parse_action("NRxi9/Ag8ne")
+    assert ENGINE.why_illegal(state, first) is None
+    assert first in list(ENGINE.legal_actions(state))
+    owed = ENGINE.apply(state, first)
+    assert owed.owe
+    assert [ENGINE.format_action(a) for a in ENGINE.legal_actions(owed)] == ["NBk9"]
+    assert ENGINE.outcome(ENGINE.apply(owed, Node(0, "k9"))).winner == 0

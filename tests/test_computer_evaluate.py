@@ -34,6 +34,10 @@ EVALUATED = [
     ("duploline", {"locked_pieces_count": False}),
     ("bidiline", {}),
     ("bidiline", {"n": 4}),
+    ("beeline", {}),
+    ("beeline", {"returned_pieces": "apart", "dead_ends": True}),
+    ("linie1", {"secrets": "dealt"}),
+    ("linie1", {"secrets": "dealt", "players": 4}),
 ]
 
 
@@ -58,6 +62,10 @@ def test_values_are_shares_and_a_finished_game_is_its_outcome(
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_gets_an_opponent_from_its_evaluation_or_the_default(game: str) -> None:
     engine = create(game)
+    if engine.computer_refused is not None:
+        # Linie 1 with its cards on the table: played with the cards dealt
+        engine = create(game, {"secrets": "dealt"})
+        assert engine.computer_refused is None
     rng = random.Random(1)
     for length in (0, 7, 30):
         state = play_randomly(engine, rng, length)
@@ -169,3 +177,63 @@ def test_bidiline_a_lead_of_two_segments_is_ahead(seed: int, length: int) -> Non
         assert values[0] > 0.5
     elif blue >= amber + 2:
         assert values[1] > 0.5
+
+
+def test_beeline_the_line_nearer_its_goal_is_ahead_and_its_winning_node_is_played() -> None:
+    """The seed's sample game: Black's two NODES reach Red's start in play 11."""
+    import json
+    from pathlib import Path
+
+    from boardctl.engines import Match
+    from boardctl.engines.beeline.evaluate import Race, pieces_needed
+
+    record = json.loads((Path(__file__).parent / "records/beeline/sample_game.json").read_text())
+    engine = create("beeline")
+    match = Match.from_moves(engine, record["moves"])
+    race = Race(engine.geo)
+    before_win = match.states[-2]
+    assert pieces_needed(engine, race, before_win, 0) == 1, "one NODE next to l10 wins"
+    assert pieces_needed(engine, race, before_win, 1) > 3
+    assert engine.evaluate(before_win)[0] > 0.9
+    assert engine.evaluate(engine.initial()) == pytest.approx((0.5, 0.5), abs=0.15)
+    action = think(engine, before_win, level(1), random.Random(1)).action
+    assert engine.outcome(engine.apply(before_win, action)).winner == 0
+
+
+def test_beeline_a_first_piece_toward_the_goal_shortens_the_race_and_is_chosen() -> None:
+    from boardctl.engines.beeline.evaluate import Race, pieces_needed
+
+    engine = create("beeline")
+    race = Race(engine.geo)
+    start = engine.initial()
+    far = pieces_needed(engine, race, start, 0)
+    need = {
+        engine.format_action(a): pieces_needed(engine, race, engine.apply(start, a), 0)
+        for a in engine.legal_actions(start)
+    }
+    assert min(need.values()) == far - 1, "a piece toward Red's start is one piece nearer"
+    assert max(need.values()) > far, "a MARK turned away costs pieces"
+    action = think(engine, start, level(1), random.Random(1)).action
+    assert need[engine.format_action(action)] == far - 1
+
+
+def test_linie1_the_computer_lays_its_route_and_the_route_counts_its_tiles() -> None:
+    from boardctl.engines.linie1.evaluate import Flood, Network, tiles_needed
+
+    engine = create("linie1", {"secrets": "dealt"})
+    net = Network(engine)
+    rng = random.Random(2)
+    state = engine.initial()
+    while engine.actor(state) is CHANCE:
+        outcomes = engine.chance_outcomes(state)
+        state = engine.apply(state, outcomes[rng.randrange(len(outcomes))][0])
+    me = state.player
+    before = tiles_needed(engine, net, Flood(net, state.tiles), state, me)
+    assert 5 <= before < 30, "an empty board: a route of that many tiles"
+    for _ in range(2):
+        action = think(engine, state, level(1), rng).action
+        state = engine.apply(state, action)
+    after = tiles_needed(engine, net, Flood(net, state.tiles), state, me)
+    assert after == before - 2, "both tiles laid on its route"
+    values = engine.evaluate(state)
+    assert values[me] > values[1 - me], "two tiles ahead"

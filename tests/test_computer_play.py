@@ -36,6 +36,7 @@ SEARCHED = [
     ("shiftago", {"players": 4, "variant": "expert"}),
     ("duploline", {}),
     ("bidiline", {}),
+    ("beeline", {}),
 ]
 
 
@@ -254,3 +255,54 @@ def test_levels_are_numbered_1_to_5_and_others_are_refused() -> None:
         with pytest.raises(UnknownLevel, match="1 to 5") as caught:
             level(bad)  # type: ignore[arg-type]
         assert isinstance(caught.value, ValueError)
+
+
+def _beeline_position(forced: bool) -> Any:
+    """A Beeline position from random play with one legal action
+    (``forced``), or with many."""
+    engine = create("beeline")
+    rng = random.Random(4)
+    while True:
+        state = play_randomly(engine, rng, rng.randrange(1, 30))
+        if engine.actor(state) is None:
+            continue
+        count = len(list(engine.legal_actions(state)))
+        if (count == 1) == forced and (forced or count > 100):
+            return engine, state
+
+
+def test_an_obvious_move_is_played_without_thinking() -> None:
+    engine, state = _beeline_position(forced=True)
+    thought = think(engine, state, level(5), random.Random(1))
+    assert thought.iterations == 0
+    assert [thought.action] == list(engine.legal_actions(state))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), length=st.integers(0, 60))
+def test_beeline_weighs_every_piece_that_wins_at_once_and_every_mark(
+    seed: int, length: int
+) -> None:
+    from boardctl.engines.beeline.values import Node
+
+    engine = create("beeline")
+    state = play_randomly(engine, random.Random(seed), length)
+    if engine.actor(state) is None:
+        return
+    legal = list(engine.legal_actions(state))
+    weighed = engine.considered(state)
+    if weighed is None:
+        return
+    assert weighed and set(weighed) < set(legal)
+    for action in legal:
+        wins = engine.outcome(engine.apply(state, action)).winner == engine.actor(state)
+        if wins or not isinstance(action, Node):
+            assert action in weighed, engine.format_action(action)
+
+
+def test_beeline_another_move_beyond_the_pieces_weighed_is_still_legal() -> None:
+    engine, state = _beeline_position(forced=False)
+    weighed = engine.considered(state)
+    assert weighed is not None
+    other = think(engine, state, level(2), random.Random(1), exclude=weighed).action
+    assert other not in weighed and engine.why_illegal(state, other) is None

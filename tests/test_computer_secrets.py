@@ -123,3 +123,73 @@ def test_a_game_with_secrets_but_no_determinize_is_refused() -> None:
     state = engine.apply(state, engine.chance_outcomes(state)[0][0])
     with pytest.raises(NotThinking, match="determinize"):
         think(engine, state, QUICK, random.Random(1))
+
+
+def _linie1_position(seed: int) -> Any:
+    """A Linie 1 game with the cards dealt by the game, a few turns in, the
+    player to lay a tile."""
+    from boardctl.engines import create
+
+    engine = create("linie1", {"secrets": "dealt"})
+    rng = random.Random(seed)
+    state = engine.initial()
+    while True:
+        actor = engine.actor(state)
+        if actor is CHANCE:
+            outcomes = engine.chance_outcomes(state)
+            state = engine.apply(state, outcomes[rng.randrange(len(outcomes))][0])
+        elif state.phase == 1 and sum(1 for c in state.tiles if c) >= 8:
+            return engine, state
+        else:
+            legal = list(engine.legal_actions(state))
+            state = engine.apply(state, legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_linie1_the_others_cards_are_drawn_from_those_the_player_has_not_seen(seed: int) -> None:
+    engine, state = _linie1_position(seed)
+    me = state.player
+    other = 1 - me
+    seen_lines, seen_routes = set(), set()
+    for k in range(40):
+        drawn = engine.determinize(state, me, random.Random(k))
+        assert drawn.lines[me] == state.lines[me] and drawn.routes[me] == state.routes[me]
+        assert drawn.lines[other] != drawn.lines[me] and drawn.routes[other] != drawn.routes[me]
+        assert drawn.tiles == state.tiles and drawn.hands == state.hands
+        seen_lines.add(drawn.lines[other])
+        seen_routes.add(drawn.routes[other])
+    assert len(seen_lines) > 2 and len(seen_routes) > 2, "really drawn"
+    # the same draw whatever the other player really holds
+    moved = dataclasses.replace(
+        state,
+        lines=tuple(drawn.lines[q] if q == other else state.lines[q] for q in range(2)),
+        routes=tuple(drawn.routes[q] if q == other else state.routes[q] for q in range(2)),
+    )
+    assert engine.determinize(moved, me, random.Random(7)) == engine.determinize(
+        state, me, random.Random(7)
+    )
+    # shown at a trip, they are known
+    shown = dataclasses.replace(state, shown=(True, True))
+    assert engine.determinize(shown, me, random.Random(3)) == shown
+
+
+def test_linie1_the_computers_choice_does_not_depend_on_the_others_secret_cards() -> None:
+    engine, state = _linie1_position(3)
+    me, other = state.player, 1 - state.player
+    choices = set()
+    for line in range(6):
+        if line == state.lines[me]:
+            continue
+        changed = dataclasses.replace(
+            state, lines=tuple(line if q == other else state.lines[q] for q in range(2))
+        )
+        choices.add(think(engine, changed, level(2), random.Random(5)).action)
+    assert len(choices) == 1
+
+
+def test_linie1_with_the_cards_on_the_table_the_computer_declines_saying_why() -> None:
+    from boardctl.engines import create
+
+    engine = create("linie1")
+    with pytest.raises(NotThinking, match="secrets=dealt"):
+        think(engine, engine.initial(), QUICK, random.Random(1))

@@ -325,6 +325,37 @@ def test_the_computers_whole_turn_of_two_actions_is_shown_and_taken_made_at_once
     assert c.match.moves_text() == [opening, *turn]
 
 
+def test_the_computers_two_pieces_put_down_at_once_are_read_in_the_order_it_chose() -> None:
+    """A Beeline MARK and, on the cell it points at, a NODE of its colour: in
+    that order the NODE continues the line; the NODE first, the line runs
+    into it (rule 7 tells them apart). The board shows the same either way,
+    and the computer chose the first."""
+    c, thinker = _controller("beeline", "hands,computer:3")
+    table = Table(c)
+    engine = c.engine
+    start = table.profile.projected_layout(engine.layout(c.match.state))
+    table.apply([hands.Change(s, p) for s, p in sorted(start.items())])
+    table.settle()
+    _make(table, "Sc4nw")
+    request = thinker.asked[-1]
+    turn = ("Sl11e", "NRl12")
+    state = c.match.state
+    planned = engine.apply(
+        engine.apply(state, engine.parse_action(turn[0])), engine.parse_action(turn[1])
+    )
+    other = engine.apply(
+        engine.apply(state, engine.parse_action(turn[1])), engine.parse_action(turn[0])
+    )
+    assert planned != other and engine.layout(planned) == engine.layout(other)
+    c.computer_answered(ComputerMoved(request.id, turn), table.now)
+    after = table.profile.projected_layout(engine.layout(planned))
+    table.apply(_changes(table, engine, state, engine.parse_action(turn[0]), after))
+    table.settle()
+    assert c.state is Phase.AWAITING_MOVE, c.status().get("choices")
+    assert c.match.moves_text() == ["Sc4nw", *turn]
+    assert c.match.state == planned
+
+
 def test_the_record_names_the_computers_seat_level_seed_and_plans(tmp_path: Path) -> None:
     with Store(tmp_path / "g.db") as store:
         c, thinker = _controller("shiftago", "hands,computer:4", recorder=store)
@@ -349,12 +380,14 @@ def test_the_record_names_the_computers_seat_level_seed_and_plans(tmp_path: Path
     assert GameRecord.from_json(parsed.to_json()) == parsed
 
 
-@pytest.mark.parametrize("game", ["beeline", "linie1"])
-def test_the_computer_is_not_seated_in_a_game_whose_engine_gives_it_no_evaluation(
-    game: str,
-) -> None:
-    with pytest.raises(ControllerError, match=f"does not play {game} yet"):
-        _controller(game, "hands,computer:1")
+def test_the_computer_is_not_seated_in_a_game_whose_engine_gives_it_no_evaluation() -> None:
+    from tiny_games import TinyDice
+
+    from boardctl.controller.opponent import unplayable
+
+    assert "gives no evaluation" in (unplayable(TinyDice()) or "")
+    with pytest.raises(ControllerError, match="does not play linie1 so: with the line and route"):
+        _controller("linie1", "hands,computer:1")
 
 
 def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_line(
@@ -365,9 +398,9 @@ def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_
     from hardware.profiles import load_profile
 
     path = tmp_path / "boardctl.toml"
-    path.write_text('[board]\nprofile = "beeline"\n\n[game]\nseats = "computer:2"\n')
+    path.write_text('[board]\nprofile = "linie1"\n\n[game]\nseats = "computer:2"\n')
     with pytest.raises(ConfigError, match=r"boardctl.toml:5: \[game\] seats: the computer does"):
-        config.load(path).check_board(load_profile("beeline"))
+        config.load(path).check_board(load_profile("linie1"))
     path.write_text('[game]\nseats = "hands,computer:9"\n')
     with pytest.raises(ConfigError, match=r"boardctl.toml:2: \[game\] seats: .*1 to 5"):
         config.load(path)

@@ -15,6 +15,10 @@ Two players who cannot both win: a finished game's value is exact, and so is
 a position where the player to act can reach a win, or where every action is
 known: the tree marks them proven and never spends another iteration inside.
 
+A game whose positions offer a great many actions, most of them pointless,
+names the few worth a look (:meth:`Playing.considered`); the search then
+weighs only those, and never proves a position lost from them alone.
+
 A game with secrets (``has_secrets``) is searched as single-observer
 information-set MCTS: each iteration first draws a state the chooser cannot
 tell from the real one (:meth:`Playing.determinize`), and the tree holds, per
@@ -257,7 +261,11 @@ class Search:
             if not node.unproven:
                 node.proven = result
             return result
-        actions = self.root_actions if node is self.root else list(engine.legal_actions(state))
+        narrowed = False
+        if node is self.root:
+            actions = self.root_actions
+        else:
+            actions, narrowed = self._actions(state)
         best: Node | None = None
         for action in shuffled(actions, self.rng):
             kid = self._child(apply(state, action))
@@ -271,6 +279,10 @@ class Search:
             if best is None or kid.total[actor] > best.total[actor]:
                 best = kid
         self.nodes += len(actions)
+        if narrowed:
+            # an action it was not given might save the position: never
+            # proven from these alone
+            node.unproven += 1
         assert best is not None, "a player to act has a legal action"
         if node.proven is not None:
             return node.proven
@@ -334,7 +346,7 @@ class Search:
                 node = kid
                 path.append(node)
                 continue
-            legal = self.root_actions if node is self.root else list(engine.legal_actions(state))
+            legal = self.root_actions if node is self.root else self._actions(state)[0]
             known = node.table
             missing = [a for a in legal if a not in known]
             if missing:
@@ -373,6 +385,14 @@ class Search:
             total = visited.total
             for i, v in enumerate(value):
                 total[i] += v
+
+    def _actions(self, state: Any) -> tuple[list[Any], bool]:
+        """The actions weighed in ``state`` (:meth:`Playing.considered`, else
+        every legal one), and whether they were narrowed."""
+        narrow = self.engine.considered(state)
+        if narrow is not None:
+            return list(narrow), True
+        return list(self.engine.legal_actions(state)), False
 
     @staticmethod
     def _adopt(node: Node, action: Any, kid: Node) -> None:

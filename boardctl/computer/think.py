@@ -14,7 +14,7 @@ from typing import Any
 from boardctl.computer.levels import Level
 from boardctl.computer.search import Search
 from boardctl.engines import CHANCE, Engine
-from boardctl.engines.playing import Playing, Rng
+from boardctl.engines.playing import Playing, Rng, terminal_values
 from boardctl.errors import NotThinking
 
 
@@ -39,6 +39,8 @@ def _seat(engine: Engine[Any, Any], state: Any) -> int:
             f"{engine.name}: chance acts now (a die, a draw), not a player: "
             "draw its outcome from chance_outcomes instead"
         )
+    if engine.computer_refused is not None:
+        raise NotThinking(f"{engine.name}: {engine.computer_refused}")
     if engine.has_secrets and type(engine).determinize is Playing.determinize:
         raise NotThinking(
             f"{engine.name}: this game keeps secrets, but its engine cannot draw what a "
@@ -62,7 +64,10 @@ def think(
     breaks ties between equally good actions and draws chance and secrets in
     its thoughts. ``exclude`` holds actions already suggested here ("another
     move, please"): it chooses the best of the others, or, when every legal
-    action is excluded, starts again from the best. ``stop``, asked every
+    action is excluded, starts again from the best. It weighs the actions
+    the game considers (:meth:`Playing.considered`), then, once all of
+    those were suggested, the other legal ones. With one action to choose
+    from it plays it without thinking (0 iterations). ``stop``, asked every
     few iterations, cuts the thinking short (the best so far is returned).
 
     Raises :class:`NotThinking` where no player acts (chance, or the game is
@@ -70,9 +75,21 @@ def think(
     """
     seat = _seat(engine, state)
     legal = list(engine.legal_actions(state))
-    allowed = [a for a in legal if a not in exclude] if exclude else legal
+    narrow = engine.considered(state)
+    weighed = legal if narrow is None else list(narrow)
+    allowed = [a for a in weighed if a not in exclude]
     if not allowed:
-        allowed = legal
+        allowed = [a for a in legal if a not in exclude] or legal
+    if len(allowed) == 1:
+        # nothing to think about: an obvious move is played at once (its
+        # value from a draw of what the chooser cannot see)
+        seen = engine.determinize(state, seat, rng) if engine.has_secrets else state
+        after = engine.apply_unchecked(seen, allowed[0])
+        if engine.actor(after) is None:
+            value = terminal_values(engine.players, engine.outcome(after).winner)[seat]
+        else:
+            value = engine.evaluate(after)[seat]
+        return Thought(allowed[0], 0, value)
     search = Search(engine, state, seat, allowed, rng, level.exploration)
     search.run(level.budget(engine), stop)
     action, value = search.best()

@@ -598,7 +598,8 @@ class Controller(Conditions):
         self._direct()
 
     def _direct(self) -> None:
-        if self.reconciler.direct(self.opponent.directed(self.engine, self.match)):
+        only = self.opponent.directed(self.engine, self.match)
+        if self.reconciler.direct(only, self.opponent.planned(self.engine, self.match)):
             self._judge(deep=self.settled_for() >= 0)
 
     def computer_answered(self, event: OpponentEvent, now: float) -> None:

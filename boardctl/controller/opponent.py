@@ -40,6 +40,8 @@ def unplayable(engine: Engine[Any, Any]) -> str | None:
     them (``Playing.determinize``): without them the computer would play
     blind, or see every card."""
     kind = type(engine)
+    if engine.computer_refused is not None:
+        return f"the computer does not play {engine.name} so: {engine.computer_refused}"
     if kind.evaluate is Playing.evaluate:
         return (
             f"the computer does not play {engine.name} yet: its engine gives no evaluation "
@@ -508,6 +510,20 @@ class Opponent:
         if self.seat_to_act(engine, state) is not None:
             return {state: frozenset()}
         return {}
+
+    def planned(self, engine: Engine[Any, Any], match: Match[Any, Any]) -> frozenset[Any]:
+        """The state the computer's move still to make leads to, made in the
+        order it chose (when that order is legal from here): of its actions
+        made at once, the order the board reads where the orders leave
+        different games (a Beeline MARK and the NODE it points at)."""
+        plan = self.plan
+        left = plan.remaining(match) if plan is not None else None
+        if plan is None or not left:
+            return frozenset()
+        _, paths, ends = orders(engine, match.state, plan.seat, left)
+        if not paths or paths[0] != left:
+            return frozenset()
+        return frozenset(ends[:1])
 
     def view(self, engine: Engine[Any, Any], match: Match[Any, Any]) -> ComputerView | None:
         """The computer's seat to act, as the LEDs and the status show it."""

@@ -44,7 +44,9 @@ every legal action:
 * where the computer acts (:meth:`Reconciler.direct`), the one action it
   chose is the only candidate (none while it thinks), and a chain may go on
   from it with the next player's actions: a reply made before the board
-  settled on the computer's move is read with it.
+  settled on the computer's move is read with it. Its actions made at once
+  in an order that leaves another game than the one it planned (a Beeline
+  NODE put down before the MARK that points at it) read as its own order.
 
 The search is bounded: each reconcile examines at most ``budget`` actions
 (each one applied to its state, or taken from the cache). When the budget
@@ -414,15 +416,23 @@ class Reconciler:
         #: states where the computer acts -> the actions of its move that may
         #: be made there (none while it thinks): all the board may show there
         self._only: dict[Any, frozenset[Any]] = {}
+        #: the states the computer's move leads to, made in the order it chose
+        self._planned: frozenset[Any] = frozenset()
 
-    def direct(self, only: Mapping[Any, frozenset[Any]]) -> bool:
+    def direct(
+        self, only: Mapping[Any, frozenset[Any]], planned: frozenset[Any] = frozenset()
+    ) -> bool:
         """Where the computer acts: in each state of ``only`` the board may
         show those actions alone (none: the computer is still thinking), and
-        nothing else a player could do there. True when this changes what the
+        nothing else a player could do there. ``planned``: the state its
+        move leads to made in the order it chose; where its actions made at
+        once could be read in orders that leave different games, the order
+        that passes there is the one read. True when this changes what the
         board may show."""
-        if only == self._only:
+        if only == self._only and planned == self._planned:
             return False
         self._only = dict(only)
+        self._planned = planned
         for cached in self._cache.values():
             cached.forget()
         return True
@@ -590,6 +600,10 @@ class Reconciler:
     ) -> Verdict:
         """Played or Ambiguous. ``paths`` come in the engine's own order, that
         of ``legal_actions`` (for a chain: its first step, then its second)."""
+        if len(paths) > 1 and self._planned:
+            meant = [p for p in paths if any(o.state in self._planned for o in p)]
+            if meant:
+                paths = meant
         if len(paths) > 1 and pulsed:
             narrowed = [p for p in paths if any(o.touched & pulsed for o in p)]
             if narrowed:

@@ -88,6 +88,11 @@ class Playing(abc.ABC, Generic[S, A]):
     #: thinks about as long in every game: the search counts positions,
     #: never time.
     search_scale: float = 1.0
+    #: Why the computer cannot take a seat in this game as its options stand
+    #: (in words for an operator), or None: it can. Set in ``__init__``
+    #: (Linie 1 with its cards on the table: the computer would not know
+    #: its own route).
+    computer_refused: str | None = None
 
     if TYPE_CHECKING:
         # what the defaults read of the rules, which the engine answers
@@ -116,6 +121,18 @@ class Playing(abc.ABC, Generic[S, A]):
         if scores is not None:
             return score_shares(scores)
         return (1.0 / self.players,) * self.players
+
+    def considered(self, state: S) -> Sequence[A] | None:
+        """The actions the search weighs in ``state``, where the player to
+        act has a great many of which most are pointless (a Beeline NODE put
+        down far from both lines); None (the default): every legal action.
+
+        A game that narrows them must keep every action that wins at once
+        and every one a good player might make; the search never proves a
+        position lost from the actions it was given alone (one it was not
+        given might save it), and the computer plays only these, unless
+        every one of them was suggested before ("another move")."""
+        return None
 
     def determinize(self, state: S, player: int, rng: Rng) -> S:
         """A state ``player`` cannot tell from ``state``: every secret hidden

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
 from boardctl.engines.beeline import text
 from boardctl.engines.beeline.board import SIDES, Board, load
+from boardctl.engines.beeline.evaluate import Race, corridor, evaluate
+from boardctl.engines.beeline.position import Index, Lines, Scratch, index_of
 from boardctl.engines.beeline.values import (
     COLOURS,
     EMPTY,
     FULL_HAND,
     GROUP,
+    KIND_OF_TURN,
     KINDS,
     MARK0,
     Action,
     End,
     Hand,
+    Kind,
     Mark,
     Node,
     Replace,
@@ -44,24 +47,18 @@ from boardctl.errors import BadNotation, BadOptions, RecordError
 _CHOICES = (
     ("returned_pieces", ("open_group", "apart")),
     ("blocked", ("pass", "loses")),
+    ("rut_checked", ("after_send_back", "as_placed")),
 )
+_FLAGS = ("dead_ends", "replaced_at_own_start", "winning_piece_excused")
 _PLAYERS = (PlayerSpec("black", "#303030"), PlayerSpec("red", "#d02020"))
 #: the layout code of every piece code (0, empty, has none)
 _PIECE_NAMES = ("", *(piece_name(c) for c in range(1, MARK0 + 36)))
-
-
-@dataclass(slots=True)
-class _Pos:
-    """A position being worked on while an action is applied (never shared)."""
-
-    cells: bytearray
-    lines: list[list[int]]
-    hop: list[bool]
-    hands: list[list[int]]
-    #: cells whose MARKS a send-back removed
-    removed: list[int]
-    #: the player whose line reached the goal, or -1
-    winner: int = -1
+#: what the rule on the opponent's RUT says of a piece (:meth:`Beeline._rut_rule`)
+_LEGAL, _REFUSED, _FOLLOW_UP = 0, 1, 2
+#: positions with no more actions than this are searched whole
+_FEW = 24
+#: cells per chunk of a mask when NODES are listed from it
+_CHUNK = 8
 
 
 class Beeline(Engine[State, Action]):
@@ -70,6 +67,13 @@ class Beeline(Engine[State, Action]):
     Each line runs from its owner's starting NODE; the first to reach the
     opponent's starting point wins. See docs/engine-beeline.md for the rules as
     enforced, the notation, the piece codes and the options.
+
+    A state's legal actions are worked out once and kept with it (see
+    :mod:`.position`): the NODES a player may put down come from masks, the
+    replacements from one look at each place the replaced MARK may go (the
+    MARK replaced changes nothing there but for the few cells next to the
+    line's end), and whether a player can play at all is known from the first
+    action found.
     """
 
     title: ClassVar[str] = "Beeline"
@@ -105,11 +109,15 @@ class Beeline(Engine[State, Action]):
 
     name: ClassVar[str] = "beeline"
     Options: ClassVar[type[_Options]] = _Options
+    #: a position costs the search about two and a half times a two-player
+    #: Shiftago one (its race measured by flooding the board twice)
+    search_scale = 0.4
 
     def __init__(self, options: _Options | None = None) -> None:
         options = _Options() if options is None else options
-        if not isinstance(options.dead_ends, bool):
-            raise BadOptions("beeline: option 'dead_ends' must be true or false")
+        for key in _FLAGS:
+            if not isinstance(getattr(options, key), bool):
+                raise BadOptions(f"beeline: option {key!r} must be true or false")
         for key, allowed in _CHOICES:
             value = getattr(options, key)
             if value not in allowed:
@@ -122,14 +130,50 @@ class Beeline(Engine[State, Action]):
         self.players = 2
         b = load(options.layout)
         self.geo: Board = b
+        self.lines = Lines(
+            b, apart=options.returned_pieces == "apart", placed=options.rut_checked == "as_placed"
+        )
         self._nbr = b.nbr
         self._usable = b.usable
         self._starts = b.starts
-        # cells a line may pass through as a NODE of its colour: usable cells and its own start
-        self._enter = (b.usable[0] | 1 << b.starts[0], b.usable[1] | 1 << b.starts[1])
-        self._apart = options.returned_pieces == "apart"
+        self._enter = self.lines.enter
         self._cells = frozenset(b.names)
         self._spec = self._build_spec()
+        #: every NODE from the hand, by colour and cell
+        self._nodes = tuple(tuple(Node(colour, name) for name in b.names) for colour in (0, 1))
+        #: per cell and entry side, per kind: (the cell ahead or -1, exit side,
+        #: the MARK from the hand) for each way a MARK of that kind leaves
+        self._ways = tuple(
+            tuple(
+                tuple(
+                    (
+                        b.nbr[x][(entry + t) % 6],
+                        (entry + t) % 6,
+                        Mark(k, b.names[x], (entry + t) % 6),
+                    )
+                    for t in k.turns
+                )
+                for k in KINDS
+            )
+            for x in range(b.size)
+            for entry in range(6)
+        )
+        #: per cell, entry side and kinds held (a bit per kind): the cells ahead
+        #: of the MARKS of those kinds that may go there, as a mask
+        self._reach = tuple(
+            sum(1 << y for k in KINDS if held >> k & 1 for y, _, _ in self._ways[way][k] if y >= 0)
+            for way in range(b.size * 6)
+            for held in range(8)
+        )
+        #: the kinds of MARK a hand may play, by hand
+        self._held: dict[Hand, tuple[Kind, ...]] = {}
+        #: NODES by colour, chunk of cells and the chunk's mask, made when first needed
+        chunks = (b.size + _CHUNK - 1) // _CHUNK
+        self._node_chunks: tuple[list[list[tuple[Node, ...] | None]], ...] = tuple(
+            [[None] * (1 << _CHUNK) for _ in range(chunks)] for _ in (0, 1)
+        )
+        #: the board as the evaluation floods it, made when first needed
+        self._race: Race | None = None
         cells = bytearray(b.size)
         cells[b.starts[0]] = node_code(0)
         cells[b.starts[1]] = node_code(1)
@@ -139,185 +183,6 @@ class Beeline(Engine[State, Action]):
             (False, False),
             (FULL_HAND, FULL_HAND),
         )
-
-    # -- geometry of a position --------------------------------------------
-    def _exits(self, cells: bytes | bytearray, line: Any, hop: bool, p: int) -> list[int] | None:
-        """The NODES player p's line may leave from, or None when it ends in a MARK."""
-        e = line[-1]
-        if cells[e] >= MARK0:
-            return None
-        out = [e]
-        if hop:
-            colour = p + 1
-            enter = self._enter[p]
-            for n in self._nbr[e]:
-                if n >= 0 and cells[n] == colour and (enter >> n) & 1:
-                    out.append(n)
-        return out
-
-    def _front(self, cells: bytes | bytearray, line: Any) -> int:
-        """The cell in front of a line that ends in a MARK (-1 off the board)."""
-        e = line[-1]
-        return self._nbr[e][(cells[e] - MARK0) % 6]
-
-    def _rut_cells(self, cells: bytes | bytearray, line: Any, hop: bool, p: int) -> list[int]:
-        exits = self._exits(cells, line, hop, p)
-        if exits is None:
-            y = self._front(cells, line)
-            return [y] if y >= 0 else []
-        out: list[int] = []
-        for n in exits:
-            for x in self._nbr[n]:
-                if x >= 0 and x not in out:
-                    out.append(x)
-        return out
-
-    def _free(self, cells: bytes | bytearray, line: Any, hop: bool, q: int) -> bool:
-        """Whether player q can play a piece into their RUT."""
-        usable = self._usable[q]
-        return any(
-            cells[x] == EMPTY and (usable >> x) & 1 for x in self._rut_cells(cells, line, hop, q)
-        )
-
-    def _reaches(self, cells: bytes | bytearray, line: Any, hop: bool, p: int) -> bool:
-        return self._starts[1 - p] in self._rut_cells(cells, line, hop, p)
-
-    def _spots(
-        self, cells: bytes | bytearray, line: Any, hop: bool, p: int
-    ) -> list[tuple[int, int, int]]:
-        """Where player p's line may take its next MARK: (cell, entry side, the
-        NODE it leaves from or -1)."""
-        usable = self._usable[p]
-        exits = self._exits(cells, line, hop, p)
-        if exits is None:
-            e = line[-1]
-            side = (cells[e] - MARK0) % 6
-            y = self._nbr[e][side]
-            if y >= 0 and cells[y] == EMPTY and (usable >> y) & 1:
-                return [(y, (side + 3) % 6, -1)]
-            return []
-        out = []
-        for n in exits:
-            for s, x in enumerate(self._nbr[n]):
-                if x >= 0 and cells[x] == EMPTY and (usable >> x) & 1:
-                    out.append((x, (s + 3) % 6, n))
-        return out
-
-    def _open_ahead(self, cells: bytes | bytearray, p: int, y: int) -> bool:
-        """Whether a MARK of player p whose RUT is ``y`` leaves the line a way
-        on: into an empty usable cell, a NODE of its colour, the opponent's
-        starting point, or its own MARK (which a NODE may replace). The
-        opponent's line would send it back at once, which is no play at all."""
-        if y < 0:
-            return False
-        if y == self._starts[1 - p]:
-            return True
-        c = cells[y]
-        if c == EMPTY:
-            return bool((self._usable[p] >> y) & 1)
-        if c >= MARK0:
-            return (c - MARK0) // 18 == p
-        return c == p + 1 and bool((self._enter[p] >> y) & 1)
-
-    def _group_ok(self, cells: bytes | bytearray, x: int, colour: int) -> bool:
-        """Whether a NODE ``colour`` up on ``x`` keeps every group of adjacent
-        NODES of one colour to two at most."""
-        code = colour + 1
-        nbr = self._nbr
-        same = [n for n in nbr[x] if n >= 0 and cells[n] == code]
-        if len(same) > 1:
-            return False
-        if same:
-            n = same[0]
-            return not any(m >= 0 and m != x and cells[m] == code for m in nbr[n])
-        return True
-
-    # -- hands ---------------------------------------------------------------
-    @staticmethod
-    def _has_kind(hand: Hand | list[int], k: int) -> bool:
-        return bool(hand[4 + k] or hand[k] or (hand[0] + hand[1] + hand[2] == 0 and hand[3]))
-
-    @staticmethod
-    def _take(hand: list[int], k: int) -> None:
-        if hand[4 + k]:
-            hand[4 + k] -= 1
-        elif hand[k]:
-            hand[k] -= 1
-        else:
-            hand[3] -= 1
-            hand[0] = hand[1] = hand[2] = GROUP
-            hand[k] -= 1
-
-    @staticmethod
-    def holds_pieces(hand: Hand) -> bool:
-        return any(hand)
-
-    # -- applying ------------------------------------------------------------
-    def _pos(self, st: State) -> _Pos:
-        return _Pos(
-            bytearray(st.cells),
-            [list(st.lines[0]), list(st.lines[1])],
-            [st.hop[0], st.hop[1]],
-            [list(st.hands[0]), list(st.hands[1])],
-            [],
-        )
-
-    def _lay_mark(self, pos: _Pos, owner: int, kind: int, x: int, exit_side: int, via: int) -> None:
-        """Put a MARK on the end of ``owner``'s line and let the line run into
-        a NODE of its colour in front of it."""
-        line = pos.lines[owner]
-        if via >= 0 and via != line[-1]:
-            line.append(via)
-        line.append(x)
-        pos.cells[x] = mark_code(owner, kind, exit_side)
-        y = self._nbr[x][exit_side]
-        if y >= 0 and pos.cells[y] == owner + 1 and (self._enter[owner] >> y) & 1:
-            line.append(y)
-            pos.hop[owner] = True
-        else:
-            pos.hop[owner] = False
-
-    def _lay_replacing_node(self, pos: _Pos, owner: int, x: int) -> int:
-        """Put a NODE of ``owner``'s colour on the MARK at ``x``; the kind of that MARK."""
-        kind = mark_parts(pos.cells[x])[1]
-        pos.cells[x] = owner + 1
-        line = pos.lines[owner]
-        if pos.cells[line[-1]] >= MARK0 and self._front(pos.cells, line) == x:
-            line.append(x)
-            pos.hop[owner] = True
-        return kind
-
-    def _send_back(self, pos: _Pos, q: int) -> None:
-        """Player q's RUT holds the opponent's line: q's MARKS after the
-        nearest NODE go back to q's hand."""
-        line = pos.lines[q]
-        i = len(line) - 1
-        while pos.cells[line[i]] >= MARK0:
-            i -= 1
-        hand = pos.hands[q]
-        base = 4 if self._apart else 0
-        for c in line[i + 1 :]:
-            hand[base + mark_parts(pos.cells[c])[1]] += 1
-            pos.cells[c] = EMPTY
-            pos.removed.append(c)
-        del line[i + 1 :]
-        pos.hop[q] = False
-
-    def _settle(self, pos: _Pos, p: int) -> int:
-        """Reaching and sending back after player p's piece; the winner or -1."""
-        for who in (p, 1 - p):
-            if self._reaches(pos.cells, pos.lines[who], pos.hop[who], who):
-                return who
-        for q in (1 - p, p):
-            line = pos.lines[q]
-            if pos.cells[line[-1]] >= MARK0:
-                y = self._front(pos.cells, line)
-                if y >= 0 and y in pos.lines[1 - q]:
-                    self._send_back(pos, q)
-        for who in (p, 1 - p):
-            if self._reaches(pos.cells, pos.lines[who], pos.hop[who], who):
-                return who
-        return -1
 
     # -- the rules -----------------------------------------------------------
     def initial(self) -> State:
@@ -329,10 +194,386 @@ class Beeline(Engine[State, Action]):
             raise BadNotation(f"{name!r} is not a cell of this Beeline board")
         return i
 
-    def _where(self, x: int) -> str:
-        return self.geo.names[x]
+    def legal_actions(self, state: State) -> Iterator[Action]:
+        return iter(self._actions(state))
 
-    def _why_static(self, st: State, action: Action) -> tuple[str | None, _Pos | None, int]:
+    def _actions(self, state: State) -> tuple[Action, ...]:
+        """The state's legal actions, listed once and kept in its index."""
+        ix = index_of(state)
+        if ix.actions is None:
+            ix.actions = tuple(self._listing(state, ix))
+        return ix.actions
+
+    def _listing(self, st: State, ix: Index) -> list[Action]:
+        """The legal actions in their order: MARKS from the hand, NODES on
+        empty cells, NODES replacing a MARK."""
+        if st.end is not End.PLAYING:
+            return []
+        lines = self.lines
+        p = st.player
+        cells = st.cells
+        hand = st.hands[p]
+        out: list[Action] = []
+        kinds = self._kinds_held(hand)
+        if kinds:
+            ahead = -1 if self.options.dead_ends else self._ahead_mask(st, ix)
+            ways = self._ways
+            for x, entry, via in self._spots(st, ix):
+                way = ways[x * 6 + entry]
+                for k in kinds:
+                    for y, ex, mark in way[k]:
+                        if (ahead >> y) & 1 if y >= 0 else ahead == -1:
+                            if st.owe:
+                                pos = self._play_mark(st, k, x, ex, via)
+                                if self._rut_rule(st, pos, -1) != _LEGAL:
+                                    continue
+                            out.append(mark)
+        if not hand[7]:
+            return out
+        if not st.owe:
+            out += self._node_list(st, ix)
+        else:
+            # owing a free RUT, a NODE on an empty cell frees nothing (it only
+            # fills a cell, never one of the opponent's RUT): it is legal only
+            # when it wins at once, continuing the mover's line
+            rut = lines.rut_mask(cells, st.lines[p], st.hop[p], p)
+            for x in self._bits(self._node_cells(st, ix)[0] & rut):
+                pos = self._play_node(st, x, p)
+                if pos.winner >= 0 and self._rut_rule(st, pos, -1) == _LEGAL:
+                    out.append(self._nodes[p][x])
+        out.extend(self._replacements(st, ix))
+        return out
+
+    def _kinds_held(self, hand: Hand) -> tuple[Kind, ...]:
+        kinds = self._held.get(hand)
+        if kinds is None:
+            kinds = self._held[hand] = tuple(k for k in KINDS if self.lines.has_kind(hand, k))
+        return kinds
+
+    def _ahead_mask(self, st: State, ix: Index) -> int:
+        """The cells a MARK of the player to act may point at without a dead
+        end (:meth:`.Lines.open_ahead`): empty cells he may use, his own
+        MARKS, NODES of his colour his line may enter, the opponent's start."""
+        ahead = ix.ahead
+        if ahead is None:
+            p = st.player
+            nodes = ix.nodes
+            ahead = ix.ahead = (
+                (self._usable[p] & ~ix.occ)
+                | (ix.lines[p] & ~(nodes[0] | nodes[1]))
+                | (nodes[p] & self._enter[p])
+                | 1 << self._starts[1 - p]
+            )
+        return ahead
+
+    def _spots(self, st: State, ix: Index) -> list[tuple[int, int, int]]:
+        """Where the line of the player to act may take a MARK (:meth:`.Lines.spots`)."""
+        spots = ix.spots
+        if spots is None:
+            p = st.player
+            spots = ix.spots = self.lines.spots(st.cells, st.lines[p], st.hop[p], p)
+        return spots
+
+    def _room(self, ix: Index, colour: int) -> int:
+        room = ix.room[colour]
+        if room is None:
+            room = ix.room[colour] = self.lines.node_room(ix.nodes[colour])
+        return room
+
+    @staticmethod
+    def _bits(mask: int) -> Iterator[int]:
+        while mask:
+            low = mask & -mask
+            yield low.bit_length() - 1
+            mask ^= low
+
+    def _node_cells(self, st: State, ix: Index) -> tuple[int, int]:
+        """The empty cells where the player to act may put a NODE of his own
+        colour, and of the opponent's (masks)."""
+        lines = self.lines
+        p = st.player
+        q = 1 - p
+        cells = st.cells
+        free = self._usable[p] & ~ix.occ & ~lines.rut_mask(cells, st.lines[q], st.hop[q], q)
+        mine = free & self._room(ix, p)
+        theirs = free & self._room(ix, q)
+        own = st.lines[p]
+        if not self.options.dead_ends and cells[own[-1]] >= MARK0:
+            front = lines.front(cells, own)
+            if front >= 0:
+                theirs &= ~(1 << front)
+        return mine, theirs
+
+    def _node_list(self, st: State, ix: Index) -> list[Node]:
+        """The NODES on empty cells, from their masks a chunk of cells at a time
+        (the mover's colour, then the opponent's, chunk by chunk)."""
+        p = st.player
+        mine, theirs = self._node_cells(st, ix)
+        out: list[Node] = []
+        extend = out.extend
+        low = (1 << _CHUNK) - 1
+        tables = (self._node_chunks[p], self._node_chunks[1 - p])
+        colours = (p, 1 - p)
+        chunk = 0
+        while mine or theirs:
+            for side, m in ((0, mine & low), (1, theirs & low)):
+                if m:
+                    row = tables[side][chunk]
+                    got = row[m]
+                    if got is None:
+                        nodes = self._nodes[colours[side]]
+                        base = chunk * _CHUNK
+                        got = row[m] = tuple(nodes[base + i] for i in range(_CHUNK) if m >> i & 1)
+                    extend(got)
+            mine >>= _CHUNK
+            theirs >>= _CHUNK
+            chunk += 1
+        return out
+
+    def _replacements(self, st: State, ix: Index) -> Iterator[Replace]:
+        """The NODES replacing a MARK, each with where the MARK goes.
+
+        A MARK replaced changes nothing about where its line goes on, and
+        whether the piece is legal does not depend on which MARK it was,
+        unless the MARK was next to the line's end (the line's way on changes:
+        each such MARK is looked at alone), the replaced MARK's new place
+        points at it or at a cell next to it (it runs into the new NODE, or
+        next to it), or the line is sent back (to the new NODE, maybe). So each
+        place and way out is looked at once, for every MARK of that kind."""
+        if not st.hands[st.player][7]:
+            return
+        lines = self.lines
+        p = st.player
+        q = 1 - p
+        cells = st.cells
+        names = self.geo.names
+        nbr = self._nbr
+        dead_ok = self.options.dead_ends
+        dark_q = self.geo.dark[q]
+        for owner in (p, q):
+            line = st.lines[owner]
+            last = line[-1]
+            room = self._room(ix, owner)
+            barred = dark_q if owner == q else 0
+            by_kind: tuple[list[int], list[int], list[int]] = ([], [], [])
+            special: list[int] = []
+            near_end = 0
+            if cells[last] >= MARK0:
+                front = lines.front(cells, line)
+                if front >= 0:
+                    near_end = 1 << front
+            elif st.hop[owner]:
+                near_end = lines.nbr_mask[last]
+            for x in line:
+                c = cells[x]
+                if c < MARK0 or x == last or (barred >> x) & 1 or not (room >> x) & 1:
+                    continue
+                if (near_end >> x) & 1:
+                    special.append(x)
+                else:
+                    by_kind[(c - MARK0) % 18 // 6].append(x)
+            if any(by_kind):
+                for to, entry, via in lines.spots(cells, line, st.hop[owner], owner):
+                    if (barred >> to) & 1:
+                        continue
+                    for t in range(1, 6):
+                        kind = KIND_OF_TURN[t]
+                        assert kind is not None
+                        xs = by_kind[kind]
+                        if not xs:
+                            continue
+                        ex = (entry + t) % 6
+                        y = nbr[to][ex]
+                        if owner == p and not dead_ok and not lines.open_ahead(cells, p, y):
+                            continue
+                        # the cells whose MARK, replaced, would change this piece's way
+                        touchy = 1 << y if y >= 0 else 0
+                        if y >= 0 and cells[y] == owner + 1 and (self._enter[owner] >> y) & 1:
+                            touchy |= lines.nbr_mask[y]
+                        verdict = self._shared_verdict(st, owner, int(kind), to, ex, via)
+                        for x in xs:
+                            if verdict == _FOLLOW_UP or (touchy >> x) & 1:
+                                if not self._replacement_ok(st, owner, x, to, ex):
+                                    continue
+                            elif verdict != _LEGAL:
+                                continue
+                            yield Replace(owner, names[x], kind, names[to], ex)
+            for x in special:
+                yield from self._replacements_of(st, owner, x)
+
+    def _shared_verdict(self, st: State, owner: int, kind: int, to: int, ex: int, via: int) -> int:
+        """The rule on the opponent's RUT for a replaced MARK of ``owner``'s
+        line played on ``to`` leaving by ``ex``, whichever MARK it was (one the
+        piece's way does not pass): the MARK laid with no NODE put down.
+        ``_FOLLOW_UP`` also when the answer depends on the MARK (the line was
+        sent back, or the turn's second piece must be looked for)."""
+        pos = Scratch.of(st)
+        self.lines.lay_mark(pos, owner, kind, to, ex, via)
+        self.lines.settle(pos, st.player)
+        if (pos.sent >> owner) & 1:
+            return _FOLLOW_UP
+        return self._rut_rule(st, pos, owner)
+
+    def _replacement_ok(self, st: State, owner: int, x: int, to: int, ex: int) -> bool:
+        pos = self._play_replace(st, owner, x, to, ex)
+        return pos is not None and self._why_after(st, pos, owner) is None
+
+    def _replacements_of(self, st: State, owner: int, x: int) -> Iterator[Replace]:
+        """The replacements of the MARK on ``x``, each worked out whole."""
+        lines = self.lines
+        p = st.player
+        base = Scratch.of(st)
+        base.hands[p][7] -= 1
+        kind = lines.replace_with_node(base, owner, x)
+        dark_q = self.geo.dark[1 - p] if owner != p else 0
+        names = self.geo.names
+        for to, entry, via in lines.spots(base.cells, base.lines[owner], base.hop[owner], owner):
+            if (dark_q >> to) & 1:
+                continue
+            for t in KINDS[kind].turns:
+                ex = (entry + t) % 6
+                if (
+                    owner == p
+                    and not self.options.dead_ends
+                    and not lines.open_ahead(base.cells, p, self._nbr[to][ex])
+                ):
+                    continue
+                pos = base.copy()
+                lines.lay_mark(pos, owner, kind, to, ex, via)
+                lines.settle(pos, p)
+                if self._why_after(st, pos, owner) is None:
+                    yield Replace(owner, names[x], KINDS[kind], names[to], ex)
+
+    def _can_play(self, st: State) -> bool:
+        """Whether the player to act has a legal action, from the first one
+        found: a MARK, else a NODE, else a replacement."""
+        if st.owe:
+            return bool(self._actions(st))
+        p = st.player
+        hand = st.hands[p]
+        kinds = self._kinds_held(hand)
+        if kinds:
+            spots = self._spots(st, index_of(st))
+            if spots:
+                if self.options.dead_ends:
+                    return True
+                ahead = self._ahead_mask(st, index_of(st))
+                reach = self._reach
+                held = sum(1 << k for k in kinds)
+                for x, entry, _ in spots:
+                    if reach[(x * 6 + entry) * 8 + held] & ahead:
+                        return True
+        if not hand[7]:
+            return False
+        ix = index_of(st)
+        mine, theirs = self._node_cells(st, ix)
+        if mine or theirs:
+            return True
+        return next(self._replacements(st, ix), None) is not None
+
+    # -- playing a piece on a scratch copy ---------------------------------------
+    def _play_mark(self, st: State, k: int, x: int, ex: int, via: int) -> Scratch:
+        lines = self.lines
+        p = st.player
+        pos = Scratch.of(st)
+        lines.take(pos.hands[p], k)
+        lines.lay_mark(pos, p, k, x, ex, via)
+        lines.settle(pos, p)
+        return pos
+
+    def _play_node(self, st: State, x: int, colour: int) -> Scratch:
+        lines = self.lines
+        p = st.player
+        pos = Scratch.of(st)
+        pos.hands[p][7] -= 1
+        own = st.lines[p]
+        continues = colour == p and x in lines.rut_cells(st.cells, own, st.hop[p], p)
+        lines.lay_node(pos, x, colour)
+        if continues:
+            lines.continue_with_node(pos, p, x, lines.exits(st.cells, own, st.hop[p], p))
+        lines.settle(pos, p)
+        return pos
+
+    def _play_replace(self, st: State, owner: int, x: int, to: int, ex: int) -> Scratch | None:
+        """The position after a NODE replaces the MARK on ``x`` and that MARK
+        goes on ``to`` leaving by ``ex``; None where it cannot go there."""
+        lines = self.lines
+        p = st.player
+        pos = Scratch.of(st)
+        pos.hands[p][7] -= 1
+        kind = lines.replace_with_node(pos, owner, x)
+        spots = lines.spots(pos.cells, pos.lines[owner], pos.hop[owner], owner)
+        via = self._match_spot(spots, to, ex, kind)
+        if via is None:
+            return None
+        lines.lay_mark(pos, owner, kind, to, ex, via)
+        lines.settle(pos, p)
+        return pos
+
+    def _via(self, st: State, x: int, ex: int, k: int) -> int:
+        via = self._match_spot(self._spots(st, index_of(st)), x, ex, k)
+        return -1 if via is None else via
+
+    # -- the rule on the opponent's RUT -----------------------------------------
+    def _free_after(self, pos: Scratch, q: int) -> bool:
+        """Whether q's RUT is free after the piece, as option ``rut_checked`` reads it."""
+        if pos.free_placed is not None:
+            return pos.free_placed
+        return self.lines.free(pos.cells, pos.lines[q], pos.hop[q], q)
+
+    def _rut_rule(self, st: State, pos: Scratch, line_of: int) -> int:
+        """Whether the piece leaves the opponent's RUT free as it must:
+        ``_LEGAL``, ``_REFUSED``, or ``_FOLLOW_UP`` when the turn's second piece
+        must free it (a replaced MARK played on the opponent's line with one
+        piece of the turn left). ``line_of``: the line a replaced MARK was
+        played on, or -1."""
+        p = st.player
+        q = 1 - p
+        options = self.options
+        if pos.winner == q:
+            # only a replaced MARK played on the opponent's line can do this
+            return _LEGAL if options.replaced_at_own_start or line_of != q else _REFUSED
+        won = pos.winner == p
+        if won and options.winning_piece_excused:
+            return _LEGAL
+        if self._free_after(pos, q):
+            return _LEGAL
+        if st.owe:
+            return _REFUSED
+        if line_of == q:
+            return _FOLLOW_UP if st.left >= 2 and not won else _REFUSED
+        if line_of == p and self.lines.free(st.cells, st.lines[q], st.hop[q], q):
+            return _REFUSED
+        return _LEGAL
+
+    def _why_after(self, st: State, pos: Scratch, line_of: int) -> str | None:
+        """The rules that look at the position after the piece."""
+        rule = self._rut_rule(st, pos, line_of)
+        if rule == _LEGAL:
+            return None
+        p = st.player
+        q = 1 - p
+        who, other = COLOURS[p], COLOURS[q]
+        if rule == _FOLLOW_UP:
+            nxt = self.lines.to_state(pos, p, 1, True)
+            if self._can_play(nxt):
+                return None
+        if pos.winner == q:
+            return (
+                f"the replaced piece would point {other}'s line at {who}'s own start "
+                "(option replaced_at_own_start allows it)"
+            )
+        if st.owe:
+            return f"{who} must leave {other}'s RUT free for play in {other}'s turn with this piece"
+        if line_of == q:
+            return (
+                f"the replaced piece must be played so that {other}'s RUT is free for play in "
+                f"{other}'s turn"
+            )
+        return f"the replaced piece must be played so that {other}'s RUT stays free"
+
+    # -- checking one action, with the reason ---------------------------------------
+    def _why_static(self, st: State, action: Action) -> tuple[str | None, Scratch | None, int]:
         """Check an action against the position; (reason, None, -1) if refused,
         else (None, the position after it, the line a replacement was in)."""
         p = st.player
@@ -343,21 +584,16 @@ class Beeline(Engine[State, Action]):
         if isinstance(action, Mark):
             k = int(action.kind)
             word = action.kind.word
-            if not self._has_kind(hand, k):
+            if not self.lines.has_kind(hand, k):
                 return self._no_kind(hand, p, k), None, -1
             x = self._cell(action.cell)
             spot = self._spot_reason(st, p, x, action.exit, k, word)
             if isinstance(spot, str):
                 return spot, None, -1
-            via = spot
             y = self._nbr[x][action.exit]
-            if not self.options.dead_ends and not self._open_ahead(cells, p, y):
+            if not self.options.dead_ends and not self.lines.open_ahead(cells, p, y):
                 return self._closed(cells, y, p, f"a {word} on {action.cell}"), None, -1
-            pos = self._pos(st)
-            self._take(pos.hands[p], k)
-            self._lay_mark(pos, p, k, x, action.exit, via)
-            pos.winner = self._settle(pos, p)
-            return None, pos, -1
+            return None, self._play_mark(st, k, x, action.exit, spot), -1
         if isinstance(action, Node):
             if not hand[7]:
                 return f"{who} has no NODE left", None, -1
@@ -365,20 +601,7 @@ class Beeline(Engine[State, Action]):
             reason = self._node_spot_reason(st, p, x, action.colour)
             if reason:
                 return reason, None, -1
-            pos = self._pos(st)
-            pos.hands[p][7] -= 1
-            pos.cells[x] = action.colour + 1
-            own = pos.lines[p]
-            if action.colour == p and x in self._rut_cells(cells, own, st.hop[p], p):
-                exits = self._exits(cells, own, st.hop[p], p)
-                if exits is not None:
-                    via = next(n for n in exits if x in self._nbr[n])
-                    if via != own[-1]:
-                        own.append(via)
-                own.append(x)
-                pos.hop[p] = False
-            pos.winner = self._settle(pos, p)
-            return None, pos, -1
+            return None, self._play_node(st, x, action.colour), -1
         if isinstance(action, Replace):
             if not hand[7]:
                 return f"{who} has no NODE left", None, -1
@@ -414,7 +637,7 @@ class Beeline(Engine[State, Action]):
                     None,
                     -1,
                 )
-            if not self._group_ok(cells, x, owner):
+            if not (self._room(index_of(st), owner) >> x) & 1:
                 return (
                     f"a NODE {COLOURS[owner]} up on {action.cell} would make three NODES of "
                     "one colour adjacent",
@@ -428,9 +651,6 @@ class Beeline(Engine[State, Action]):
                     None,
                     -1,
                 )
-            pos = self._pos(st)
-            pos.hands[p][7] -= 1
-            self._lay_replacing_node(pos, owner, x)
             to = self._cell(action.to)
             if owner == q and (self.geo.dark[q] >> to) & 1:
                 return (
@@ -439,10 +659,12 @@ class Beeline(Engine[State, Action]):
                     None,
                     -1,
                 )
+            pos = Scratch.of(st)
+            pos.hands[p][7] -= 1
+            self.lines.replace_with_node(pos, owner, x)
             word = KINDS[kind].word
-            spots = self._spots(pos.cells, pos.lines[owner], pos.hop[owner], owner)
-            leave = self._match_spot(spots, to, action.exit, kind)
-            if leave is None:
+            spots = self.lines.spots(pos.cells, pos.lines[owner], pos.hop[owner], owner)
+            if self._match_spot(spots, to, action.exit, kind) is None:
                 return (
                     self._spot_words(
                         pos.cells, pos.lines[owner], pos.hop[owner], owner, to, word, action.exit
@@ -451,11 +673,15 @@ class Beeline(Engine[State, Action]):
                     -1,
                 )
             y = self._nbr[to][action.exit]
-            if owner == p and not self.options.dead_ends and not self._open_ahead(pos.cells, p, y):
+            if (
+                owner == p
+                and not self.options.dead_ends
+                and not self.lines.open_ahead(pos.cells, p, y)
+            ):
                 return self._closed(pos.cells, y, p, f"the {word} on {action.to}"), None, -1
-            self._lay_mark(pos, owner, kind, to, action.exit, leave)
-            pos.winner = self._settle(pos, p)
-            return None, pos, owner
+            after = self._play_replace(st, owner, x, to, action.exit)
+            assert after is not None
+            return None, after, owner
         return f"{action!r} is not a Beeline action", None, -1
 
     def _match_spot(
@@ -469,7 +695,7 @@ class Beeline(Engine[State, Action]):
     def _spot_reason(
         self, st: State, p: int, x: int, exit_side: int, k: int, word: str
     ) -> int | str:
-        spots = self._spots(st.cells, st.lines[p], st.hop[p], p)
+        spots = self.lines.spots(st.cells, st.lines[p], st.hop[p], p)
         via = self._match_spot(spots, x, exit_side, k)
         if via is not None:
             return via
@@ -481,9 +707,9 @@ class Beeline(Engine[State, Action]):
         """Why a MARK of player p's line cannot go on ``x`` leaving by ``ex``."""
         name = self.geo.names[x]
         who = COLOURS[p]
-        exits = self._exits(cells, line, hop, p)
+        exits = self.lines.exits(cells, line, hop, p)
         if exits is None:
-            y = self._front(cells, line)
+            y = self.lines.front(cells, line)
             if y != x:
                 where = self.geo.names[y] if y >= 0 else "off the board"
                 return f"MARKS continue the line: {who}'s RUT is {where}, not {name}"
@@ -556,45 +782,20 @@ class Beeline(Engine[State, Action]):
         if not (self._usable[p] >> x) & 1:
             return self._unusable(x, p)
         q = 1 - p
-        if x in self._rut_cells(cells, st.lines[q], st.hop[q], q):
+        if x in self.lines.rut_cells(cells, st.lines[q], st.hop[q], q):
             return f"{name} is in {COLOURS[q]}'s RUT: a NODE cannot be played there"
-        if not self._group_ok(cells, x, colour):
+        if not (self._room(index_of(st), colour) >> x) & 1:
             return (
                 f"a NODE {COLOURS[colour]} up on {name} would make three NODES of one colour "
                 "adjacent"
             )
         if colour != p and not self.options.dead_ends:
             own = st.lines[p]
-            if cells[own[-1]] >= MARK0 and self._front(cells, own) == x:
+            if cells[own[-1]] >= MARK0 and self.lines.front(cells, own) == x:
                 return (
                     f"{name} is {COLOURS[p]}'s own RUT: a NODE {COLOURS[colour]} up there would "
                     "close the line for good; option dead_ends allows it"
                 )
-        return None
-
-    def _why_after(self, st: State, pos: _Pos, line_of: int) -> str | None:
-        """The rules that look at the position after the piece."""
-        p = st.player
-        q = 1 - p
-        if pos.winner >= 0:
-            return None
-        free = self._free(pos.cells, pos.lines[q], pos.hop[q], q)
-        if free:
-            return None
-        who, other = COLOURS[p], COLOURS[q]
-        if st.owe:
-            return f"{who} must leave {other}'s RUT free for play in {other}'s turn with this piece"
-        if line_of == q:
-            if st.left >= 2:
-                nxt = self._state(st, pos, p, 1, True)
-                if next(self.legal_actions(nxt), None) is not None:
-                    return None
-            return (
-                f"the replaced piece must be played so that {other}'s RUT is free for play in "
-                f"{other}'s turn"
-            )
-        if line_of == p and self._free(st.cells, st.lines[q], st.hop[q], q):
-            return f"the replaced piece must be played so that {other}'s RUT stays free"
         return None
 
     def why_illegal(self, state: State, action: Action) -> str | None:
@@ -608,151 +809,120 @@ class Beeline(Engine[State, Action]):
             return reason
         return self._why_after(state, pos, line_of)
 
-    def legal_actions(self, state: State) -> Iterator[Action]:
-        return self._legal(state)
-
-    def _legal(self, state: State, only: set[int] | None = None) -> Iterator[Action]:
-        """The legal actions in their order; with ``only``, those that put a
-        piece on an empty cell of ``only`` and every NODE replacing a MARK
-        whose MARK goes to one of them (the other actions could only touch
-        these cells by a send-back, which lifts MARKS only)."""
-        if state.end is not End.PLAYING:
-            return
-        st = state
-        p = st.player
-        q = 1 - p
-        names = self.geo.names
-        nbr = self._nbr
-        cells = st.cells
-        hand = st.hands[p]
-        dead_ok = self.options.dead_ends
-        # MARKS from the hand
-        kinds = [k for k in KINDS if self._has_kind(hand, k)]
-        if kinds:
-            for x, entry, via in self._spots(cells, st.lines[p], st.hop[p], p):
-                if only is not None and x not in only:
-                    continue
-                for k in kinds:
-                    for t in k.turns:
-                        ex = (entry + t) % 6
-                        if not dead_ok and not self._open_ahead(cells, p, nbr[x][ex]):
-                            continue
-                        action = Mark(k, names[x], ex)
-                        if st.owe:
-                            pos = self._pos(st)
-                            self._take(pos.hands[p], int(k))
-                            self._lay_mark(pos, p, int(k), x, ex, via)
-                            pos.winner = self._settle(pos, p)
-                            if self._why_after(st, pos, -1) is not None:
-                                continue
-                        yield action
-        if not hand[7]:
-            return
-        # NODES on empty cells (never legal while the opponent's RUT is owed)
-        if not st.owe:
-            usable = self._usable[p]
-            opp_rut = self._rut_cells(cells, st.lines[q], st.hop[q], q)
-            own = st.lines[p]
-            own_front = self._front(cells, own) if cells[own[-1]] >= MARK0 else -2
-            for x in range(len(cells)) if only is None else sorted(only):
-                if cells[x] != EMPTY or not (usable >> x) & 1 or x in opp_rut:
-                    continue
-                for colour in (p, q):
-                    if not self._group_ok(cells, x, colour):
-                        continue
-                    if colour == q and x == own_front and not dead_ok:
-                        continue
-                    yield Node(colour, names[x])
-        # NODES replacing a MARK
-        dark_q = self.geo.dark[q]
-        for owner in (p, q):
-            line = st.lines[owner]
-            last = line[-1]
-            for x in line:
-                c = cells[x]
-                if c < MARK0 or x == last:
-                    continue
-                if owner == q and (dark_q >> x) & 1:
-                    continue
-                if not self._group_ok(cells, x, owner):
-                    continue
-                base = self._pos(st)
-                base.hands[p][7] -= 1
-                kind = self._lay_replacing_node(base, owner, x)
-                for to, entry, via in self._spots(
-                    base.cells, base.lines[owner], base.hop[owner], owner
-                ):
-                    if owner == q and (dark_q >> to) & 1:
-                        continue
-                    if only is not None and to not in only:
-                        continue
-                    for t in KINDS[kind].turns:
-                        ex = (entry + t) % 6
-                        if (
-                            owner == p
-                            and not dead_ok
-                            and not self._open_ahead(base.cells, p, nbr[to][ex])
-                        ):
-                            continue
-                        pos = _Pos(
-                            bytearray(base.cells),
-                            [list(base.lines[0]), list(base.lines[1])],
-                            list(base.hop),
-                            [list(base.hands[0]), list(base.hands[1])],
-                            [],
-                        )
-                        self._lay_mark(pos, owner, kind, to, ex, via)
-                        pos.winner = self._settle(pos, p)
-                        if self._why_after(st, pos, owner) is None:
-                            yield Replace(owner, names[x], KINDS[kind], names[to], ex)
-
-    def _state(self, st: State, pos: _Pos, player: int, left: int, owe: bool) -> State:
-        return State(
-            bytes(pos.cells),
-            (tuple(pos.lines[0]), tuple(pos.lines[1])),
-            (pos.hop[0], pos.hop[1]),
-            (_hand(pos.hands[0]), _hand(pos.hands[1])),
-            player,
-            left,
-            owe,
-        )
+    # -- applying ------------------------------------------------------------
+    def _play(self, st: State, action: Action) -> tuple[Scratch, int]:
+        """The position after a legal ``action``, and the line a replaced MARK
+        was played on (-1 for none)."""
+        index = self.geo.index
+        if type(action) is Node:
+            return self._play_node(st, index[action.cell], action.colour), -1
+        if type(action) is Mark:
+            x = index[action.cell]
+            k = int(action.kind)
+            return self._play_mark(st, k, x, action.exit, self._via(st, x, action.exit, k)), -1
+        assert isinstance(action, Replace)
+        x = index[action.cell]
+        owner = (st.cells[x] - MARK0) // 18
+        pos = self._play_replace(st, owner, x, index[action.to], action.exit)
+        assert pos is not None, "a legal replacement"
+        return pos, owner
 
     def apply_unchecked(self, state: State, action: Action) -> State:
-        _, pos, line_of = self._why_static(state, action)
-        assert pos is not None
+        if type(action) is Node:
+            x = self.geo.index[action.cell]
+            p = state.player
+            if action.colour != p or x not in self.lines.rut_cells(
+                state.cells, state.lines[p], state.hop[p], p
+            ):
+                return self._stand_alone(state, x, action.colour)
+        pos, line_of = self._play(state, action)
         return self._finish(state, pos, line_of)
 
-    def _finish(self, st: State, pos: _Pos, line_of: int) -> State:
+    def _stand_alone(self, st: State, x: int, colour: int) -> State:
+        """After a NODE that does not continue the mover's line: no line
+        changes, so nobody reaches a goal and nobody is sent back."""
+        p = st.player
+        cells = bytearray(st.cells)
+        cells[x] = colour + 1
+        after = bytes(cells)
+        h = st.hands[p]
+        hand = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7] - 1)
+        hands = (hand, st.hands[1]) if p == 0 else (st.hands[0], hand)
+        ix = index_of(st)
+        bit = 1 << x
+        nodes = (
+            (ix.nodes[0] | bit, ix.nodes[1]) if colour == 0 else (ix.nodes[0], ix.nodes[1] | bit)
+        )
+        occ = ix.occ | bit
+        lines = ix.lines
+
+        def make(player: int, left: int, owe: bool) -> State:
+            state = State(after, st.lines, st.hop, hands, player, left, owe)
+            object.__setattr__(state, "_ix", Index(occ, nodes, lines))
+            return state
+
+        return self._next(st, make, False)
+
+    def _finish(self, st: State, pos: Scratch, line_of: int) -> State:
+        p = st.player
+        lines = self.lines
+        if pos.winner >= 0:
+            done = lines.to_state(pos, p, 0, False)
+            return _ended(done, p, End.GOAL, pos.winner)
+        owe = line_of == 1 - p and not self._free_after(pos, 1 - p)
+        return self._next(st, lambda *a: lines.to_state(pos, *a), owe)
+
+    def _next(self, st: State, make: Callable[[int, int, bool], State], owe: bool) -> State:
+        """Who acts after the mover's piece: the mover again (his second
+        piece, if he can play it, or must: ``owe``), else the opponent, else
+        the mover with two pieces; else the game ends (blocked, a tie)."""
         p = st.player
         q = 1 - p
-        winner = pos.winner
-        if winner >= 0:
-            return State(
-                bytes(pos.cells),
-                (tuple(pos.lines[0]), tuple(pos.lines[1])),
-                (pos.hop[0], pos.hop[1]),
-                (_hand(pos.hands[0]), _hand(pos.hands[1])),
-                p,
-                0,
-                False,
-                End.GOAL,
-                winner,
-            )
         left = st.left - 1
-        owe = line_of == q and not self._free(pos.cells, pos.lines[q], pos.hop[q], q)
         if left > 0:
-            nxt = self._state(st, pos, p, left, owe)
-            if owe or next(self.legal_actions(nxt), None) is not None:
+            nxt = make(p, left, owe)
+            if owe or self._can_play(nxt):
                 return nxt
-        nxt = self._state(st, pos, q, 2, False)
-        if next(self.legal_actions(nxt), None) is not None:
+        nxt = make(q, 2, False)
+        if self._can_play(nxt):
             return nxt
         if self.options.blocked == "loses" and any(nxt.hands[q]):
-            return State(nxt.cells, nxt.lines, nxt.hop, nxt.hands, q, 0, False, End.BLOCKED, p)
-        again = self._state(st, pos, p, 2, False)
-        if next(self.legal_actions(again), None) is not None:
+            return _ended(nxt, q, End.BLOCKED, p)
+        again = make(p, 2, False)
+        if self._can_play(again):
             return again
-        return State(nxt.cells, nxt.lines, nxt.hop, nxt.hands, p, 0, False, End.TIE, -1)
+        return _ended(nxt, p, End.TIE, -1)
+
+    # -- for the computer ----------------------------------------------------------
+    def evaluate(self, state: State) -> tuple[float, ...]:
+        """The race of the two lines to the goal (:mod:`.evaluate`)."""
+        race = self._race
+        if race is None:
+            race = self._race = Race(self.geo)
+        return evaluate(self, race, state)
+
+    def considered(self, state: State) -> tuple[Action, ...] | None:
+        """The actions worth a look (most of a position's are NODES put down
+        far from both lines): every MARK and replacement, a NODE of the
+        mover's colour where his next pieces could go on a shortest way to
+        his goal, and a NODE of either colour where the opponent's could."""
+        actions = self._actions(state)
+        if state.end is not End.PLAYING or len(actions) <= _FEW:
+            return None
+        race = self._race
+        if race is None:
+            race = self._race = Race(self.geo)
+        p = state.player
+        mine = corridor(self, race, state, p)
+        theirs = corridor(self, race, state, 1 - p)
+        index = self.geo.index
+        out = tuple(
+            a
+            for a in actions
+            if not isinstance(a, Node)
+            or (1 << index[a.cell]) & (theirs | (mine if a.colour == p else 0))
+        )
+        return out if 0 < len(out) < len(actions) else None
 
     # -- whose turn, what next, how it ended ---------------------------------
     def to_move(self, state: State) -> int | None:
@@ -803,7 +973,7 @@ class Beeline(Engine[State, Action]):
     def rut(self, state: State, player: int) -> frozenset[str]:
         """Player's RUT: the cell in front of the last MARK of their line, or
         every cell next to the NODE (or NODES) the line goes on from."""
-        cells = self._rut_cells(state.cells, state.lines[player], state.hop[player], player)
+        cells = self.lines.rut_cells(state.cells, state.lines[player], state.hop[player], player)
         return frozenset(self.geo.names[c] for c in cells)
 
     def line(self, state: State, player: int) -> tuple[str, ...]:
@@ -823,11 +993,11 @@ class Beeline(Engine[State, Action]):
 
     # -- serialisation -----------------------------------------------------------
     def state_to_json(self, state: State) -> dict[str, Any]:
-        return text.state_json(self, state)
+        return text.state_json(self.geo, state)
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         try:
-            return text.state_from_json(self, data)
+            return text.state_from_json(self.geo, data)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise RecordError(f"not a Beeline state: {exc}") from None
 
@@ -882,11 +1052,15 @@ class Beeline(Engine[State, Action]):
         _, pos, _ = self._why_static(state, action)
         if pos is None:
             return frozenset()
+        names = self.geo.names
+        return frozenset(names[i] for i in self._changed(state, action, pos))
+
+    def _changed(self, state: State, action: Action, pos: Scratch) -> tuple[int, ...]:
         # only the piece's own cells and those a send-back emptied are written
         before = state.cells
         after = pos.cells
-        written = {*self._own_cells(action), *pos.removed}
-        return frozenset(self.geo.names[i] for i in written if before[i] != after[i])
+        written = dict.fromkeys((*self._own_cells(action), *pos.removed))
+        return tuple(i for i in written if before[i] != after[i])
 
     def _own_cells(self, action: Action) -> tuple[int, ...]:
         """The cells a piece is put on: its cell, and for a replacement also
@@ -897,27 +1071,34 @@ class Beeline(Engine[State, Action]):
         return (index[action.cell],)
 
     def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
-        """Without working out each legal action's position: an action touches
-        its own cells, and others only by a send-back (see :meth:`_may_send_back`),
-        which empties MARKS. Only the actions that may send back are applied,
-        and only when a MARK's cell is asked about."""
+        """From the state's index of cells to the legal actions that touch
+        them (worked out once per state, applying only the actions that may
+        send a line back), in the order of :meth:`legal_actions`."""
         index = self.geo.index
-        asked = {index[s] for s in sites if s in index}
+        asked = [index[s] for s in sites if s in index]
         if not asked:
-            return
-        cells = state.cells
-        marks = any(cells[i] >= MARK0 for i in asked)
-        lines = self._lines_ahead(state)
-        for action in self._legal(state, None if marks else asked):
-            own = self._own_cells(action)
-            hit = any(c in asked for c in own)
-            if not hit and not marks:
-                continue
-            if self._may_send_back(state, lines, action, own):
-                if self.touches(state, action) & sites:
-                    yield action
-            elif hit:
-                yield action
+            return iter(())
+        actions = self._actions(state)
+        by_cell = self._by_cell(state, actions)
+        found: set[int] = set()
+        for cell in asked:
+            found.update(by_cell.get(cell, ()))
+        return (actions[i] for i in sorted(found))
+
+    def _by_cell(self, state: State, actions: tuple[Action, ...]) -> dict[int, list[int]]:
+        ix = index_of(state)
+        if ix.by_cell is None:
+            ahead = self._lines_ahead(state)
+            by_cell: dict[int, list[int]] = {}
+            for i, action in enumerate(actions):
+                own = self._own_cells(action)
+                if self._may_send_back(state, ahead, action, own):
+                    pos, _ = self._play(state, action)
+                    own = self._changed(state, action, pos)
+                for cell in own:
+                    by_cell.setdefault(cell, []).append(i)
+            ix.by_cell = by_cell
+        return ix.by_cell
 
     def highlight(self, state: State, action: Action) -> frozenset[str]:
         """What a legal action touches (:meth:`touches`), worked out without
@@ -928,21 +1109,22 @@ class Beeline(Engine[State, Action]):
         names = self.geo.names
         return frozenset(names[c] for c in own)
 
-    def _lines_ahead(self, state: State) -> tuple[tuple[set[int], set[int]], tuple[int, int], bool]:
-        """Each line's cells, each line's front (-1 unless it ends in a MARK),
-        and whether a line already points into the other."""
+    def _lines_ahead(self, state: State) -> tuple[tuple[int, int], tuple[int, int], bool]:
+        """Each line's cells (masks), each line's front (-1 unless it ends in a
+        MARK), and whether a line already points into the other."""
         cells = state.cells
-        lines = (set(state.lines[0]), set(state.lines[1]))
+        lines = index_of(state).lines
         f0, f1 = (
-            self._front(cells, line) if cells[line[-1]] >= MARK0 else -1 for line in state.lines
+            self.lines.front(cells, line) if cells[line[-1]] >= MARK0 else -1
+            for line in state.lines
         )
-        pending = (f0 >= 0 and f0 in lines[1]) or (f1 >= 0 and f1 in lines[0])
-        return lines, (f0, f1), pending
+        pending = (f0 >= 0 and (lines[1] >> f0) & 1) or (f1 >= 0 and (lines[0] >> f1) & 1)
+        return lines, (f0, f1), bool(pending)
 
     def _may_send_back(
         self,
         state: State,
-        ahead: tuple[tuple[set[int], set[int]], tuple[int, int], bool],
+        ahead: tuple[tuple[int, int], tuple[int, int], bool],
         action: Action,
         own: tuple[int, ...],
     ) -> bool:
@@ -960,12 +1142,12 @@ class Beeline(Engine[State, Action]):
         front = fronts[other]
         nbr = self._nbr
         if front >= 0 and (
-            front in lines[joins] or front in own or any(front in nbr[c] for c in own)
+            (lines[joins] >> front) & 1 or front in own or any(front in nbr[c] for c in own)
         ):
             return True
         if isinstance(action, Node):
             return False
-        return nbr[own[-1]][action.exit] in lines[other]
+        return bool((lines[other] >> nbr[own[-1]][action.exit]) & 1)
 
     def player_sites(self, state: State) -> tuple[PlayerSites, ...]:
         """Each player's RUT (its empty cells, where his next piece may go)
@@ -974,7 +1156,7 @@ class Beeline(Engine[State, Action]):
         out = []
         for p in (0, 1):
             line = state.lines[p]
-            rut = self._rut_cells(state.cells, line, state.hop[p], p)
+            rut = self.lines.rut_cells(state.cells, line, state.hop[p], p)
             out.append(
                 PlayerSites(
                     ahead=frozenset(names[c] for c in rut if state.cells[c] == EMPTY),
@@ -997,8 +1179,14 @@ class Beeline(Engine[State, Action]):
         return {names[i]: codes[c] for i, c in enumerate(state.cells) if c}
 
     def render(self, state: State) -> str:
-        return text.render(self, state)
+        ruts = tuple(sorted(self.rut(state, p)) for p in (0, 1))
+        outcome = self.outcome(state)
+        if outcome.over:
+            footer = f"game over: {outcome.status.value}, {outcome.reason}"
+        else:
+            footer = f"{COLOURS[state.player]} to {self.task(state)}"
+        return text.render(self.geo, state, ruts, footer)
 
 
-def _hand(h: list[int]) -> Hand:
-    return (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
+def _ended(state: State, player: int, end: End, winner: int) -> State:
+    return State(state.cells, state.lines, state.hop, state.hands, player, 0, False, end, winner)

@@ -1,11 +1,16 @@
-"""Beeline states as text: the terminal drawing and the JSON form."""
+"""Beeline states as text: the terminal drawing and the JSON form.
+
+It reads a state with the board it is played on (:class:`.board.Board`) and
+knows nothing of the rules: the engine hands in what it works out (each RUT,
+the line saying whose turn it is).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from boardctl.engines.beeline.board import SIDES
+from boardctl.engines.beeline.board import SIDES, Board
 from boardctl.engines.beeline.values import (
     COLOURS,
     GROUP,
@@ -21,9 +26,6 @@ from boardctl.engines.beeline.values import (
     mark_parts,
     piece_name,
 )
-
-if TYPE_CHECKING:
-    from boardctl.engines.beeline.engine import Beeline
 
 _WORDS = tuple(k.word for k in KINDS)
 
@@ -52,10 +54,10 @@ def _hand_from_json(raw: Mapping[str, Any], who: str) -> Hand:
     return (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
 
 
-def state_json(engine: Beeline, state: State) -> dict[str, Any]:
-    names = engine.geo.names
+def state_json(geo: Board, state: State) -> dict[str, Any]:
+    names = geo.names
     return {
-        "cells": dict(engine.layout(state)),
+        "cells": {names[i]: piece_name(c) for i, c in enumerate(state.cells) if c},
         "lines": {COLOURS[p]: [names[c] for c in state.lines[p]] for p in (0, 1)},
         "hop": {COLOURS[p]: state.hop[p] for p in (0, 1)},
         "hands": {COLOURS[p]: hand_json(state.hands[p]) for p in (0, 1)},
@@ -67,9 +69,8 @@ def state_json(engine: Beeline, state: State) -> dict[str, Any]:
     }
 
 
-def state_from_json(engine: Beeline, data: Mapping[str, Any]) -> State:
+def state_from_json(geo: Board, data: Mapping[str, Any]) -> State:
     """The state :func:`state_json` wrote, checked piece by piece."""
-    geo = engine.geo
     codes = {piece_name(1): 1, piece_name(2): 2}
     codes.update({piece_name(c): c for c in range(MARK0, MARK0 + 36)})
     cells = bytearray(geo.size)
@@ -161,9 +162,8 @@ def state_from_json(engine: Beeline, data: Mapping[str, Any]) -> State:
     )
 
 
-def _cell_text(engine: Beeline, state: State, i: int) -> str:
+def _cell_text(geo: Board, state: State, i: int) -> str:
     code = state.cells[i]
-    geo = engine.geo
     if code == 0:
         if (geo.out >> i) & 1:
             return "##"
@@ -179,9 +179,9 @@ def _cell_text(engine: Beeline, state: State, i: int) -> str:
     return (letter if owner == 0 else letter.lower()) + str(side)
 
 
-def render(engine: Beeline, state: State) -> str:
-    """The board, north at the top: each cell two characters."""
-    geo = engine.geo
+def render(geo: Board, state: State, ruts: tuple[list[str], ...], footer: str) -> str:
+    """The board, north at the top: each cell two characters; below it each
+    player's hand and RUT (``ruts``: cell names per player) and ``footer``."""
     rows: dict[int, list[int]] = {}
     for i, (r, _) in enumerate(geo.coords):
         rows.setdefault(r, []).append(i)
@@ -193,22 +193,18 @@ def render(engine: Beeline, state: State) -> str:
         row = [" "] * width
         for i in rows[r]:
             col = 2 * (xs[i] - lo)
-            row[col : col + 2] = _cell_text(engine, state, i)
+            row[col : col + 2] = _cell_text(geo, state, i)
         first = geo.names[rows[r][0]]
         last = geo.names[rows[r][-1]]
         lines.append(f"{first[0]} " + "".join(row).rstrip() + f"    {first}-{last}")
     for p in (0, 1):
         h = state.hands[p]
         opened = "/".join(str(h[k] + h[4 + k]) for k in range(3))
-        rut = " ".join(sorted(engine.rut(state, p)))
+        rut = " ".join(ruts[p])
         lines.append(
             f"{COLOURS[p]}: open group S/A/H {opened}, {h[3]} groups, {h[7]} NODES; RUT {rut}"
         )
-    outcome = engine.outcome(state)
-    if outcome.over:
-        lines.append(f"game over: {outcome.status.value}, {outcome.reason}")
-    else:
-        lines.append(f"{COLOURS[state.player]} to {engine.task(state)}")
+    lines.append(footer)
     lines.append(
         "key: S/A/H black straight/angle/sharp, s/a/h red, digit the side it leaves by "
         "(0 e, 1 ne, 2 nw, 3 w, 4 sw, 5 se); NB/NR NODE black/red up; b/r dark, ## out"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from boardctl.engines.beeline.board import SIDES
 from boardctl.errors import BadNotation, excerpt
@@ -163,6 +164,17 @@ class Options:
     #: "pass" (the turn goes to the opponent, as for a player who has run out)
     #: or "loses"
     blocked: str = "pass"
+    #: when the opponent's RUT must be left free (a replaced piece, and the
+    #: piece that must free it after one): "after_send_back" (as the position
+    #: stands once any line the piece sends back is taken off) or "as_placed"
+    #: (as the piece is put down, before any send-back)
+    rut_checked: str = "after_send_back"
+    #: whether a replaced piece may be played on the opponent's line so that
+    #: it reaches the mover's own start (the opponent then wins at once)
+    replaced_at_own_start: bool = True
+    #: whether a piece that wins at once is excused from leaving the
+    #: opponent's RUT free
+    winning_piece_excused: bool = True
 
 
 class End(enum.IntEnum):
@@ -204,6 +216,16 @@ class State:
     owe: bool = False
     end: End = End.PLAYING
     winner: int = -1
+    #: what the engine worked out about this state (masks, the legal actions):
+    #: a cache, never compared, hashed, shown or pickled (``position.Index``)
+    _ix: Any = field(default=None, compare=False, hash=False, repr=False)
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self) if f.name != "_ix")
+
+    def __setstate__(self, values: tuple[Any, ...]) -> None:
+        for f, value in zip(fields(self), (*values, None), strict=True):
+            object.__setattr__(self, f.name, value)
 
 
 # piece codes in State.cells: 0 empty, 1 a NODE black up, 2 red up, and

@@ -17,6 +17,7 @@ from boardctl.engines.describe import (
 )
 from boardctl.engines.linie1 import data as board_data
 from boardctl.engines.linie1.die import FACES, PIPS, PITCH
+from boardctl.engines.linie1.evaluate import Network, corridor, evaluate
 from boardctl.engines.linie1.geometry import (
     BUILDING,
     EDGE,
@@ -46,6 +47,7 @@ from boardctl.engines.linie1.values import (
     Take,
 )
 from boardctl.engines.linie1.values import Options as _Options
+from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
 
 HAND = 5
@@ -154,6 +156,12 @@ class Linie1(Engine[State, Action]):
         # with the cards on the table the state holds no secret until a trip
         # starts and shows them: the LEDs may then offer every hint
         self.has_secrets = self.dealt  # type: ignore[misc]
+        if not self.dealt:
+            self.computer_refused = (
+                "with the line and route cards on the table it would not know its own "
+                "route; choose the option secrets=dealt, and the game deals every player's "
+                "cards, each shown only to its player"
+            )
         self.speed = opts.movement == "speed"
         data = board_data.from_text(opts.board_data)
         self.geo = geo = Geometry(data)
@@ -221,6 +229,8 @@ class Linie1(Engine[State, Action]):
             [Lay(((cell, code),)) for code in range(size_codes)] if cell in geo.names else []
             for cell in range(geo.width * geo.width)
         ]
+        #: the board as the evaluation floods it, made when first needed
+        self._net: Network | None = None
         #: the sites a lay on one cell touches, built once
         self._lay_sites = {cell: frozenset({name}) for cell, name in geo.names.items()}
 
@@ -316,6 +326,82 @@ class Linie1(Engine[State, Action]):
             for i in range(len(self.cards)):
                 if i not in taken_cards:
                     yield Start(t.index, f"{self.set_letter}{i + 1}")
+
+    # -- for the computer ------------------------------------------------
+    #: a position costs the search some thirty times a two-player Shiftago one
+    #: (its routes measured by flooding the board several times a player)
+    search_scale = 0.035
+
+    def evaluate(self, state: State) -> tuple[float, ...]:
+        """The race of the routes: tiles still to lay, then cells to drive
+        (:mod:`.evaluate`)."""
+        net = self._net
+        if net is None:
+            net = self._net = Network(self)
+        return evaluate(self, net, state)
+
+    def determinize(self, state: State, player: int, rng: Rng) -> State:
+        """The line and route cards of the players who have not shown them
+        drawn again from those ``player`` has not seen (their own, and those
+        shown at a trip, are known)."""
+        n = self.players
+        hidden = [q for q in range(n) if q != player and not state.shown[q] and state.lines[q] >= 0]
+        if not hidden:
+            return state
+        seen = [q for q in range(n) if q == player or state.shown[q]]
+        lines = list(state.lines)
+        routes = list(state.routes)
+        for values, total in ((lines, len(self.geo.data.lines)), (routes, len(self.cards))):
+            known = {values[q] for q in seen}
+            free = [v for v in range(total) if v not in known]
+            for q in hidden:
+                values[q] = free.pop(rng.randrange(len(free)))
+        return _replace(state, lines=tuple(lines), routes=tuple(routes))
+
+    def considered(self, state: State) -> tuple[Action, ...] | None:
+        """While laying, with the cards known: the tiles laid or exchanged on
+        the cells of the mover's shortest buildable routes, leading on along
+        them, a start once the route is complete, and a pass; else every
+        legal action."""
+        if state.phase != LAY or state.lines[state.player] < 0:
+            return None
+        actions = list(self.legal_actions(state))
+        if len(actions) <= 24:
+            return None
+        net = self._net
+        if net is None:
+            net = self._net = Network(self)
+        cells = corridor(self, net, state, state.player)
+        complete = self.route_of(state, state.player) is not None
+        if not cells:
+            # no route to build, or the floods find one where a car cannot
+            # drive it: every lay, but no start that would be caught
+            out = tuple(a for a in actions if complete or not isinstance(a, Start))
+            return out if len(out) < len(actions) else None
+        line = state.lines[state.player]
+        mouths = {m for t in (line * 2, line * 2 + 1) for m in self.geo.terminals[t].mouths}
+        offsets = self.geo.offsets
+        sides = self.geo.sides
+
+        def leads_on(cell: int, code: int) -> bool:
+            """Whether two of the tile's rails lead on along the route."""
+            if not (cells >> cell) & 1:
+                return False
+            bits = sides[code]
+            on = 0
+            for d in range(4):
+                if bits >> d & 1 and ((cells >> (cell + offsets[d])) & 1 or (cell, d) in mouths):
+                    on += 1
+            return on >= 2
+
+        out = tuple(
+            a
+            for a in actions
+            if (isinstance(a, Start) and complete)
+            or isinstance(a, Pass)
+            or (isinstance(a, Lay) and all(leads_on(cell, code) for cell, code in a.parts))
+        )
+        return out if any(isinstance(a, Lay) for a in out) and len(out) < len(actions) else None
 
     # -- laying ----------------------------------------------------------
     def _constraints(self, tiles: bytes, x: int) -> tuple[int, int]:

@@ -1,0 +1,316 @@
+"""How well each player stands in a Linie 1 position, for the computer opponent.
+
+Linie 1 is a race in turns: lay the track of one's route (two tiles a turn),
+then drive it with the die. So the evaluation counts, for each player whose
+cards it knows, the tiles still to lay on the shortest buildable route from one
+of their terminals through their stops to the other: cells already holding a
+tile cost nothing where its rails lead on, empty cells one tile each, and a
+stop is the building's sign, or (no sign yet) any empty cell beside it, which
+will take the sign. A player on the trip counts the cells still to drive. Both
+become turns (a roll drives about :data:`ROLL` cells), the player laying now
+counts the tiles left to him this turn, and the fewer turns, the larger the
+share (:func:`~boardctl.engines.playing.shares`).
+
+The distances are floods over the frame as masks (cell ``i`` is bit ``i``; the
+frame's border keeps a shift from wrapping), one mask per side a car entered
+by: it leaves a tile only by a side the tile's rails join to that one, an
+empty cell by any side, and enters a cell where it is empty or has a rail
+facing it. Each leg (terminal to stop, stop to stop, stop to terminal) is
+flooded apart, so a car may seem to turn round at a stop: the count is a
+fair guess, and a route that looks complete but cannot be driven
+(:meth:`~boardctl.engines.linie1.engine.Linie1.route_of` says) counts one
+tile short.
+
+Pure and fast: the search calls it at every position it reaches.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise, permutations
+from typing import TYPE_CHECKING
+
+from boardctl.engines.linie1.values import LAY, OVER, State
+from boardctl.engines.playing import shares, terminal_values
+
+if TYPE_CHECKING:
+    from boardctl.engines.linie1.engine import Linie1
+
+#: tiles a route counts as needing when none can be built (walled off)
+FAR = 40
+#: cells a roll of the die drives, about (1234HH: an H reaches the next sign)
+ROLL = 2.8
+#: turns a trip counts as at most (a route of some 22 cells)
+TRIP = 8.0
+#: how sure a lead of one turn is
+SCALE = 1.5
+
+
+class Network:
+    """The frame as masks, for floods by shifting."""
+
+    def __init__(self, engine: Linie1) -> None:
+        geo = engine.geo
+        self.geo = geo
+        self.width = geo.width
+        self.track = sum(1 << c for c in geo.track_cells)
+        self.cells = tuple(geo.track_cells)
+        #: per terminal: its two mouths (track cell, the cell's side facing it)
+        self.mouths = tuple(t.mouths for t in geo.terminals)
+        #: per building: the track cells orthogonally beside it
+        self.beside = tuple(
+            sum(1 << c for c in geo.track_cells if geo.beside[c] >> b & 1)
+            for b in range(len(geo.building_letters))
+        )
+        #: per tile code: the (entry side, exit side) pairs its rails join
+        self.joins = tuple(
+            tuple((a, b) for a in range(4) for b in geo.exits[code][a])
+            for code in range(len(geo.exits))
+        )
+
+
+class Flood:
+    """Floods over one position's rails.
+
+    A car in a cell holding a tile leaves it only by a side the tile joins to
+    the side it came in by; an empty cell (a tile to lay) it may leave by any
+    side. It enters a cell by a side where the cell is empty or has a rail."""
+
+    __slots__ = ("empty", "enter", "joins", "tiled", "width")
+
+    def __init__(self, net: Network, tiles: bytes) -> None:
+        joins = [[0] * 4 for _ in range(4)]
+        enter = [0, 0, 0, 0]
+        tiled = 0
+        table = net.joins
+        sides = net.geo.sides
+        for c in net.cells:
+            code = tiles[c]
+            if code:
+                bit = 1 << c
+                tiled |= bit
+                for a, b in table[code]:
+                    joins[a][b] |= bit
+                s = sides[code]
+                for d in range(4):
+                    if s >> d & 1:
+                        enter[d] |= bit
+        empty = net.track & ~tiled
+        self.tiled = tiled
+        self.empty = empty
+        self.width = net.width
+        #: joins[a][b]: the tiled cells whose tile joins side a to side b
+        self.joins = joins
+        #: the cells a car may enter by each side
+        self.enter = [empty | e for e in enter]
+
+    def _moves(self, came: list[int], loose: int) -> list[int]:
+        """Where a car goes next from the tiled cells it entered by each side
+        (``came``) and the empty cells ``loose``: the cells entered, by side."""
+        j = self.joins
+        w = self.width
+        ent = self.enter
+        out0 = loose | (came[1] & j[1][0]) | (came[2] & j[2][0]) | (came[3] & j[3][0])
+        out1 = loose | (came[0] & j[0][1]) | (came[2] & j[2][1]) | (came[3] & j[3][1])
+        out2 = loose | (came[0] & j[0][2]) | (came[1] & j[1][2]) | (came[3] & j[3][2])
+        out3 = loose | (came[0] & j[0][3]) | (came[1] & j[1][3]) | (came[2] & j[2][3])
+        # leaving north enters the cell above by its south side, and so on
+        return [out2 << w & ent[0], out3 >> 1 & ent[1], out0 >> w & ent[2], out1 << 1 & ent[3]]
+
+    def layers(
+        self, came: list[int], loose: int, targets: list[int], limit: int = FAR
+    ) -> tuple[list[int], list[int]]:
+        """From the tiled cells entered by each side (``came``) and the empty
+        cells ``loose``: the cells reached with at most L tiles laid, for L =
+        0, 1, ... (cumulative), until every target cell is reached or
+        ``limit``; and per target the fewest tiles (:data:`FAR` if none)."""
+        tiled, empty = self.tiled, self.empty
+        w = self.width
+        j = self.joins
+        j10, j20, j30 = j[1][0], j[2][0], j[3][0]
+        j01, j21, j31 = j[0][1], j[2][1], j[3][1]
+        j02, j12, j32 = j[0][2], j[1][2], j[3][2]
+        j03, j13, j23 = j[0][3], j[1][3], j[2][3]
+        e0, e1, e2, e3 = (e & tiled for e in self.enter)
+        s0, s1, s2, s3 = (c & tiled for c in came)
+        f0, f1, f2, f3 = s0, s1, s2, s3
+        reach = s0 | s1 | s2 | s3
+        filled = 0  # empty cells reached
+        out: list[int] = []
+        done = [FAR] * len(targets)
+        level = 0
+        loose_now = 0
+        while True:
+            # along the rails laid, at no cost (only into tiled cells)
+            while f0 | f1 | f2 | f3 | loose_now:
+                o0 = loose_now | (f1 & j10) | (f2 & j20) | (f3 & j30)
+                o1 = loose_now | (f0 & j01) | (f2 & j21) | (f3 & j31)
+                o2 = loose_now | (f0 & j02) | (f1 & j12) | (f3 & j32)
+                o3 = loose_now | (f0 & j03) | (f1 & j13) | (f2 & j23)
+                loose_now = 0
+                f0 = o2 << w & e0 & ~s0
+                f1 = o3 >> 1 & e1 & ~s1
+                f2 = o0 >> w & e2 & ~s2
+                f3 = o1 << 1 & e3 & ~s3
+                s0 |= f0
+                s1 |= f1
+                s2 |= f2
+                s3 |= f3
+                reach |= f0 | f1 | f2 | f3
+            out.append(reach)
+            left = False
+            for i, t in enumerate(targets):
+                if done[i] == FAR:
+                    if reach & t:
+                        done[i] = level
+                    else:
+                        left = True
+            if not left or level >= limit:
+                return out, done
+            # one tile more: the empty cells next to what was reached
+            level += 1
+            moved = self._moves([s0, s1, s2, s3], filled)
+            grown = moved[0] | moved[1] | moved[2] | moved[3] | (loose if level == 1 else 0)
+            grown &= empty & ~filled
+            if not grown:
+                return out, done
+            filled |= grown
+            reach |= grown
+            loose_now = grown
+
+
+def _terminal(net: Network, flood: Flood, terminal: int) -> tuple[list[int], int, int]:
+    """A terminal as a source (tiled mouths by the side facing it, empty
+    mouths) and as a target (the mouth cells a car can leave it by)."""
+    came = [0, 0, 0, 0]
+    loose = cells = 0
+    for cell, side in net.mouths[terminal]:
+        bit = 1 << cell
+        if flood.empty & bit:
+            loose |= bit
+            cells |= bit
+        elif flood.enter[side] & bit:
+            came[side] |= bit
+            cells |= bit
+    return came, loose, cells
+
+
+def _stop(net: Network, flood: Flood, state: State, building: int) -> tuple[list[int], int, int]:
+    cell = state.stops[building]
+    if cell < 0:
+        free = net.beside[building] & flood.empty
+        return [0, 0, 0, 0], free, free
+    bit = 1 << cell
+    if flood.empty & bit:
+        return [0, 0, 0, 0], bit, bit
+    return [bit & e for e in flood.enter], 0, bit
+
+
+def points(
+    engine: Linie1, net: Network, flood: Flood, state: State, p: int
+) -> list[tuple[list[int], int, int]]:
+    """Player p's route: first terminal, the stops, last terminal, each as
+    (tiled cells entered by each side, empty cells, the cells)."""
+    line, card = state.lines[p], state.routes[p]
+    need = engine.need[card][line]
+    stops = [_stop(net, flood, state, b) for b in range(len(net.beside)) if need >> b & 1]
+    return [_terminal(net, flood, line * 2), *stops, _terminal(net, flood, line * 2 + 1)]
+
+
+def _floods(
+    flood: Flood, pts: list[tuple[list[int], int, int]], count: int
+) -> list[tuple[list[int], list[int]]]:
+    targets = [cells for _, _, cells in pts]
+    return [flood.layers(came, loose, targets) for came, loose, _ in pts[:count]]
+
+
+def _best(floods: list[tuple[list[int], list[int]]], k: int) -> tuple[int, list[int]]:
+    best: tuple[int, list[int]] = (FAR * (k + 1), [])
+    for order in permutations(range(1, k + 1)):
+        legs = [0, *order, k + 1]
+        total = sum(floods[legs[i]][1][legs[i + 1]] for i in range(k + 1))
+        if total < best[0]:
+            best = (total, legs)
+    return best
+
+
+def tiles_needed(engine: Linie1, net: Network, flood: Flood, state: State, p: int) -> int:
+    """The fewest tiles player p still lays to complete a route (cards known)."""
+    pts = points(engine, net, flood, state, p)
+    if not all(cells for _, _, cells in pts):
+        return FAR
+    k = len(pts) - 2
+    total, _ = _best(_floods(flood, pts, k + 1), k)
+    # an empty stop cell counts in both legs that meet there
+    shared = sum(1 for _, loose, _ in pts[1:-1] if loose)
+    return max(0, min(FAR, total - shared))
+
+
+def corridor(engine: Linie1, net: Network, state: State, p: int) -> int:
+    """The cells (bit ``i`` for cell ``i``) on player p's shortest buildable
+    routes, in the best order of the stops: where a tile laid or exchanged
+    brings the route nearer. 0 when no route can be built."""
+    flood = Flood(net, state.tiles)
+    pts = points(engine, net, flood, state, p)
+    if not all(cells for _, _, cells in pts):
+        return 0
+    k = len(pts) - 2
+    floods = _floods(flood, pts, k + 2)
+    total, legs = _best(floods, k)
+    if not 0 < total < FAR:
+        return 0
+    empty = flood.empty
+    out = 0
+    for a, b in pairwise(legs):
+        d = floods[a][1][b]
+        from_a, from_b = floods[a][0], floods[b][0]
+        last = len(from_b) - 1
+        before = 0
+        for level, reach in enumerate(from_a[: d + 1]):
+            new = reach & ~before
+            before = reach
+            out |= new & empty & from_b[min(d + 1 - level, last)]
+            out |= new & ~empty & from_b[min(d - level, last)]
+    return out
+
+
+def turns_left(engine: Linie1, net: Network, flood: Flood, state: State, p: int) -> float:
+    """About how many of p's turns until p wins: the tiles to lay, two a
+    turn; a turn to start; the trip, a roll a turn, counted as at most
+    :data:`TRIP` turns (so a route completed, and a trip started, always
+    count as progress)."""
+    if state.lines[p] < 0 or state.routes[p] < 0:
+        return FAR / 2 + 1.0 + TRIP
+    if state.cars[p] >= 0:
+        route = engine.driver.route(
+            state.tiles,
+            state.cars[p],
+            engine._goal(state, p),
+            engine.need[state.routes[p]][state.lines[p]],
+            engine._stop_cells(state),
+            state.visited[p],
+        )
+        if route is None:  # a wrong turn: back to the start
+            return 1.0 + TRIP
+        return min(TRIP, (len(route) - 1) / ROLL) + 0.5
+    tiles = tiles_needed(engine, net, flood, state, p)
+    if tiles == 0:
+        route = engine.route_of(state, p)
+        if route is not None:
+            return 1.0 + min(TRIP, (len(route) - 1) / ROLL)
+        tiles = 1  # the floods pass where a car cannot turn
+    return tiles / 2 + 1.0 + TRIP
+
+
+def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
+    """Each seat's value in [0, 1] (adding up to 1); the outcome once over."""
+    n = engine.players
+    if state.phase == OVER:
+        return terminal_values(n, state.winner if state.winner >= 0 else None)
+    if all(line < 0 for line in state.lines):
+        return (1.0 / n,) * n  # nobody's route is known (cards on the table)
+    flood = Flood(net, state.tiles)
+    turns = [turns_left(engine, net, flood, state, p) for p in range(n)]
+    mover = state.player
+    if state.phase == LAY and state.cars[mover] < 0:
+        turns[mover] -= max(0, 2 - state.laid) / 2
+    return shares([-t for t in turns], SCALE)
