@@ -101,6 +101,27 @@ class Beeline(Engine[State, Action]):
             ("pass", "loses"),
             ("passes", "loses"),
         ),
+        OptionSpec(
+            "rut_checked",
+            "The opponent's RUT checked",
+            "when a piece must leave the opponent's RUT free",
+            "choice",
+            ("after_send_back", "as_placed"),
+            ("once a line it sends back is taken off", "as it is put down"),
+        ),
+        OptionSpec(
+            "replaced_at_own_start",
+            "A replaced piece may reach its own start",
+            "whether a replaced piece may go on the opponent's line where it reaches the "
+            "mover's own start (the opponent then wins at once)",
+            "bool",
+        ),
+        OptionSpec(
+            "winning_piece_excused",
+            "A winning piece may block the RUT",
+            "whether a piece that wins at once need not leave the opponent's RUT free",
+            "bool",
+        ),
     )
     summary: ClassVar[str] = (
         "Black and Red each build a line of pieces from their starting NODE; the first to "
