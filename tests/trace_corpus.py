@@ -26,6 +26,16 @@ CAUSE_BIDI_TWO = (
     "two sticks of two turns laid before the board settles between them are not read as "
     "the two actions: the board is flagged wrong and nothing more is recorded"
 )
+CAUSE_HELD_CAR = (
+    "a streetcar lifted out of its terminal after a roll and held for the takeback time is "
+    "read as a takeback of the roll and the start (a thrown die taken back by lifting the "
+    "car): the drive is then a wrong board"
+)
+CAUSE_SIGN_ELSEWHERE = (
+    "the board is judged against the position before the tile that earned the sign, where "
+    "that tile is a stranger: both tiles blink red, which tells the player to take the "
+    "right one off"
+)
 
 #: a short Shiftago game (no line)
 GAME = ["Sf", "E2", "Nc", "E5", "Ne", "Nb", "Nf", "Nc", "Sg", "Sc", "W1", "Nf"]
@@ -817,6 +827,26 @@ def linie1(profile: str) -> Iterator[Hands]:
     settled(h, 1.0)
     tiles(h, game[4:8], 1.0)
     yield h
+    h = Hands(
+        "stop-sign-on-the-wrong-tile", profile,
+        "b10's tile set, and its stop sign put a second later on a10's tile instead: red "
+        "at a10 only (the sign to take off) and b10 amber (where it goes) after the grace "
+        "time; the sign moved to b10, the tile is recorded",
+        options={}, start=game[:1], parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("b10", "1E")
+    h.put("a10", "1E+stop", 1.0)
+    h.wait(2.0)
+    h.check("wrong_board", red=["a10"], amber=["b10"])
+    h.flagged()
+    h.expected_failure(CAUSE_SIGN_ELSEWHERE)
+    h.put("a10", "1E", 1.0)
+    h.wait(0.5)
+    h.act(game[1])
+    settled(h, 1.0)
+    tiles(h, game[2:6], 1.0)
+    yield h
 
 
 def _trip() -> tuple[list[str], int]:
@@ -886,6 +916,20 @@ def linie1_trips(profile: str) -> Iterator[Hands]:
     tiles(h, game[won + 3 : won + 7], 1.0)
     rolled(h, "roll:H", SECOND_WAY)
     driven(h, SECOND_DRIVE, 2.0)
+    yield h
+    h = Hands(
+        "streetcar-held-after-the-roll", profile,
+        "after the start, H rolled (told): the streetcar lifted out of t2a and held in the "
+        "hand 3.5 s before it is driven to b10's stop: a drive under way all along, the "
+        "roll and the start not taken back; one drive recorded",
+        options={}, start=started, parts=True,
+    )  # fmt: skip
+    h.wait(1.0)
+    rolled(h, "roll:H", FIRST_WAY)
+    h.drive(FIRST_DRIVE, 0.5, hold=3.5)
+    h.expected_failure(CAUSE_HELD_CAR)
+    settled(h, 1.0)
+    tiles(h, game[won + 3 : won + 7], 1.0)
     yield h
     h = Hands(
         "streetcar-on-a-wrong-cell", profile,

@@ -297,14 +297,18 @@ class Hands:
             self.moves.append(text)
             self.history.append(text)
 
-    def drive(self, text: str, pace: float = 0.5, midway: str | None = None) -> None:
+    def drive(
+        self, text: str, pace: float = 0.5, midway: str | None = None, hold: float = 0.0
+    ) -> None:
         """Drive a piece that stands on others (Linie 1's streetcar) as ``text``
         says (``>a10-b10``: the cells it stops on on its way), cell by cell:
         lift it off where it stands, set it on the next cell ``pace`` seconds
         later, lift it again ``pace`` seconds after that; the players expect
         one drive recorded. Just before it is lifted off the cell ``midway``,
         the board shows a drive under way: nothing recorded yet, nothing red
-        or amber."""
+        or amber. ``hold``: the piece first lifted is held in the hand that
+        much longer before it is set down; at the end of it the board shows a
+        drive under way too."""
         action = self.engine.parse_action(text)
         after = dict(self.engine.layout(self.engine.apply(self.match.state, action)))
         here, car = next(
@@ -318,6 +322,9 @@ class Hands:
             if here == midway:
                 self.check("move_in_progress", red=[], amber=[])
             self.put(here, _without(self.layout[here], car))
+            if n == 0 and hold:
+                self.wait(hold)
+                self.check("move_in_progress", red=[], amber=[])
             self.put(site, _with(self.layout.get(site), car), pace)
             here = site
         assert self.layout == after, (text, self.layout)
