@@ -306,9 +306,9 @@ class Hands:
         later, lift it again ``pace`` seconds after that; the players expect
         one drive recorded. Just before it is lifted off the cell ``midway``,
         the board shows a drive under way: nothing recorded yet, nothing red
-        or amber. ``hold``: the piece first lifted is held in the hand that
-        much longer before it is set down; at the end of it the board shows a
-        drive under way too."""
+        or amber. ``hold``: the piece first lifted is set down that many
+        seconds later instead (held in the hand); just before, the board shows
+        a drive under way too."""
         action = self.engine.parse_action(text)
         after = dict(self.engine.layout(self.engine.apply(self.match.state, action)))
         here, car = next(
@@ -325,7 +325,9 @@ class Hands:
             if n == 0 and hold:
                 self.wait(hold)
                 self.check("move_in_progress", red=[], amber=[])
-            self.put(site, _with(self.layout.get(site), car), pace)
+                self.put(site, _with(self.layout.get(site), car))
+            else:
+                self.put(site, _with(self.layout.get(site), car), pace)
             here = site
         assert self.layout == after, (text, self.layout)
         self.match.play(action)

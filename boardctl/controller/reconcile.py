@@ -13,7 +13,8 @@ answers with one :data:`Verdict`:
   guessed, the candidates are shown;
 * :class:`InProgress`: the board is on its way to one or more legal actions (a
   piece lifted, a marble in transit, marbles being removed for a score);
-* :class:`Takeback`: it shows an earlier position of the game;
+* :class:`Takeback`: it shows an earlier position of the game, no further
+  back than chance's last outcome (a die thrown is not on the board);
 * :class:`Wrong`: anything else, with the sites that hold what they must not
   and the sites that must get their piece back.
 
@@ -64,7 +65,7 @@ from itertools import pairwise
 from typing import Any
 
 from boardctl.board import BoardProfile
-from boardctl.engines.base import Engine
+from boardctl.engines.base import CHANCE, Engine
 from boardctl.engines.physical import PhysicalBoard
 
 #: a sensed or projected layout as a hashable value
@@ -648,9 +649,19 @@ class Reconciler:
         return found
 
     def _takeback(self, states: Sequence[Any], key: Key) -> Takeback | None:
+        """The board shows an earlier position of the players' own actions. It
+        never goes back past chance's last outcome: a die thrown or a tile
+        drawn is no piece on the board, and lifting pieces does not unthrow it
+        (a streetcar lifted out of its terminal after the roll is its drive
+        under way, not the start and the roll taken back). An operator's undo
+        may take chance's outcomes back."""
         depth = min(self.takeback_depth, len(states) - 1)
+        engine = self.engine
         for steps in range(1, depth + 1):
-            if self.expect(states[-1 - steps]).key == key:
+            earlier = states[-1 - steps]
+            if engine.actor(earlier) is CHANCE:
+                return None
+            if self.expect(earlier).key == key:
                 return Takeback(steps)
         return None
 
