@@ -175,10 +175,12 @@ class BoardTracker:
         seconds is not on its way: a marble in transit stops, a piece carried
         is put down. It is one to put right (a marble knocked along a track, a
         wrong colour pushed in behind the same colour look like a move under
-        way for as long as they stay). True when it was judged so."""
+        way for as long as they stay); a piece half built by a legal action
+        is not to be taken away but finished (a tile whose stop sign is still
+        looked for). True when it was judged so."""
         if not isinstance(self.verdict, InProgress) or now - self.changed_at < limit:
             return False
-        wrong = self.to_restore(reconciler, state)
+        wrong = replace(reconciler.wrong(state, self.sensed), undone=self.undone)
         if not (wrong.offending or wrong.restore):
             return False  # only a gate broke: the pulse is forgotten in its time
         self.verdict = wrong
