@@ -26,6 +26,18 @@ CAUSE_BIDI_TWO = (
     "two sticks of two turns laid before the board settles between them are not read as "
     "the two actions: the board is flagged wrong and nothing more is recorded"
 )
+#: misreads known at settle times shorter than the daemon's (the xfail_settle causes)
+CAUSE_SLIDE = (
+    "a board still for the settle time is read whatever it shows: a disc resting on a legal "
+    "cell that long before it is slid on to its cell is recorded where it rested, and the "
+    "board is then wrong"
+)
+CAUSE_SLEEVE = (
+    "a board still for the settle time is read whatever it shows: a sleeve read as the "
+    "mover's marble on an empty edge cell that long is an insertion (no light gate broken, "
+    "no marble pushed), recorded, then taken back as the sleeve passes"
+)
+
 #: a short Shiftago game (no line)
 GAME = ["Sf", "E2", "Nc", "E5", "Ne", "Nb", "Nf", "Nc", "Sg", "Sc", "W1", "Nf"]
 #: DuploLine turns: an opening, then ring-and-disc turns, a move onto a ring
@@ -110,6 +122,23 @@ def chatter(profile: str) -> Iterator[Hands]:
     h.glitch("a3", h.value("a3", "p1"), 0.03)
     settled(h, 0.8)
     h.act("Nc")
+    settled(h, 1.0)
+    yield h
+
+
+def sleeve(profile: str) -> Iterator[Hands]:
+    h = Hands(
+        "sleeve-over-an-edge-cell", profile,
+        "a sleeve passes over the empty edge cell a3 as its player reaches across, read as "
+        "a marble of theirs for 110 ms (no light gate breaks): nothing recorded; then their "
+        "push",
+        options=EXPRESS, start=GAME[:6],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.glitch("a3", h.value("a3", f"p{h.match.to_move()}"), 0.11)
+    settled(h, 0.8)
+    h.expected_failure_at_settle(0.1 if profile == PRESENCE else 0.11, CAUSE_SLEEVE)
+    h.act("Nf")
     settled(h, 1.0)
     yield h
 
@@ -461,6 +490,22 @@ def duplo(profile: str) -> Iterator[Hands]:
         h.wait(0.1)
         h.act(DUPLO_GAME[k + 1], pace=0.05)
         settled(h, 0.8)
+    yield h
+    h = Hands(
+        "disc-slid-to-its-cell", profile,
+        "white's disc set down on a2 for 110 ms and slid on to b3 before the hand lets go: "
+        "D+b3 recorded, not D+a2; then the ring of the turn",
+        options={}, start=DUPLO_GAME[:3],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("a2", "white-disc")
+    h.lift("a2", after=0.11)
+    h.wait(0.02)
+    h.act("D+b3")
+    settled(h, 0.8)
+    h.expected_failure_at_settle(0.11, CAUSE_SLIDE)
+    h.act("R+b5")
+    settled(h, 0.8)
     yield h
     mid = DUPLO_GAME[:6]  # black to act: a disc next (Da4-a3)
     h = Hands(
@@ -1058,6 +1103,7 @@ CORPUS: list[Callable[[str], Iterator[Hands]]] = [
     clean,
     rolling,
     chatter,
+    sleeve,
     lifted,
     wrong_colour,
     illegal_cell,

@@ -111,6 +111,7 @@ class Hands:
         self.checks: list[dict[str, Any]] = []
         self.flags = 0
         self.xfail: str | None = None
+        self.xfail_settle: dict[str, Any] | None = None
         self.gated = any(s.reports is Reports.PULSE for s in self.profile.sites)
         self._codes = {p: v for v, p in self.profile.codes.items()}
 
@@ -381,6 +382,11 @@ class Hands:
     def expected_failure(self, cause: str) -> None:
         self.xfail = cause
 
+    def expected_failure_at_settle(self, up_to: float, cause: str) -> None:
+        """The trace is read right at the daemon's settle time, but misread
+        when the board is accepted after ``up_to`` seconds still or fewer."""
+        self.xfail_settle = {"up_to": up_to, "cause": cause}
+
     # -- the file
     def readings(self) -> list[dict[str, Any]]:
         """The physical changes as the host's sensor source hands them on."""
@@ -473,6 +479,8 @@ class Hands:
         }
         if self.xfail:
             data["xfail"] = self.xfail
+        if self.xfail_settle:
+            data["xfail_settle"] = self.xfail_settle
         return data
 
     def write(self, folder: Path = TRACES) -> Path:
@@ -746,6 +754,14 @@ def misreads(data: Mapping[str, Any], outcome: Outcome) -> Misreads:
         missed_flags=max(0, flags - outcome.flags),
         checks=len(outcome.problems),
     )
+
+
+def known_misread(data: Mapping[str, Any], settle: float | None = None) -> bool:
+    """Whether the trace is a known misread at ``settle`` (None: the daemon's)."""
+    if data.get("xfail"):
+        return True
+    short = data.get("xfail_settle")
+    return bool(short) and settle is not None and settle <= float(short["up_to"]) + 1e-9
 
 
 def verdict(data: Mapping[str, Any], outcome: Outcome) -> list[str]:
