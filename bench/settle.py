@@ -4,7 +4,8 @@ a chattering sensor or the two actions of a turn are read before they are
 done; too long and the board feels slow, and a quick player's next move runs
 into the last one. This runs the hand traces of ``tests/traces/`` (every board,
 every trace, the known misreads included) at several settle times and prints
-what a player would notice going wrong at each.
+what a player would notice going wrong at each, and the felt latency (from the
+hand letting go to the action recorded), in all and per board.
 
     .venv/bin/python bench/settle.py [--settle 40 60 80 100 150 200 250]
 
@@ -30,6 +31,19 @@ from trace_support import Misreads, known_misread, load, misreads, run, trace_fi
 SETTLES_MS = (40, 60, 80, 100, 150, 200, 250)
 
 
+def _percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+
+
+def _felt(values: list[float]) -> str:
+    if not values:
+        return "-"
+    ms = [v * 1000 for v in values]
+    return f"{_percentile(ms, 0.5):.0f} / {_percentile(ms, 0.99):.0f} / {max(ms):.0f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--settle", type=int, nargs="+", default=list(SETTLES_MS))
@@ -43,24 +57,50 @@ def main() -> None:
     )
     print(
         "| settle | missed | invented | false flags | missed flags | wrong lights "
-        "| traces wrong (known) | s |"
+        "| traces wrong (known) | felt median / p99 / max, ms | s |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    boards = sorted({t["profile"] for t in traces})
+    #: (board, settle) -> felt latencies, traces wrong, of them known
+    by_board: dict[tuple[str, int], tuple[list[float], int, int]] = {}
     for ms in args.settle:
         start = time.perf_counter()
         total = Misreads()
         bad = bad_known = 0
+        felt: list[float] = []
         for data in traces:
-            found = misreads(data, run(data, settle=ms / 1000))
+            outcome = run(data, settle=ms / 1000)
+            found = misreads(data, outcome)
             total += found
-            if found.total or found.checks:
-                bad += 1
-                bad_known += known_misread(data, ms / 1000)
+            wrong = bool(found.total or found.checks)
+            was_known = wrong and known_misread(data, ms / 1000)
+            bad += wrong
+            bad_known += was_known
+            felt += outcome.felt
+            board_felt, board_bad, board_known = by_board.get((data["profile"], ms), ([], 0, 0))
+            by_board[data["profile"], ms] = (
+                board_felt + outcome.felt,
+                board_bad + wrong,
+                board_known + was_known,
+            )
         took = time.perf_counter() - start
         print(
             f"| {ms} ms | {total.missed} | {total.invented} | {total.false_flags} "
-            f"| {total.missed_flags} | {total.checks} | {bad} ({bad_known}) | {took:.1f} |"
+            f"| {total.missed_flags} | {total.checks} | {bad} ({bad_known}) | {_felt(felt)} "
+            f"| {took:.1f} |"
         )
+    print()
+    print("Felt latency: from the last reading before an action is recorded off the board")
+    print("(the hand letting go; on a GPIO board the host's debounce time earlier) to its")
+    print("record, on the loop's clock; the loop's own work and a microcontroller's debounce")
+    print("are not counted (bench/latency.py measures the loop). Per board:")
+    print()
+    print("| board | settle | actions read | felt median / p99 / max, ms | traces wrong (known) |")
+    print("| --- | --- | --- | --- | --- |")
+    for board in boards:
+        for ms in args.settle:
+            felt, wrong, was_known = by_board.get((board, ms), ([], 0, 0))
+            print(f"| {board} | {ms} ms | {len(felt)} | {_felt(felt)} | {wrong} ({was_known}) |")
 
 
 if __name__ == "__main__":

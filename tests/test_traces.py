@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from trace_support import TRACES, known_misread, load, misreads, run, trace_files, verdict
 
+from boardctl.controller.machine import Timing
 from hardware.profiles import builtin_profiles
 
 
@@ -106,3 +107,17 @@ def test_a_wrong_way_lit_is_told() -> None:
         "legal is ['a10', 'b10', 't2a'], expected ['a10', 'b10', 'c10', 't2a']" in p
         for p in problems
     ), problems
+
+
+def test_an_action_is_recorded_once_the_board_is_still_for_the_settle_time() -> None:
+    """Not a frame or a deadline later: the felt latency of every action read
+    off the board is the settle time (the loop's own work aside)."""
+    data = load(TRACES / "shiftago-colour" / "clean-normal-pace.json")
+    outcome = run(data)
+    assert len(outcome.felt) == len(data["expect"]["history"]) == 12
+    settle = Timing().settle
+    assert all(abs(felt - settle) < 0.001 for felt in outcome.felt), outcome.felt
+    presence = load(TRACES / "shiftago-presence" / "clean-normal-pace.json")
+    debounce = 0.02  # the host's debounce time on a GPIO board: the hand let go that earlier
+    felt = run(presence).felt
+    assert felt and all(abs(f - settle - debounce) < 0.001 for f in felt), felt

@@ -544,9 +544,14 @@ class Clock:
 class Log:
     """Records what the controller records (the store's side of it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock) -> None:
         self.history: list[str] = []
         self.moves: list[str] = []
+        self._clock = clock
+        #: while a person tells an action or chance's outcome (not the board)
+        self.telling = False
+        #: when each action was recorded, and whether it was told
+        self.recorded_at: list[tuple[float, bool]] = []
 
     def begin(
         self, game: str, options: Mapping[str, Any], seed: int | None = None, seats: Any = None
@@ -556,6 +561,7 @@ class Log:
     def record(self, move: str, public: str | None = None, excluded: object = None) -> None:
         self.history.append(move)
         self.moves.append(move)
+        self.recorded_at.append((self._clock(), self.telling))
 
     def undo(self, steps: int) -> None:
         self.history.append(f"undo {steps}")
@@ -582,6 +588,10 @@ class Outcome:
     #: what a checkpoint found that it did not expect, in words
     problems: list[str] = field(default_factory=list)
     phases: list[tuple[float, str]] = field(default_factory=list)
+    #: for each action recorded off the board: seconds from the last reading
+    #: before it (the hand letting go; on a GPIO board, the debounce time
+    #: before) to its record (the loop's work not counted)
+    felt: list[float] = field(default_factory=list)
 
 
 def _event(profile: BoardProfile, step: Mapping[str, Any]) -> list[SensorEvent]:
@@ -612,7 +622,8 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
     timing = Timing(**data.get("timing", {}))
     if settle is not None:
         timing = dataclasses.replace(timing, settle=settle)
-    log = Log()
+    clock = Clock()
+    log = Log(clock)
     start = list(data.get("start", []))
     game, options = data.get("game", profile.game), data.get("options", {})
     controller = Controller(
@@ -624,7 +635,6 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
         resume=(game, options, start) if start else None,
     )
     log.moves = list(start)
-    clock = Clock()
     palette = Palette.choose((), profile.palette)
     loop = Loop(controller, Dark(), palette=palette, clock=clock)
     loop.start()
@@ -635,6 +645,8 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
     end = float(data.get("end", max([s["t"] for s in steps] + [c["t"] for c in checks]) + 1))
     out = Outcome(log.history, log.moves, 0)
     last = [controller.state]
+    #: when a cell's reading changed or a gate broke
+    readings: list[float] = []
 
     def turn() -> None:
         loop.turn(block=False)
@@ -662,21 +674,20 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
         if t_step < t_check:
             advance(t_step)
             while i < len(steps) and steps[i]["t"] == t_step:
-                if "chance" in steps[i]:
-                    # an operator tells chance's outcome, as the control socket does
+                if "chance" in steps[i] or "play" in steps[i]:
+                    # an operator tells chance's outcome, or a person tells an
+                    # action, as the control socket's chance and play do
+                    cmd = "chance" if "chance" in steps[i] else "play"
                     turn()
+                    log.telling = True
                     try:
-                        loop.command({"cmd": "chance", "action": steps[i]["chance"]}, clock.now)
+                        loop.command({"cmd": cmd, "action": steps[i][cmd]}, clock.now)
                     except ControllerError as exc:
-                        out.problems.append(f"at {t_step} s chance refused: {exc}")
-                elif "play" in steps[i]:
-                    # a person tells an action, as the control socket's play does
-                    turn()
-                    try:
-                        loop.command({"cmd": "play", "action": steps[i]["play"]}, clock.now)
-                    except ControllerError as exc:
-                        out.problems.append(f"at {t_step} s play refused: {exc}")
+                        out.problems.append(f"at {t_step} s {cmd} refused: {exc}")
+                    log.telling = False
                 else:
+                    if "site" in steps[i]:
+                        readings.append(t_step)
                     for event in _event(profile, steps[i]):
                         loop.emit(event)
                 i += 1
@@ -688,6 +699,11 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
             c += 1
     advance(end)
     turn()
+    held_back = _debounce_time(profile)  # a GPIO board's readings come that late
+    for at, told in log.recorded_at:
+        before = [t for t in readings if t <= at]
+        if not told and before:
+            out.felt.append(at - before[-1] + held_back)
     return out
 
 

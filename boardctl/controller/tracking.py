@@ -30,6 +30,9 @@ from boardctl.controller.reconcile import (
 )
 from boardctl.sensing import SensorChange
 
+#: seconds within which a deadline counts as reached (float rounding, no more)
+SLACK = 1e-6
+
 
 class BoardTracker:
     """The board of ``profile`` as its sensors report it. ``set_up``: the
@@ -120,8 +123,11 @@ class BoardTracker:
         return bool(stale)
 
     def settled_for(self, now: float, settle: float) -> float:
-        """How long the board has been still beyond ``settle`` (negative: not yet)."""
-        return now - self.changed_at - settle
+        """How long the board has been still beyond ``settle`` (negative: not
+        yet). A time within :data:`SLACK` of a deadline counts as reached: the
+        loop wakes at deadlines computed as sums (:meth:`Controller.next_deadline`),
+        which float rounding may land a hair before the difference computed here."""
+        return now - self.changed_at - settle + SLACK
 
     # -- what it says ------------------------------------------------------------
     def judge(self, reconciler: Reconciler, states: Sequence[Any], *, deep: bool) -> None:
