@@ -109,15 +109,23 @@ def test_a_wrong_way_lit_is_told() -> None:
     ), problems
 
 
-def test_an_action_is_recorded_once_the_board_is_still_for_the_settle_time() -> None:
+def test_an_action_is_recorded_once_the_board_is_still_for_its_settle_time() -> None:
     """Not a frame or a deadline later: the felt latency of every action read
-    off the board is the settle time (the loop's own work aside)."""
-    data = load(TRACES / "shiftago-colour" / "clean-normal-pace.json")
-    outcome = run(data)
-    assert len(outcome.felt) == len(data["expect"]["history"]) == 12
-    settle = Timing().settle
-    assert all(abs(felt - settle) < 0.001 for felt in outcome.felt), outcome.felt
+    off the board is its settle time (the loop's own work aside), the shorter
+    one where a light gate broke for it."""
+    timing = Timing()
+    duplo = load(TRACES / "duploline" / "clean-normal-pace.json")
+    felt = run(duplo).felt
+    assert len(felt) == len(duplo["expect"]["history"]) == 9
+    assert all(abs(f - timing.settle) < 0.001 for f in felt), felt
+    # the board with light gates: each push broke its gate
     presence = load(TRACES / "shiftago-presence" / "clean-normal-pace.json")
     debounce = 0.02  # the host's debounce time on a GPIO board: the hand let go that earlier
     felt = run(presence).felt
-    assert felt and all(abs(f - settle - debounce) < 0.001 for f in felt), felt
+    assert len(felt) == 12, felt
+    assert all(abs(f - timing.settle_gated - debounce) < 0.001 for f in felt), felt
+    felt = run(presence, settle_gated=0.1).felt
+    assert all(abs(f - 0.1 - debounce) < 0.001 for f in felt), felt
+    # the same pushes on the board without gates
+    felt = run(load(TRACES / "shiftago-colour" / "clean-normal-pace.json")).felt
+    assert len(felt) == 12 and all(abs(f - timing.settle) < 0.001 for f in felt), felt

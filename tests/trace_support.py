@@ -616,12 +616,17 @@ def lit(profile: BoardProfile, frames: Sequence[Frame], colour: tuple[int, int, 
     return {s.name for s in profile.sites if s.leds and any(f[s.leds[0]] == colour for f in frames)}
 
 
-def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
-    """Play a trace through the controller's loop on a fake clock."""
+def run(
+    data: Mapping[str, Any], *, settle: float | None = None, settle_gated: float | None = None
+) -> Outcome:
+    """Play a trace through the controller's loop on a fake clock, with the
+    daemon's settle times or these."""
     profile = load_profile(data["profile"])
     timing = Timing(**data.get("timing", {}))
     if settle is not None:
         timing = dataclasses.replace(timing, settle=settle)
+    if settle_gated is not None:
+        timing = dataclasses.replace(timing, settle_gated=settle_gated)
     clock = Clock()
     log = Log(clock)
     start = list(data.get("start", []))

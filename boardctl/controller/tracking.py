@@ -20,6 +20,7 @@ from boardctl.board import BoardProfile, Reports
 from boardctl.controller.reconcile import (
     InProgress,
     Key,
+    Played,
     Reconciler,
     Takeback,
     Verdict,
@@ -121,6 +122,23 @@ class BoardTracker:
         for p in stale:
             del self.pulses[p]
         return bool(stale)
+
+    def settle_time(self, settle: float, gated: float) -> float:
+        """How long the board must stay still before its verdict is acted on:
+        ``gated`` when it shows actions each of which broke a
+        light gate on its way since the last action (marbles pushed in: the
+        gate is the hand's evidence, so nothing is left to wait for but the
+        marbles' bounce), ``settle`` for everything else (a piece set
+        down may yet be slid on; a sleeve over an empty entry cell breaks no
+        gate)."""
+        verdict, pulses = self.verdict, self.pulses
+        if (
+            pulses
+            and isinstance(verdict, Played)
+            and all(option.touched & pulses.keys() for option in verdict.path)
+        ):
+            return min(gated, settle)
+        return settle
 
     def settled_for(self, now: float, settle: float) -> float:
         """How long the board has been still beyond ``settle`` (negative: not
