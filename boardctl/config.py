@@ -105,6 +105,25 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class MqttConfig:
+    #: the broker, "mqtt://host:1883" or "mqtts://host:8883"; "" for none (off)
+    broker: str
+    #: this board's name on the broker (its topics are boardctl/<board_id>/...); "" is the
+    #: host name
+    board_id: str
+    #: the user the board signs in as ("" signs in anonymously: then no command is taken)
+    user: str
+    #: a file holding the user's password, readable by the service alone
+    password_file: str
+    #: the certificate authority of an mqtts:// broker; "" trusts the system's
+    ca_file: str
+    #: announce the board to Home Assistant (MQTT discovery)
+    discovery: bool
+    #: the topic prefix Home Assistant's discovery listens on
+    discovery_prefix: str
+
+
+@dataclass(frozen=True, slots=True)
 class ComputerConfig:
     #: the longest the computer may think over one turn, in seconds; past it
     #: the best move found so far is played (a level's own budget is far less)
@@ -131,6 +150,7 @@ class Config:
     web: WebConfig
     computer: ComputerConfig
     schedule: ScheduleConfig
+    mqtt: MqttConfig
     #: who plays each seat ([game] seats: "hands,computer:3"); every seat hands by default
     seats: Seats = ALL_HANDS
     #: (section, key) -> where its value came from ("file:line: [section] key")
@@ -362,6 +382,9 @@ def _check(section: str, key: str, value: Any, expected: Any, where: str) -> Any
     elif expected is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ConfigError(f"{where}: must be a whole number, not {value!r}")
+    elif expected is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: must be true or false, not {value!r}")
     elif expected is str and not isinstance(value, str):
         raise ConfigError(f'{where}: must be text in quotes, e.g. "{value}"')
     bounds = _RANGES.get((section, key))
@@ -465,6 +488,7 @@ def load(
     _check_control(built["control"], where)
     _check_web(built["web"], where)
     _check_schedule(built["schedule"], where)
+    _check_mqtt(built["mqtt"], where)
     return Config(**built, where=MappingProxyType(where))
 
 
@@ -526,3 +550,10 @@ def _check_web(web: WebConfig, where: Mapping[tuple[str, str], str]) -> None:
         web.token,
         lambda key: where.get(("web", key), f"[web] {key}"),
     )
+
+
+def _check_mqtt(mqtt: MqttConfig, where: Mapping[tuple[str, str], str]) -> None:
+    """``[mqtt]`` as the daemon's broker client checks it, before anything starts."""
+    from boardctl.fleet.settings import check_settings
+
+    check_settings(mqtt, lambda key: where.get(("mqtt", key), f"[mqtt] {key}"))

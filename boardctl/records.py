@@ -78,8 +78,9 @@ class GameRecord:
             data["ended"] = self.ended
         if self.result is not None:
             data["result"] = dict(self.result)
-        if self.seats.any_computer:
+        if self.seats.any_apart:
             data["seats"] = self.seats.to_json()
+        if self.seats.any_computer:
             data["plans"] = {str(ply + 1): list(t) for ply, t in sorted(self.plans.items())}
         data.update(self.annotations)
         return data

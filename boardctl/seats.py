@@ -1,17 +1,23 @@
-"""Who plays each seat of a game: hands at this board, or the computer at a level.
+"""Who plays each seat of a game: hands at this board, the computer at a level,
+or another board's hands.
 
 Written as people type it, one word per seat in seat order, separated by
-commas: ``hands,computer:3`` (seat 1 hands, seat 2 the computer at level 3).
-``computer`` alone is level :data:`DEFAULT_LEVEL`; seats not listed are played
-by hands, so the empty text is every seat by hands (the daemon's default).
+commas: ``hands,computer:3`` (seat 1 hands, seat 2 the computer at level 3),
+``hands,remote:grandma`` (seat 2 played at the board ``grandma``, through the
+broker: docs/fleet.md). ``computer`` alone is level :data:`DEFAULT_LEVEL`;
+seats not listed are played by hands, so the empty text is every seat by
+hands (the daemon's default).
 
 A computer seat of a game under way also carries the seed its thinking is
 drawn from: the same seed, level and position always give the same move, so a
-game record that names them replays exactly. Pure.
+game record that names them replays exactly. A remote seat of a game under
+way carries, in the same place, the number both boards know the game by.
+Pure.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +26,11 @@ from boardctl.errors import BoardctlError
 
 HANDS = "hands"
 COMPUTER = "computer"
+REMOTE = "remote"
+#: a player away from the board who chooses their moves on their phone's private page
+PHONE = "phone"
+#: another board's id, as its topics on the broker name it
+BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 #: the computer's levels, weakest first (docs/computer.md says what each does)
 LEVELS = range(1, 6)
 #: the level of a seat written ``computer`` without one
@@ -34,23 +45,62 @@ class SeatError(BoardctlError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat: ``hands``, or the computer at ``level`` (with its ``seed``
-    once a game begins)."""
+    """One seat: ``hands``, the computer at ``level`` (with its ``seed``
+    once a game begins), or the hands at the other ``board`` (with, as its
+    ``seed``, the number both boards know the game by)."""
 
     kind: str = HANDS
     level: int = 0
     seed: int | None = None
+    board: str = ""
 
     @property
     def computer(self) -> bool:
         return self.kind == COMPUTER
 
+    @property
+    def remote(self) -> bool:
+        return self.kind == REMOTE
+
+    @property
+    def phone(self) -> bool:
+        return self.kind == PHONE
+
+    @property
+    def apart(self) -> bool:
+        """Played elsewhere than by the hands at this board."""
+        return self.kind != HANDS
+
+    @property
+    def person(self) -> bool:
+        """Played by a person away from the board (another board's, or on a phone)."""
+        return self.kind in (REMOTE, PHONE)
+
+    @property
+    def who(self) -> str:
+        """Who plays the seat, in words: ``the player at table-2``."""
+        if self.phone:
+            return "the player on their phone"
+        if self.remote:
+            return f"the player at {self.board}"
+        return "the computer" if self.computer else "the hands at this board"
+
     @classmethod
     def from_str(cls, text: str) -> Seat:
         """``hands``, ``computer`` or ``computer:N``; :class:`SeatError` otherwise."""
-        word, colon, number = text.strip().lower().partition(":")
+        word, colon, number = text.strip().partition(":")
+        word = word.lower()
         if word == HANDS and not colon:
             return cls()
+        if word == PHONE and not colon:
+            return cls(PHONE)
+        if word == REMOTE:
+            if BOARD_ID.fullmatch(number):
+                return cls(REMOTE, board=number)
+            raise SeatError(
+                f"seat {text.strip()!r}: a remote seat names the other board by its id "
+                "([mqtt] board_id there), e.g. remote:table-2"
+            )
         if word == COMPUTER:
             if not colon:
                 return cls(COMPUTER, DEFAULT_LEVEL)
@@ -61,30 +111,52 @@ class Seat:
                 f"{LEVELS[0]} to {LEVELS[-1]}, e.g. computer:3"
             )
         raise SeatError(
-            f"seat {text.strip()!r}: a seat is played by hands or by the computer at a level: "
-            f"write hands, computer or computer:N (N from {LEVELS[0]} to {LEVELS[-1]})"
+            f"seat {text.strip()!r}: a seat is played by hands, by the computer at a level or "
+            f"at another board: write hands, computer or computer:N (N from {LEVELS[0]} to "
+            f"{LEVELS[-1]}), remote:BOARD, or phone (a player's private page)"
         )
 
     def __str__(self) -> str:
+        if self.phone:
+            return PHONE
+        if self.remote:
+            return f"{REMOTE}:{self.board}"
         return f"{COMPUTER}:{self.level}" if self.computer else HANDS
 
     def to_json(self) -> dict[str, Any]:
+        if self.phone:
+            return {"player": PHONE}
+        if self.remote:
+            out: dict[str, Any] = {"player": REMOTE, "board": self.board}
+            if self.seed is not None:
+                out["game"] = self.seed
+            return out
         if not self.computer:
             return {"player": HANDS}
-        out: dict[str, Any] = {"player": COMPUTER, "level": self.level}
+        out = {"player": COMPUTER, "level": self.level}
         if self.seed is not None:
             out["seed"] = self.seed
         return out
 
     @classmethod
     def from_json(cls, data: object, where: str = "seat") -> Seat:
-        if not isinstance(data, dict) or data.get("player") not in (HANDS, COMPUTER):
+        if not isinstance(data, dict) or data.get("player") not in (HANDS, COMPUTER, REMOTE, PHONE):
             raise SeatError(
-                f'{where}: a seat is {{"player": "hands"}} or '
-                f'{{"player": "computer", "level": 3, "seed": 12345}}'
+                f'{where}: a seat is {{"player": "hands"}}, '
+                f'{{"player": "computer", "level": 3, "seed": 12345}} or '
+                f'{{"player": "remote", "board": "table-2", "game": 12345}}'
             )
         if data["player"] == HANDS:
             return cls()
+        if data["player"] == PHONE:
+            return cls(PHONE)
+        if data["player"] == REMOTE:
+            board, game = data.get("board"), data.get("game")
+            if not isinstance(board, str) or not BOARD_ID.fullmatch(board):
+                raise SeatError(f'{where}: "board" must be the other board\'s id, e.g. "table-2"')
+            if game is not None and not (_whole(game) and 0 <= game <= MAX_SEED):
+                raise SeatError(f'{where}: "game" must be a whole number from 0 to {MAX_SEED}')
+            return cls(REMOTE, 0, game, board)
         level, seed = data.get("level"), data.get("seed")
         if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
             raise SeatError(
@@ -118,7 +190,7 @@ class Seats:
     def trimmed(self) -> Seats:
         """The same seats without the hands listed last (they are the default)."""
         listed = list(self.listed)
-        while listed and not listed[-1].computer:
+        while listed and not listed[-1].apart:
             listed.pop()
         return Seats(tuple(listed))
 
@@ -131,6 +203,31 @@ class Seats:
     @property
     def any_computer(self) -> bool:
         return any(s.computer for s in self.listed)
+
+    @property
+    def any_phone(self) -> bool:
+        return any(s.phone for s in self.listed)
+
+    @property
+    def any_person(self) -> bool:
+        """Whether a person away from the board plays a seat (another board's, a phone)."""
+        return any(s.person for s in self.listed)
+
+    @property
+    def any_remote(self) -> bool:
+        return any(s.remote for s in self.listed)
+
+    @property
+    def any_apart(self) -> bool:
+        """Whether any seat is played elsewhere than by this board's hands."""
+        return any(s.apart for s in self.listed)
+
+    def apart(self, seat: int | None) -> Seat | None:
+        """The seat ``seat`` when the computer or another board plays it, else None."""
+        if seat is None:
+            return None
+        found = self[seat]
+        return found if found.apart else None
 
     def computer(self, seat: int | None) -> Seat | None:
         """The computer seat ``seat``, or None for hands (or nobody)."""
@@ -146,22 +243,45 @@ class Seats:
                 f"seats {str(self)!r} name {len(self.listed)} seats, and this game of {game} "
                 f"has {players} players: name one seat per player"
             )
+        boards = {s.board for s in self.listed if s.remote}
+        if len(boards) > 1:
+            raise SeatError(
+                f"seats {str(self)!r} name {len(boards)} other boards: a game is played with "
+                "one other board at most"
+            )
+        if boards and self.any_computer:
+            raise SeatError(
+                f"seats {str(self)!r}: a game with another board seats no computer here; "
+                "the other board may seat one"
+            )
+        if boards and len(self.listed) == players and all(s.remote for s in self.listed):
+            raise SeatError(
+                f"seats {str(self)!r}: every seat at another board leaves none here: name "
+                "hands for this board's own"
+            )
         return self
 
     def seeded(self, new_seed: Callable[[], int], keep: bool = False) -> Seats:
         """The seats with a fresh seed for every computer seat (a new game);
-        ``keep``: only for those without one."""
+        ``keep``: only for those without one. A remote seat keeps its game's
+        number (an invitation accepted), and gets one without it."""
         return Seats(
             tuple(
-                Seat(s.kind, s.level, new_seed())
-                if s.computer and not (keep and s.seed is not None)
+                Seat(s.kind, s.level, new_seed(), s.board)
+                if s.apart and not ((keep or s.remote) and s.seed is not None)
                 else s
                 for s in self.listed
             )
         )
 
-    def unseeded(self) -> Seats:
-        return Seats(tuple(Seat(s.kind, s.level) for s in self.listed))
+    def unseeded(self, keep_remote: bool = False) -> Seats:
+        """The seats without their seeds (and games' numbers, unless ``keep_remote``)."""
+        return Seats(
+            tuple(
+                s if keep_remote and s.remote else Seat(s.kind, s.level, None, s.board)
+                for s in self.listed
+            )
+        )
 
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.listed]

@@ -14,6 +14,7 @@ PURE = [
     ROOT / "boardctl/board.py",
     ROOT / "boardctl/sensing.py",
     ROOT / "boardctl/sim/hands.py",
+    ROOT / "boardctl/plots.py",
     *(
         ROOT / f"boardctl/controller/{name}.py"
         for name in (
@@ -28,6 +29,8 @@ PURE = [
             "machine",
             "idle",
             "hours",
+            "phones",
+            "opponent",
         )
     ),
 ]

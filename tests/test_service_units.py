@@ -135,3 +135,27 @@ def test_the_network_opens_only_for_configured_web_pages(
     assert main([*args, "--config", str(config)]) == 0
     assert not dropin.exists()
     assert "[web] listen is not set" in capsys.readouterr().out
+
+
+def test_the_network_opens_for_a_configured_broker_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dropin = tmp_path / units.MQTT_DROPIN.lstrip("/")
+    config = tmp_path / "boardctl.toml"
+    args = ["service", "install", "--root", str(tmp_path), "--boardctl", "/x/boardctl"]
+    config.write_text("")
+    assert main([*args, "--config", str(config)]) == 0
+    assert not dropin.exists()  # no broker: no network
+    config.write_text('[mqtt]\nbroker = "mqtt://192.168.1.10:1883"\n')
+    assert main([*args, "--config", str(config)]) == 0
+    text = dropin.read_text()
+    assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" in text
+    assert "IPAddressAllow=192.168.1.10\n" in text
+    assert not (tmp_path / units.WEB_DROPIN.lstrip("/")).exists()
+    config.write_text('[mqtt]\nbroker = "mqtts://broker.example.org"\n')
+    assert main([*args, "--config", str(config)]) == 0
+    assert "IPAddressAllow=any\n" in dropin.read_text()  # a name may resolve anywhere
+    config.write_text("")
+    assert main([*args, "--config", str(config)]) == 0
+    assert not dropin.exists()
+    assert "[mqtt] broker is not set" in capsys.readouterr().out

@@ -1,5 +1,5 @@
-"""``boardctl status|new|undo|another|choose|roll|play|games|export``: talk to the
-running daemon."""
+"""``boardctl status|new|undo|another|choose|roll|play|games|export|accept|decline``:
+talk to the running daemon."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def register(subparsers: Any) -> None:
         nargs="*",
         metavar="KEY=VALUE",
         help="game options, e.g. players=4; seats=hands,computer:3 says who plays each seat "
-        "(hands, or the computer at a level from 1 to 5)",
+        "(hands, the computer at a level from 1 to 5, or remote:BOARD: the player at another "
+        "board on the broker)",
     )
     p.set_defaults(handler=_new)
     add(
@@ -65,6 +66,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
     p.add_argument("-o", "--output", help="write the record to this file")
     p.set_defaults(handler=_export)
+    p = add("accept", "play the game another board invites this one to (see `boardctl status`)")
+    p.add_argument("board", nargs="?", help="the inviting board's id (needed when several invite)")
+    p.set_defaults(handler=_accept)
+    p = add("decline", "tell another board this one does not play the game it invites to")
+    p.add_argument("board", help="the inviting board's id")
+    p.set_defaults(handler=_decline)
 
 
 def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
@@ -116,6 +123,8 @@ def _print_status(reply: dict[str, Any]) -> None:
             print(f"{who} is thinking")
         else:
             print(f"{who} failed: {computer.get('error')}")
+    for line in remote_lines(reply):
+        print(line)
     choices = reply.get("choices") or []
     for n, text in enumerate(choices, start=1):
         picked = " (picked)" if reply.get("cursor") == n - 1 else ""
@@ -132,6 +141,62 @@ def _print_status(reply: dict[str, Any]) -> None:
         print(f"remove: {' '.join(reply['offending'])}")
     if reply.get("restore"):
         print(f"restore: {' '.join(f'{k}={v}' for k, v in reply['restore'].items())}")
+    broker = reply.get("broker")
+    if isinstance(broker, dict):
+        print(broker_text(broker))
+
+
+def remote_lines(reply: dict[str, Any]) -> list[str]:
+    """What ``status`` says of remote play: the other board's turn, the game
+    with it, the invitations."""
+    lines = []
+    seat = reply.get("remote")
+    if isinstance(seat, dict):
+        where = "on their phone" if seat.get("phone") else f"at {seat.get('board')}"
+        who = f"the player {where} (player {seat.get('seat')})"
+        if seat.get("error"):
+            lines.append(f"{who}: {seat['error']}")
+        elif seat.get("doing") == "ready":
+            lines.append(f"{who} played {' then '.join(seat.get('moves', []))}: make it here")
+        else:
+            lines.append(f"{who} is to choose" if seat.get("phone") else f"{who} is to play, there")
+    play = reply.get("remote_play")
+    if not isinstance(play, dict):
+        return lines
+    game = play.get("game")
+    if isinstance(game, dict):
+        if game.get("left"):
+            state = "has left this game (declined, or began another)"
+        elif game.get("joined"):
+            state = f"plays it: {game.get('acknowledged')} of {game.get('seq')} moves acknowledged"
+        else:
+            state = "has not joined yet (boardctl accept there)"
+        lines.append(
+            f"game {game.get('number')} with {game.get('board')}: {game.get('board')} {state}"
+        )
+    for invitation in play.get("invitations", []):
+        lines.append(
+            f"{invitation['board']} invites this board to {invitation['game']} "
+            f"(seats {','.join(invitation['seats'])}): boardctl accept {invitation['board']}"
+        )
+    return lines
+
+
+def broker_text(broker: dict[str, Any]) -> str:
+    """Whether the broker is reached, in a line: ``broker mqtt://hub:1883: reached as
+    table-3 since ...`` or ``... not reached: WHY; trying again at ...``."""
+    where = f"broker {broker.get('broker')}"
+    if broker.get("reached"):
+        anonymous = "" if broker.get("commands") else " (anonymous: no commands taken)"
+        return (
+            f"{where}: reached as {broker.get('board_id')} since {broker.get('since')}{anonymous}"
+        )
+    text = f"{where}: not reached"
+    if broker.get("error"):
+        text += f": {broker['error']}"
+    if broker.get("next_try"):
+        text += f"; trying again at {broker['next_try']}"
+    return text
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -237,4 +302,19 @@ def _export(args: argparse.Namespace) -> int:
             raise RecordError(f"{args.output}: cannot write the record: {exc.strerror}") from exc
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _accept(args: argparse.Namespace) -> int:
+    body: dict[str, Any] = {"cmd": "accept"}
+    if args.board:
+        body["board"] = args.board
+    reply = _send(args, body)
+    print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
+    return 0
+
+
+def _decline(args: argparse.Namespace) -> int:
+    reply = _send(args, {"cmd": "decline", "board": args.board})
+    print(json.dumps(reply, indent=2) if args.json else f"declined {reply['declined']}'s game")
     return 0

@@ -85,7 +85,7 @@ def register_service(sub: Any) -> None:
     install.add_argument(
         "--config",
         metavar="FILE",
-        help="the configuration whose [web] listen opens the network for the web pages "
+        help="the configuration whose [web] listen and [mqtt] broker open the network "
         "(default /etc/boardctl/boardctl.toml)",
     )
     install.set_defaults(handler=_install)
@@ -97,7 +97,13 @@ def _install(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from boardctl.config import load
-    from boardctl.daemon.units import DEFAULT_BOARDCTL, PACKAGED, WEB_DROPIN, unit_files
+    from boardctl.daemon.units import (
+        DEFAULT_BOARDCTL,
+        MQTT_DROPIN,
+        PACKAGED,
+        WEB_DROPIN,
+        unit_files,
+    )
     from boardctl.errors import ConfigError
 
     exe = args.boardctl or shutil.which("boardctl") or str(Path(sys.prefix) / "bin" / "boardctl")
@@ -105,13 +111,19 @@ def _install(args: argparse.Namespace) -> int:
     if not args.boardctl and Path(exe).resolve() == Path(DEFAULT_BOARDCTL).resolve():
         exe = DEFAULT_BOARDCTL  # reached through a link (/usr/bin/boardctl): the link's target
     root = Path(args.root)
-    listen = load(args.config).web.listen
+    config = load(args.config)
+    listen = config.web.listen
+    broker = config.mqtt.broker
     written = []
     dropin = root / WEB_DROPIN.lstrip("/")
     if not listen and dropin.exists():
         dropin.unlink()  # the web pages are off: the network closes again
         print(f"removed {dropin}: [web] listen is not set")
-    for unit in unit_files(exe, listen):
+    dropin = root / MQTT_DROPIN.lstrip("/")
+    if not broker and dropin.exists():
+        dropin.unlink()  # no broker: the network closes again
+        print(f"removed {dropin}: [mqtt] broker is not set")
+    for unit in unit_files(exe, listen, broker):
         target = root / unit.path.lstrip("/")
         packaged = root / PACKAGED.get(unit.path, "/nonexistent").lstrip("/")
         # installed by the Debian package: a copy in /etc would hide its upgrades

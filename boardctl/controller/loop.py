@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from boardctl.board import BUTTONS
 from boardctl.controller.lighting import Lighting
 from boardctl.controller.machine import Controller, ControllerError
-from boardctl.controller.opponent import ComputerFailed, ComputerMoved
+from boardctl.controller.opponent import ComputerFailed, ComputerMoved, RemoteFailed, RemoteMoved
 from boardctl.controller.scenes import Frame, Palette, render
 from boardctl.controller.store import StoreError
 from boardctl.controller.view import Phase, View
@@ -62,7 +62,10 @@ _STOP = object()
 #: integers are 64-bit; nothing on a board comes near this)
 MAX_NUMBER = 2**31 - 1
 #: requests that only read: their errors never touch the board
-_READS = frozenset({"status", "games", "export"})
+_READS = frozenset({"status", "games", "export", "fleet"})
+
+#: (game, options, seats) -> the options and seats a new game takes
+Adopt = Callable[[str, Any, Seats], tuple[Any, Seats]]
 
 
 def _whole(body: Mapping[str, Any], key: str, default: int | None, what: str) -> Any:
@@ -138,11 +141,22 @@ class Loop:
         #: called on the loop's thread with each turn's view and the frame shown
         #: (the web pages' publisher); a watcher must return at once
         self.watchers: list[Callable[[Controller, View, Frame], None]] = []
+        #: what ``status`` says beside the controller's status, by key (the
+        #: broker reached or not): each called from any thread, returning at once
+        self.reports: dict[str, Callable[[], Any]] = {}
+        #: more commands, by name (remote play's ``accept`` and ``decline``):
+        #: each called on the loop's thread with the request and the time
+        self.commands: dict[str, Callable[[Mapping[str, Any], float], dict[str, Any]]] = {}
+        #: a new game's options and seats when they seat another board: those
+        #: of that board's invitation when they match it (remote play)
+        self.adopt: Adopt | None = None
 
     # -- thread-safe entry points ----------------------------------------------
-    def emit(self, event: SensorEvent | ComputerMoved | ComputerFailed) -> None:
+    def emit(
+        self, event: SensorEvent | ComputerMoved | ComputerFailed | RemoteMoved | RemoteFailed
+    ) -> None:
         """A sensor source's ``emit`` (and the computer player's, with its
-        answer): queue one event."""
+        answer, and the other board's of a remote game): queue one event."""
         self._queue.put(event)
 
     def submit(self, request: Mapping[str, Any], timeout: float = 5.0) -> dict[str, Any]:
@@ -225,7 +239,7 @@ class Loop:
                 item.reply = {"ok": False, "error": f"the controller failed: {exc}"}
             item.done.set()
             return
-        if isinstance(item, ComputerMoved | ComputerFailed):
+        if isinstance(item, ComputerMoved | ComputerFailed | RemoteMoved | RemoteFailed):
             self._guarded(self.controller.computer_answered, item, now)
             return
         self._guarded(self.controller.feed, item, now)
@@ -260,7 +274,7 @@ class Loop:
         cmd = body.get("cmd")
         c = self.controller
         if cmd == "status":
-            return c.status()
+            return {**c.status(), **{key: report() for key, report in self.reports.items()}}
         if cmd == "settings":
             if self.lighting is None:
                 raise ControllerError("this controller keeps no settings")
@@ -273,12 +287,11 @@ class Loop:
                 raise ControllerError(
                     "'seats' must be text like \"hands,computer:3\" or a list of such words"
                 )
-            c.new(
-                body.get("game"),
-                body.get("options"),
-                now,
-                None if seats is None else Seats.of(_words(seats)),
-            )
+            chosen = None if seats is None else Seats.of(_words(seats))
+            options = body.get("options")
+            if chosen is not None and chosen.any_remote and self.adopt is not None:
+                options, chosen = self.adopt(body.get("game") or c.engine.name, options, chosen)
+            c.new(body.get("game"), options, now, chosen)
             return c.status()
         if cmd == "another":
             return {"instead_of": c.another(now), **c.status()}
@@ -306,6 +319,9 @@ class Loop:
                     f"'player' must be a seat from 0 to {c.engine.players - 1}, not {player!r}"
                 )
             return {"player": player, "private": c.engine.private_view(c.match.state, player)}
+        if cmd == "fleet":
+            # the board among others: the broker reached or not, remote play
+            return {key: report() for key, report in self.reports.items()}
         if cmd in ("games", "export"):
             if self.store is None:
                 raise ControllerError("this controller keeps no games")
@@ -314,7 +330,11 @@ class Loop:
                 return {"games": self.store.games(limit)}
             game_id = _whole(body, "id", None, "a game number from `boardctl games`")
             return {"record": self.store.record_of(game_id)}
+        more = self.commands.get(cmd) if isinstance(cmd, str) else None
+        if more is not None:
+            return more(body, now)
+        names = ", ".join(["fleet", *self.commands])
         raise ControllerError(
             f"unknown command {cmd!r}; the commands are status, new, undo, another, choose, "
-            "chance, play, press, games, export, private, settings"
+            f"chance, play, press, games, export, private, settings, {names}"
         )

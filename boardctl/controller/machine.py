@@ -22,10 +22,13 @@ from boardctl.controller import chance as chances
 from boardctl.controller import idle
 from boardctl.controller.choosing import Offer, offers, pick, steps_of
 from boardctl.controller.opponent import (
-    ComputerEvent,
     ComputerView,
     Opponent,
+    OpponentEvent,
+    RemoteFailed,
+    RemoteMoved,
     Thinker,
+    remote_unplayable,
     unplayable,
 )
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
@@ -43,7 +46,7 @@ from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View, status_of
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import BoardctlError
-from boardctl.seats import ALL_HANDS, SeatError, Seats
+from boardctl.seats import ALL_HANDS, COMPUTER, SeatError, Seats
 from boardctl.sensing import (
     ButtonPress,
     LinkDown,
@@ -157,6 +160,8 @@ class Controller(Conditions):
         resume_plans: Mapping[int, tuple[str, ...]] | None = None,
         thinker: Thinker | None = None,
         seeds: Callable[[], int] | None = None,
+        remote: Thinker | None = None,
+        phone: Thinker | None = None,
     ) -> None:
         self.profile = profile
         self.timing = timing or Timing()
@@ -195,7 +200,7 @@ class Controller(Conditions):
             configured.options_json(),
         )
         self.seeds = seeds or (chance.new_seed if chance is not None else None)
-        self.opponent = Opponent(thinker, retry=self.timing.retry_think)
+        self.opponent = Opponent(thinker, retry=self.timing.retry_think, remote=remote, phone=phone)
         #: who plays each seat of the next game
         self.next_seats = self._checked_seats(seats, configured)
         if resume is not None:
@@ -212,6 +217,7 @@ class Controller(Conditions):
             self.match = Match(self.engine)
             self.seed = chance.new_seed() if chance is not None else None
             self.opponent.begin(self._seated(self.next_seats))
+            self.next_seats = self.next_seats.unseeded()  # a game's number is its own
             self.recorder.begin(
                 self.engine.name, self.engine.options_json(), self.seed, self.opponent.seats
             )
@@ -410,6 +416,10 @@ class Controller(Conditions):
             raise ControllerError("nothing to undo: no action has been played")
         if not can("take_back", self.state):
             raise ControllerError(f"cannot undo while {self.state.value}")
+        if self.opponent.seats.any_remote:
+            raise ControllerError(
+                "a game with another board is not undone: both boards keep the same record"
+            )
         depth = chances.undo_depth(self.engine, self.match.states, drawn=self.chance is not None)
         if depth and self.opponent.seats.any_computer:
             depth = self._undo_past_computer(depth)
@@ -490,6 +500,10 @@ class Controller(Conditions):
                 "chance acts now, not a player: give its outcome with `boardctl roll`"
             )
         computer = self.opponent.seat_to_act(self.engine, state)
+        if computer is not None and computer.person:
+            raise ControllerError(
+                f"{computer.who} plays this turn: their move is shown once they choose it"
+            )
         if computer is not None:
             raise ControllerError(
                 f"the computer plays this turn (level {computer.level}): make the move "
@@ -530,15 +544,29 @@ class Controller(Conditions):
                 f"seats {str(seats)!r}: this controller has no computer player; "
                 "every seat is played by hands"
             )
+        if seats.any_remote and (self.opponent.remote is None or self.seeds is None):
+            raise ControllerError(
+                f"seats {str(seats)!r}: this board is on no broker, so no other board plays "
+                "here: set [mqtt] broker (docs/fleet.md)"
+            )
         why = unplayable(engine) if seats.any_computer else None
+        if seats.any_phone and self.opponent.phone is None:
+            raise ControllerError(
+                f"seats {str(seats)!r}: this board has no web pages, so no phone plays here: "
+                "set [web] listen (docs/web.md)"
+            )
+        if why is None and seats.any_person:
+            why = remote_unplayable(engine)
         if why is not None:
             raise ControllerError(f"seats {str(seats)!r}: {why}")
-        return seats.unseeded()
+        # a remote seat keeps the number of the game it accepts; a computer's
+        # seed is drawn when the game begins
+        return seats.unseeded(keep_remote=True)
 
     def _seated(self, seats: Seats, keep: bool = False) -> Seats:
         """The seats of a game that begins: each computer seat with a seed of
         its own (``keep``: the seeds it has, a seat without one seeded)."""
-        if not seats.any_computer or self.seeds is None:
+        if not seats.any_apart or self.seeds is None:
             return seats
         return seats.seeded(self.seeds, keep=keep)
 
@@ -554,13 +582,15 @@ class Controller(Conditions):
 
     def _computer_shows_move(self) -> bool:
         shown = self._computer_view()
-        return shown is not None and shown.doing == "ready"
+        return shown is not None and shown.doing == "ready" and shown.kind == COMPUTER
 
     def _follow_computer(self, now: float) -> None:
         """Ask for the computer's move when its seat is to act (and stop its
         thinking when the game has gone elsewhere, or the board sleeps or
         fails), then tell the reconciler what the board may show."""
         awake = self.state in PLAYING or self.state is Phase.SETUP
+        if self.state is Phase.ATTRACT and self.opponent.seats.any_person:
+            awake = True  # the player at the other board may act while this room is quiet
         self.opponent.follow(self.engine, self.match, awake, now)
         self._direct()
 
@@ -568,14 +598,21 @@ class Controller(Conditions):
         if self.reconciler.direct(self.opponent.directed(self.engine, self.match)):
             self._judge(deep=self.settled_for() >= 0)
 
-    def computer_answered(self, event: ComputerEvent, now: float) -> None:
-        """The computer's thinking ended: its move is shown, or its failure."""
+    def computer_answered(self, event: OpponentEvent, now: float) -> None:
+        """The computer's thinking ended (or the other board's player made
+        their turn there): its move is shown, or its failure."""
         self.now = now
+        remote = isinstance(event, RemoteMoved | RemoteFailed)
         plan = self.opponent.answer(event, self.engine, self.match, now)
         shown = self.opponent.shown(self.engine, self.match) if plan is not None else None
         if plan is not None and shown is not None:
             texts = ", ".join(self.engine.public_action(s, a) for a, s in zip(*shown, strict=True))
-            log.info("the computer (seat %d) plays %s", plan.seat + 1, texts)
+            who = self.opponent.seats[plan.seat].who
+            log.info("%s (seat %d) plays %s", who, plan.seat + 1, texts)
+            if remote and self.state is Phase.ATTRACT:  # their move is shown: the board wakes
+                self.board.activity_at = now
+        elif remote and self.opponent.failure is not None and self.opponent.failed_at == now:
+            log.error("the other board's moves do not fit: %s", self.opponent.failure)
         elif self.opponent.failure is not None and self.opponent.failed_at == now:
             log.error(
                 "the computer player failed: %s; asking again in %.0f s",
@@ -589,6 +626,9 @@ class Controller(Conditions):
         the move given up, in public notation."""
         self.now = now
         shown = self._computer_view()
+        if shown is not None and shown.kind != COMPUTER:
+            seat = self.opponent.seats[shown.seat]
+            raise ControllerError(f"{seat.who} chose this move: make it on the board as it is lit")
         if shown is None or shown.doing != "ready":
             raise ControllerError(
                 "the computer shows no move now: another is asked for once it shows one"
@@ -625,6 +665,9 @@ class Controller(Conditions):
     # -- following the board --------------------------------------------------
     def _judge(self, deep: bool) -> None:
         self.board.judge(self.reconciler, self.match.states, deep=deep)
+        if self.opponent.seats.any_remote and isinstance(self.board.verdict, Takeback):
+            # both boards keep one record: a move is never taken back at one alone
+            self.board.verdict = self.board.to_restore(self.reconciler, self.match.state)
 
     def _update(self, now: float) -> None:
         self._follow_board(now)
@@ -860,6 +903,7 @@ class Controller(Conditions):
         self.board.new_game()
         self.seed = self.chance.new_seed() if self.chance is not None else None
         self.opponent.begin(self._seated(self.next_seats))
+        self.next_seats = self.next_seats.unseeded()  # a game's number is its own
         self.recorder.begin(engine.name, engine.options_json(), self.seed, self.opponent.seats)
         self._direct()
         self._judge(deep=self.settled_for() >= 0)

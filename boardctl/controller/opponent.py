@@ -1,7 +1,11 @@
-"""The computer's seats: asking for its move, showing it, following it.
+"""The seats played apart: asking for their move, showing it, following it.
 
 Where a seat is played by the computer (:mod:`boardctl.seats`), the controller
-asks a :class:`Thinker` for its move when that seat is to act. The thinking
+asks a :class:`Thinker` for its move when that seat is to act. A seat played
+at another board (``remote:<board>``) is followed the same way: its
+:class:`Thinker` is the link to that board (``boardctl.fleet.remote``), whose
+answer is the other player's turn as made there (:class:`RemoteMoved`), shown
+and checked on this board exactly as the computer's. The thinking
 runs apart (the daemon backs the thinker with a child process): the answer
 comes back later as an event on the loop's queue (:class:`ComputerMoved`, or
 :class:`ComputerFailed`), tagged with the number of the request it answers, so
@@ -25,7 +29,7 @@ from typing import Any, Protocol
 
 from boardctl.engines import Engine, Match
 from boardctl.engines.playing import Playing
-from boardctl.seats import Seat, Seats
+from boardctl.seats import COMPUTER, PHONE, REMOTE, Seat, Seats
 
 
 def unplayable(engine: Engine[Any, Any]) -> str | None:
@@ -49,6 +53,24 @@ def unplayable(engine: Engine[Any, Any]) -> str | None:
     return None
 
 
+def remote_unplayable(engine: Engine[Any, Any]) -> str | None:
+    """Why another board cannot take a seat in ``engine``'s game, or None.
+
+    The two boards keep one record: a game that keeps secrets would send one
+    player's secret to the other board, and chance's outcomes would have to
+    be drawn at one board for both."""
+    from boardctl.engines.rules import Rules
+
+    if engine.has_secrets:
+        return (
+            f"{engine.name} keeps secrets, and a secret stays with its owner's board: it is "
+            "not played with another board"
+        )
+    if type(engine).chance_outcomes is not Rules.chance_outcomes:
+        return f"chance acts in {engine.name}: it is not played with another board yet"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Think:
     """A request for the computer's turn from ``state`` (after ``ply``
@@ -65,6 +87,9 @@ class Think:
     ply: int
     attempt: int = 0
     exclude: tuple[str, ...] = ()
+    #: who is asked: the computer, or the other board (``remote``) named ``board``
+    kind: str = COMPUTER
+    board: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +115,28 @@ class ComputerFailed:
 
 
 ComputerEvent = ComputerMoved | ComputerFailed
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteMoved:
+    """The other board's turn, in notation, answering request ``id``: the
+    actions its record holds from the request's place on."""
+
+    id: int
+    actions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteFailed:
+    """The other board's record cannot answer request ``id`` (it differs
+    from this board's)."""
+
+    id: int
+    reason: str
+
+
+#: every answer a seat played apart gives
+OpponentEvent = ComputerMoved | ComputerFailed | RemoteMoved | RemoteFailed
 
 
 class Thinker(Protocol):
@@ -206,13 +253,17 @@ class ComputerView:
 
     seat: int
     level: int
-    #: "thinking", "ready" (its move is shown) or "failed"
+    #: "thinking" (the computer), "waiting" (the other board's player to
+    #: act there), "ready" (its move is shown) or "failed"
     doing: str
     #: its move still to make, in public notation
     texts: tuple[str, ...] = ()
     directions: Directions = Directions()
     #: why it failed, while it does
     error: str | None = None
+    #: the computer's seat, or another board's (``remote``) named ``board``
+    kind: str = COMPUTER
+    board: str = ""
 
 
 class Opponent:
@@ -220,10 +271,21 @@ class Opponent:
     way, the request it waits for, the plan it shows.
 
     ``thinker`` runs the thinking (None: a computer seat is refused);
+    ``remote`` answers for the seats played at another board, ``phone`` for
+    those played on a phone's private page (None: such a seat is refused);
     ``retry`` is how long to wait after a failure before asking again."""
 
-    def __init__(self, thinker: Thinker | None, *, retry: float = 5.0) -> None:
+    def __init__(
+        self,
+        thinker: Thinker | None,
+        *,
+        retry: float = 5.0,
+        remote: Thinker | None = None,
+        phone: Thinker | None = None,
+    ) -> None:
         self.thinker = thinker
+        self.remote = remote
+        self.phone = phone
         self.retry = retry
         self.seats = Seats()
         #: the request under way, or None
@@ -262,11 +324,22 @@ class Opponent:
                     self._tried[ply] = (match.states[ply], tried)
         self.failure = None
 
+    def thinker_for(self, kind: str) -> Thinker | None:
+        """Who answers for a seat of ``kind``: the computer's thinker, the other
+        board, or the player's phone."""
+        return {REMOTE: self.remote, PHONE: self.phone}.get(kind, self.thinker)
+
+    def _cancel(self) -> None:
+        pending = self.pending
+        if pending is not None:
+            thinker = self.thinker_for(pending.kind)
+            if thinker is not None:
+                thinker.cancel()
+        self.pending = None
+
     def stop(self) -> None:
         """Drop the request under way and the plan shown."""
-        if self.pending is not None and self.thinker is not None:
-            self.thinker.cancel()
-        self.pending = None
+        self._cancel()
         self.plan = None
 
     def withdrawn(self, played: int) -> None:
@@ -275,8 +348,9 @@ class Opponent:
         self._tried = {p: t for p, t in self._tried.items() if p <= played}
 
     def seat_to_act(self, engine: Engine[Any, Any], state: Any) -> Seat | None:
+        """The seat to act when the computer or another board plays it, else None."""
         actor = engine.actor(state)
-        return self.seats.computer(actor) if isinstance(actor, int) else None
+        return self.seats.apart(actor) if isinstance(actor, int) else None
 
     def _tried_at(self, ply: int, state: Any) -> tuple[str, ...]:
         got = self._tried.get(ply)
@@ -305,9 +379,7 @@ class Opponent:
         if self.plan is not None and not self.plan.remaining(match):
             self.plan = None
         if seat is None:
-            if self.pending is not None and self.thinker is not None:
-                self.thinker.cancel()
-            self.pending = None
+            self._cancel()
             return
         if self.plan is not None:
             return
@@ -321,30 +393,43 @@ class Opponent:
         failed_here = self.failure is not None and self._failed_for == (ply, start)
         if failed_here and now - self.failed_at < self.retry:
             return
-        assert self.thinker is not None  # a computer seat is refused without one
+        thinker = self.thinker_for(seat.kind)
+        assert thinker is not None  # a seat played apart is refused without one
+        if pending is not None and pending.kind != seat.kind:
+            self._cancel()
         tried = self._tried_at(ply, start)
         self._next_id += 1
         request = Think(
-            self._next_id, engine, start, actor, seat.level, seat.seed, ply, len(tried), tried
+            self._next_id,
+            engine,
+            start,
+            actor,
+            seat.level,
+            seat.seed,
+            ply,
+            len(tried),
+            tried,
+            seat.kind,
+            seat.board,
         )
         self.pending = request
-        self.thinker.ask(request)
+        thinker.ask(request)
 
     def answer(
         self,
-        event: ComputerMoved | ComputerFailed,
+        event: OpponentEvent,
         engine: Engine[Any, Any],
         match: Match[Any, Any],
         now: float,
     ) -> Plan | None:
-        """The thinker's answer: the plan to show, or None (an answer to an
-        earlier request, or a failure)."""
+        """The thinker's (or the other board's) answer: the plan to show, or
+        None (an answer to an earlier request, or a failure)."""
         pending = self.pending
         if pending is None or event.id != pending.id:
             return None
         self.pending = None
         try:
-            if isinstance(event, ComputerFailed):
+            if isinstance(event, ComputerFailed | RemoteFailed):
                 raise ValueError(event.reason)
             plan = _plan_of(engine, pending, event.actions)
             if not plan.remaining(match):
@@ -436,11 +521,20 @@ class Opponent:
             actions, states = shown
             texts = tuple(engine.public_action(s, a) for s, a in zip(states, actions, strict=True))
             return ComputerView(
-                actor, seat.level, "ready", texts, directions(engine, states, actions)
+                actor,
+                seat.level,
+                "ready",
+                texts,
+                directions(engine, states, actions),
+                kind=seat.kind,
+                board=seat.board,
             )
         if self.failure is not None and self.pending is None:
-            return ComputerView(actor, seat.level, "failed", error=self.failure)
-        return ComputerView(actor, seat.level, "thinking")
+            return ComputerView(
+                actor, seat.level, "failed", error=self.failure, kind=seat.kind, board=seat.board
+            )
+        doing = "waiting" if seat.person else "thinking"
+        return ComputerView(actor, seat.level, doing, kind=seat.kind, board=seat.board)
 
 
 def _plan_of(engine: Engine[Any, Any], request: Think, texts: tuple[str, ...]) -> Plan:

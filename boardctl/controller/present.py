@@ -33,7 +33,7 @@ from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View
 from boardctl.engines import CHANCE, Engine, Match
 from boardctl.engines.presentation import Presentation
-from boardctl.seats import ALL_HANDS, Seats
+from boardctl.seats import ALL_HANDS, PHONE, REMOTE, Seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +142,12 @@ def computer_fault(error: str) -> str:
     )
 
 
+def remote_fault(board: str, error: str) -> str:
+    """Why the game with another board cannot go on (its moves do not fit
+    this board's record, or it has left), for a person at the board."""
+    return f"the game with {board} cannot go on ({error}): start a new game"
+
+
 @lru_cache(maxsize=16)
 def _public(engine: Presentation[Any, Any], state: Any) -> tuple[dict[str, Any], str]:
     """The state as the room may see it and the board drawn for them: worked
@@ -195,10 +201,23 @@ def _status(
         )
     if scene.told_undone:
         summary["told_undone"] = list(scene.told_undone)
-    if scene.seats.any_computer:
+    if scene.seats.any_apart:
         summary["seats"] = [str(scene.seats[n]) for n in range(engine.players)]
     computer = scene.computer
-    if computer is not None:
+    if computer is not None and computer.kind in (REMOTE, PHONE):
+        summary["remote"] = {
+            "seat": computer.seat,
+            "board": computer.board,
+            "doing": computer.doing,
+            "moves": list(computer.texts),
+        }
+        if computer.kind == PHONE:
+            summary["remote"]["phone"] = True
+        if computer.error is not None:
+            summary["remote"]["error"] = computer.error
+            summary["fault"] = remote_fault(computer.board, computer.error)
+            summary["fault_kind"] = "remote"
+    elif computer is not None:
         summary["computer"] = {
             "seat": computer.seat,
             "level": computer.level,

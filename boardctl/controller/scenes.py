@@ -22,7 +22,8 @@ profile's site -> LED mapping:
    in its colour; then its move: where the move goes breathing in its colour,
    the pieces to take off blinking in it (a human's hints glow steadily);
    a computer player that failed blinks the turn's tracks and edges in its
-   colour and vermilion by turns;
+   colour and vermilion by turns; a seat played at another board is shown
+   the same way (the light runs while its player is to act there);
 6. move under way: the destinations of a lifted piece or a marble in transit,
    blinking in the player's colour (amber and colour in turn when ambiguous);
 7. errors and restore hints: offending sites blink vermilion, sites to restore
@@ -251,7 +252,7 @@ def _computer(
         moves = computer.directions
         canvas.paint(moves.to, scale(colour, 0.35 + 0.65 * _breathe(now - view.since, 1.2)))
         canvas.paint(moves.take, colour if blink else scale(palette.highlight, 0.1))
-    elif computer.doing == "thinking":
+    elif computer.doing in ("thinking", "waiting"):
         _thinking(canvas, profile, colour, now)
     else:
         rails = {s.name for s in profile.sites if s.kind in ("track", "edge", "turn")}

@@ -244,7 +244,7 @@ class Store:
                 json.dumps(dict(options), sort_keys=True),
                 now,
                 seed,
-                json.dumps(seats.to_json()) if seats.any_computer else None,
+                json.dumps(seats.to_json()) if seats.any_apart else None,
                 unsure,
             ),
         )
@@ -379,6 +379,10 @@ class Store:
         keys = ("id", "game", "status", "started", "ended", "moves")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
+    def finished(self, limit: int = 2000) -> list[dict[str, Any]]:
+        """The latest finished games, newest first (:func:`finished_games`)."""
+        return finished_games(self._db, limit)
+
     def record_of(self, game_id: int | None = None) -> dict[str, Any]:
         """The game record of one game (the latest finished one by default).
         The moves of a game not finished are their public texts: its secrets
@@ -410,9 +414,24 @@ class Store:
         if row[4] is not None:
             record["result"] = json.loads(row[4])
         seats = self._seats(game_id)
-        if seats.any_computer:
+        if seats.any_apart:
             record["seats"] = seats.to_json()
+        if seats.any_computer:
             record["plans"] = {
                 str(ply + 1): list(tried) for ply, tried in self.plans(game_id).items()
             }
         return record
+
+
+def finished_games(db: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
+    """The latest finished games of the database ``db``, newest first, for the
+    statistics: id, game, options, dates, result and moves played. Also read
+    through a read-only connection of its own, apart from the loop's."""
+    rows = db.execute(
+        "SELECT g.id, g.game, g.options, g.started, g.ended, g.result, "
+        "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
+        "FROM games g WHERE g.status = 'finished' ORDER BY g.id DESC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    keys = ("id", "game", "options", "started", "ended", "result", "moves")
+    return [dict(zip(keys, row, strict=True)) for row in rows]

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -36,10 +36,12 @@ from boardctl.controller.kept import KeptSettings
 from boardctl.controller.lighting import Configured, Lighting
 from boardctl.controller.loop import LedOutput, Loop
 from boardctl.controller.machine import Controller, Timing
+from boardctl.controller.phones import Phones
 from boardctl.controller.scenes import Palette
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
+from boardctl.daemon.statistics import Statistics
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.daemon.thinker import ProcessThinker
 from boardctl.daemon.timesync import ClockWatch
@@ -246,6 +248,8 @@ class Daemon:
         #: the simulator's hands, for the web page's sim (``[web] listen``)
         self.hands = hands
         self.web: Any = None
+        #: the board on its broker, when [mqtt] broker is set
+        self.fleet: Any = None
         self.loop: Loop | None = None
         self.ready = threading.Event()
         self._stop_requested = threading.Event()
@@ -286,6 +290,11 @@ class Daemon:
         database; only then may the stored game be abandoned or a new one begun."""
         cfg = self.config
         state_dir = Path(cfg.storage.state_dir)
+        broker = None
+        if cfg.mqtt.broker:
+            from boardctl.fleet.start import connection_of
+
+            broker = connection_of(cfg)  # the password file read before anything starts
         with contextlib.ExitStack() as stack:
             stack.enter_context(lock_state_dir(state_dir, cfg))
             try:
@@ -335,6 +344,14 @@ class Daemon:
                 log.info("resuming %s after %d moves", resume[0], len(resume[2]))
             # the computer's thinking: its process starts when a game first needs it
             thinker = stack.enter_context(ProcessThinker(max_seconds=cfg.computer.max_seconds))
+            # the seats played on a phone's private page, when there are web pages
+            phones = Phones() if cfg.web.listen else None
+            # the seats played at other boards, through the broker
+            remote = None
+            if broker is not None:
+                from boardctl.fleet.remote import RemoteLink
+
+                remote = RemoteLink(broker.board_id)
             controller = Controller(
                 self.profile,
                 game=game,
@@ -349,6 +366,8 @@ class Daemon:
                 resume_seats=store.seats() if resume is not None else None,
                 resume_plans=store.plans() if resume is not None else None,
                 thinker=thinker,
+                remote=remote,
+                phone=phones,
                 seeds=RandomChance().new_seed,
                 engines=fitting(self.profile),
             )
@@ -367,10 +386,36 @@ class Daemon:
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
                 lighting=lighting,
             )
+            statistics = Statistics(state_dir / DATABASE)
+            if broker is not None:
+                from boardctl.fleet.start import start_fleet
+
+                self.fleet = start_fleet(
+                    broker,
+                    self.profile,
+                    loop,
+                    store,
+                    remote,
+                    stats=statistics.summary,
+                )
+                stack.callback(self.fleet.close)
             if cfg.web.listen:
                 from boardctl.web.start import start_web
 
-                self.web = start_web(cfg, self.profile, loop, hands=self.hands)
+                self.web = start_web(
+                    cfg,
+                    self.profile,
+                    loop,
+                    hands=self.hands,
+                    stats=statistics,
+                    phones=phones,
+                    venue=self.fleet.venue.snapshot if self.fleet is not None else None,
+                    venue_stats=(
+                        (lambda: self.fleet.venue.stats(date.today()))
+                        if self.fleet is not None
+                        else None
+                    ),
+                )
                 stack.callback(self.web.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
             thinker.attach(loop.emit)

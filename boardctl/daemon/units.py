@@ -165,9 +165,42 @@ IPAddressAllow={allow}
 """
 
 
-def unit_files(boardctl: str = DEFAULT_BOARDCTL, web_listen: str = "") -> tuple[UnitFile, ...]:
+#: the drop-in that opens the network for the MQTT broker, written only when one is set
+MQTT_DROPIN = "/etc/systemd/system/boardctl.service.d/mqtt.conf"
+
+
+def mqtt_dropin(broker: str) -> str:
+    """The drop-in that lets the daemon reach its MQTT broker (``[mqtt] broker``):
+    the broker's own address when it is written as one, else any (a host name,
+    resolved when the daemon connects, may be anywhere: a venue's server or a
+    broker on the internet)."""
+    import ipaddress
+
+    from boardctl.fleet.settings import Broker
+
+    host = Broker.from_url(broker).host
+    try:
+        allow = str(ipaddress.ip_address(host))
+        if ipaddress.ip_address(host).is_loopback:
+            allow = "localhost"
+    except ValueError:
+        allow = "any"
+    return f"""\
+# boardctl's MQTT broker {broker} ([mqtt] broker); written by `boardctl service install`
+# because it is configured, and removed by it when it is not. See docs/fleet.md.
+[Service]
+PrivateNetwork=no
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+IPAddressAllow={allow}
+"""
+
+
+def unit_files(
+    boardctl: str = DEFAULT_BOARDCTL, web_listen: str = "", mqtt_broker: str = ""
+) -> tuple[UnitFile, ...]:
     """Every file ``boardctl service install`` writes, with its system path; the
-    web drop-in only when ``web_listen`` names where the web pages are served."""
+    web drop-in only when ``web_listen`` names where the web pages are served,
+    the MQTT drop-in only when ``mqtt_broker`` names a broker."""
     files: tuple[UnitFile, ...] = (
         UnitFile("/etc/systemd/system/boardctl.service", service_unit(boardctl)),
         UnitFile("/etc/sysusers.d/boardctl.conf", sysusers()),
@@ -175,4 +208,6 @@ def unit_files(boardctl: str = DEFAULT_BOARDCTL, web_listen: str = "") -> tuple[
     )
     if web_listen:
         files += (UnitFile(WEB_DROPIN, web_dropin(web_listen)),)
+    if mqtt_broker:
+        files += (UnitFile(MQTT_DROPIN, mqtt_dropin(mqtt_broker)),)
     return files

@@ -63,8 +63,13 @@ class Publisher:
     """The latest board, state and lights, each with a version that grows
     when it changes. Called by the loop; read by the web server's thread."""
 
-    def __init__(self, profile: BoardProfile) -> None:
+    def __init__(
+        self, profile: BoardProfile, reports: Mapping[str, Callable[[], Any]] | None = None
+    ) -> None:
         self.profile = profile
+        #: what the state says beside the status (the broker reached or not)
+        self.reports = reports if reports is not None else {}
+        self._reported: dict[str, Any] = {}
         self._lock = threading.Lock()
         self._engine: Any = None
         self._status: Mapping[str, Any] | None = None
@@ -81,9 +86,11 @@ class Publisher:
             self._put("board", declaration(controller.engine, self.profile))
             changed = True
         status = view.status
-        if status != self._status:
+        reported = {key: report() for key, report in self.reports.items()}
+        if status != self._status or reported != self._reported:
             self._status = status
-            state = dict(status)
+            self._reported = reported
+            state = {**status, **reported}
             state["layout"] = dict(controller.engine.layout(controller.match.state))
             self._put("state", state)
             changed = True

@@ -42,6 +42,7 @@ from microdot import Microdot, Request, Response
 from microdot.csrf import CSRF
 from microdot.microdot import NoCaseDict
 
+from boardctl import plots
 from boardctl.board import BoardProfile
 from boardctl.errors import shorten
 from boardctl.textfiles import parse_json
@@ -62,7 +63,21 @@ log = logging.getLogger(__name__)
 
 #: the control socket's commands an operator may send from the web page
 OPERATOR_COMMANDS = frozenset(
-    {"status", "new", "undo", "another", "choose", "chance", "play", "games", "export", "settings"}
+    {
+        "status",
+        "new",
+        "undo",
+        "another",
+        "choose",
+        "chance",
+        "play",
+        "games",
+        "export",
+        "settings",
+        # remote play (docs/fleet.md): an invitation from another board
+        "accept",
+        "decline",
+    }
 )
 #: seconds a browser has to take each piece of an answer (one that stops reading is cut off)
 IO_SECONDS = 10.0
@@ -91,8 +106,15 @@ MAX_CHECKING = 2
 MAX_PASSWORD = 1024
 LOCKOUT_MINUTES = LOCKOUT_SECONDS // 60
 COOKIE = "boardctl_session"
-PAGES = ("board", "score", "operator", "player", "sim")
-STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+PAGES = ("board", "score", "operator", "player", "sim", "venue")
+STATIC = {
+    "app.js": "text/javascript",
+    "style.css": "text/css",
+    "fleet.js": "text/javascript",
+    "venue.js": "text/javascript",
+    "stats.js": "text/javascript",
+    "phone.js": "text/javascript",
+}
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
 Hands = Callable[[str], Any]
@@ -173,9 +195,19 @@ class WebServer:
         throttle: Throttle | None = None,
         request_seconds: float = REQUEST_SECONDS,
         max_streams: int = MAX_STREAMS,
+        stats: Any = None,
+        venue: Callable[[], dict[str, Any]] | None = None,
+        venue_stats: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         host, port = split_listen(listen)
         self.listen = listen
+        #: every board of the venue, from the broker (``/venue``; None: on no broker)
+        self.venue = venue
+        #: their statistics added up (the venue's plots)
+        self.venue_stats = venue_stats
+        #: this board's statistics (``summary()``, ``csv()``), read on a helper thread
+        self.statistics = stats
+        self._board_stats: tuple[float, dict[str, Any]] | None = None
         self.submit = submit
         self.publisher = publisher
         self.profile = profile
@@ -434,6 +466,25 @@ class WebServer:
             asking.add_done_callback(done)
         return await asyncio.shield(self._asking_today)
 
+    async def stats(self, scope: str, csv: bool = False) -> dict[str, Any] | None:
+        """The statistics of this board (``board``: read from its database on a
+        helper thread, at most once every :data:`TODAY_SECONDS`; with ``csv``
+        the games as CSV, read each time) or of the venue's boards (``venue``);
+        None where there are none."""
+        if scope == "venue":
+            return {"summary": self.venue_stats()} if self.venue_stats is not None else None
+        if scope != "board" or self.statistics is None:
+            return None
+        aloop = asyncio.get_running_loop()
+        if csv:
+            return {"csv": await aloop.run_in_executor(self._public, self.statistics.csv)}
+        cached = self._board_stats
+        if cached is not None and aloop.time() - cached[0] < TODAY_SECONDS:
+            return cached[1]
+        got = {"summary": await aloop.run_in_executor(self._public, self.statistics.summary)}
+        self._board_stats = (aloop.time(), got)
+        return got
+
     # -- the pages -----------------------------------------------------------------
     def _session(self, request: Request) -> Session | None:
         return self.keys.session(request.cookies.get(COOKIE))
@@ -565,6 +616,59 @@ class WebServer:
             value, _ = self.keys.begin("player", seat)
             return Response("", 303, {"Location": "/player", **cookie(value)})
 
+        @route("/venue")
+        async def venue_page(request: Request) -> Any:
+            if self.venue is None:
+                return Response(
+                    "This board is on no broker: set [mqtt] broker for the venue's page "
+                    "(docs/fleet.md).",
+                    404,
+                    {"Content-Type": "text/plain; charset=utf-8"},
+                )
+            return html("venue")
+
+        @route("/api/venue")
+        async def venue(request: Request) -> Any:
+            if self.venue is None:
+                return refuse("this board is on no broker: set [mqtt] broker", 404)
+            return answer({"ok": True, **self.venue()})
+
+        @route("/api/stats/<scope>")
+        async def stats_list(request: Request, scope: str) -> Any:
+            got = await self.stats(scope)
+            if got is None:
+                return refuse(f"no statistics of {shorten(scope, 20)!r} here", 404)
+            summary = got["summary"]
+            return answer({"ok": True, "games": summary["games"], "plots": plots.names(summary)})
+
+        @route("/stats/board.csv")
+        async def stats_csv(request: Request) -> Any:
+            got = await self.stats("board", csv=True)
+            if got is None:
+                return Response("no statistics here", 404)
+            return Response(
+                got["csv"],
+                headers={
+                    "Content-Type": "text/csv; charset=utf-8",
+                    "Content-Disposition": 'attachment; filename="games.csv"',
+                },
+            )
+
+        @route("/stats/<scope>/<name>")
+        async def stats_plot(request: Request, scope: str, name: str) -> Any:
+            got = await self.stats(scope) if name.endswith(".svg") else None
+            summary = got["summary"] if got is not None else None
+            drawn = (
+                plots.plot(name[:-4], summary, plots.palettes(sorted(summary["by_game"])))
+                if summary is not None
+                else None
+            )
+            if drawn is None:
+                return Response("no such plot", 404)
+            return Response(
+                drawn, headers={"Content-Type": "image/svg+xml", "Cache-Control": "no-cache"}
+            )
+
         @route("/favicon.ico")
         async def favicon(request: Request) -> Any:
             return Response("", 204)
@@ -651,6 +755,12 @@ class WebServer:
                 return refuse(f"the commands are {', '.join(sorted(OPERATOR_COMMANDS))}", 400)
             return answer(await self.command(body))
 
+        @route("/api/fleet")
+        async def fleet(request: Request) -> Any:
+            if self._operator(request, changing=False) is None:
+                return refuse("sign in on the operator page first", 401)
+            return answer(await self.command({"cmd": "fleet"}))
+
         @route("/api/export/<game>")
         async def export(request: Request, game: str) -> Any:
             if self._operator(request, changing=False) is None:
@@ -683,6 +793,33 @@ class WebServer:
             if s is None or s.role != "player" or s.player is None:
                 return refuse("open the link the operator gave you", 401)
             return answer(await self.command({"cmd": "private", "player": s.player}))
+
+        @route("/api/phone")
+        async def phone_turn(request: Request) -> Any:
+            return await phone(request)
+
+        @route("/api/phone", "POST")
+        async def phone_move(request: Request) -> Any:
+            return await phone(request)
+
+        async def phone(request: Request) -> Any:
+            """A phone seat's page: its turn and the moves it may choose (GET),
+            or the move chosen (POST)."""
+            s = self._session(request)
+            if s is None or s.role != "player" or s.player is None:
+                return refuse("open the link the operator gave you", 401)
+            body: dict[str, Any] = {"cmd": "phone", "seat": s.player}
+            if request.method == "POST":
+                if request.headers.get("X-CSRF-Token") != s.csrf:
+                    return refuse("open the link the operator gave you again", 401)
+                sent = _json_object(request)
+                action, ply = sent.get("action"), sent.get("ply")
+                if not isinstance(action, str) or not action.strip() or len(action) > 200:
+                    return refuse('send {"action": "W3", "ply": 4}', 400)
+                body["action"] = action.strip()
+                if isinstance(ply, int) and not isinstance(ply, bool):
+                    body["ply"] = ply
+            return answer(await self.command(body))
 
         @route("/api/hands", "POST")
         async def hands(request: Request) -> Any:

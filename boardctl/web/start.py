@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from boardctl.board import BoardProfile
 from boardctl.config import Config
 from boardctl.controller.loop import Loop
+from boardctl.controller.machine import ControllerError
+from boardctl.controller.phones import NotYourTurn, Phones
 from boardctl.errors import ConfigError
 from boardctl.web.auth import Keys, check_settings
 from boardctl.web.publish import Publisher
@@ -20,10 +22,17 @@ def start_web(
     loop: Loop,
     *,
     hands: Callable[[str], Any] | None = None,
+    stats: Any = None,
+    phones: Phones | None = None,
+    venue: Callable[[], dict[str, Any]] | None = None,
+    venue_stats: Callable[[], dict[str, Any]] | None = None,
 ) -> WebServer:
     """The web server of ``config``'s ``[web]``, watching ``loop``; ``hands``
-    (the simulator's) adds the sim page. :class:`ConfigError` names a bad
-    setting or an address that cannot be listened on."""
+    (the simulator's) adds the sim page, ``stats`` (the game database's
+    :class:`~boardctl.daemon.statistics.Statistics`) the plots, ``venue`` (the
+    broker's boards) the venue's page, ``phones`` (the controller's phone
+    seats) the private pages' moves. :class:`ConfigError` names a bad setting or an address that
+    cannot be listened on."""
     web = config.web
     where = config.where.get(("web", "listen"), "[web] listen")
     check_settings(
@@ -32,7 +41,9 @@ def start_web(
         web.token,
         lambda key: config.where.get(("web", key), f"[web] {key}"),
     )
-    publisher = Publisher(profile)
+    if phones is not None:
+        loop.commands["phone"] = phone_command(loop, phones)
+    publisher = Publisher(profile, reports=getattr(loop, "reports", None))
     loop.watchers.append(publisher)
     try:
         return WebServer(
@@ -42,6 +53,9 @@ def start_web(
             profile,
             keys=Keys(web.password_hash, web.token),
             hands=hands,
+            stats=stats,
+            venue=venue,
+            venue_stats=venue_stats,
         )
     except OSError as exc:
         loop.watchers.remove(publisher)
@@ -49,3 +63,27 @@ def start_web(
             f"{where} = {web.listen!r}: cannot listen there: {exc.strerror or exc}; choose "
             'another port, e.g. "127.0.0.1:8081", or "" for no web pages'
         ) from None
+
+
+def phone_command(
+    loop: Loop, phones: Phones
+) -> Callable[[Mapping[str, Any], float], dict[str, Any]]:
+    """The loop's ``phone`` command: a phone seat's page asks whether it is its
+    turn and which moves it may choose, or sends the move chosen."""
+
+    def answer(body: Mapping[str, Any], now: float) -> dict[str, Any]:
+        seat = body.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ControllerError("'seat' must be a seat's number")
+        action = body.get("action")
+        if action is None:
+            return phones.turn(seat)
+        ply = body.get("ply")
+        try:
+            event = phones.chosen(seat, str(action), ply if isinstance(ply, int) else None)
+        except NotYourTurn as exc:
+            raise ControllerError(str(exc)) from None
+        loop.controller.computer_answered(event, now)
+        return {"chosen": action, **phones.turn(seat)}
+
+    return answer

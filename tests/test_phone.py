@@ -1,0 +1,115 @@
+"""A seat played on a phone: the player away from the board chooses their move
+on their private page, and the board lights it for the hands there to make,
+as it lights the computer's. Through the controller, then in Chromium."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from controller_support import Table, profile_for
+
+from boardctl.controller.machine import Controller, ControllerError
+from boardctl.controller.phones import NotYourTurn, Phones
+from boardctl.engines import create
+from boardctl.seats import Seats
+from boardctl.sim.session import Simulation
+
+PAGE_WAIT = 15000  # ms
+
+
+def _table() -> tuple[Table, Phones]:
+    phones = Phones()
+    seeds = itertools.count(700)
+    c = Controller(
+        profile_for(create("shiftago")),
+        seats=Seats.from_str("hands,phone"),
+        phone=phones,
+        seeds=lambda: next(seeds),
+    )
+    table = Table(c)
+    table.settle()
+    return table, phones
+
+
+def test_the_move_chosen_on_the_phone_is_lit_and_taken() -> None:
+    table, phones = _table()
+    c = table.controller
+    assert phones.turn(1)["turn"] is False  # the hands at the board play first
+    table.hands("insert W3", "p0")
+    table.settle()
+    turn = phones.turn(1)
+    assert turn["turn"] is True and "E1" in turn["moves"] and turn["ply"] == 1
+    assert phones.turn(0)["turn"] is False
+    assert c.status()["remote"] == {
+        "seat": 1,
+        "board": "",
+        "doing": "waiting",
+        "moves": [],
+        "phone": True,
+    }
+    with pytest.raises(ControllerError, match="the player on their phone plays this turn"):
+        c.play("E1", table.now)
+    with pytest.raises(NotYourTurn):
+        phones.chosen(0, "E1")
+    with pytest.raises(NotYourTurn):
+        phones.chosen(1, "E1", ply=0)  # a page drawn before the last move
+    with pytest.raises(ValueError, match="not a move you may make now"):
+        phones.chosen(1, "Q9")
+    c.computer_answered(phones.chosen(1, "E1"), table.now)
+    assert c.status()["remote"]["doing"] == "ready"
+    assert c.status()["remote"]["moves"] == ["E1"]
+    table.hands("insert E1", "p1")
+    table.settle()
+    assert c.status()["moves"] == ["W3", "E1"]
+
+
+def test_a_phone_seat_needs_the_web_pages() -> None:
+    with pytest.raises(ControllerError, match="set \\[web\\] listen"):
+        Controller(profile_for(create("shiftago")), seats=Seats.from_str("phone"))
+
+
+@pytest.fixture(scope="module")
+def chromium(browser: Any) -> Any:
+    """The session's one Chromium (tests/conftest.py): Playwright's sync API
+    drives one browser per process."""
+    return browser
+
+
+def test_a_phone_plays_a_seat_from_its_private_page(chromium: Any) -> None:
+    with Simulation(
+        "shiftago",
+        overrides=[
+            'web.listen="127.0.0.1:0"',
+            "controller.settle_ms=40",
+            'game.seats="hands,phone"',
+        ],
+    ) as sim:
+        url = str(sim.daemon.web.url)
+        sim.wait_status(lambda s: s["phase"] == "awaiting_move", 10.0)
+        context = chromium.new_context(bypass_csp=True)
+        phone_context = chromium.new_context(bypass_csp=True)
+        try:
+            operator = context.new_page()
+            operator.goto(url + "/operator")
+            operator.click('button[data-phone="1"]', timeout=PAGE_WAIT)
+            link = operator.get_attribute(
+                'a.phone-link[data-player="1"]', "href", timeout=PAGE_WAIT
+            )
+            phone = phone_context.new_page()
+            phone.goto(str(link))
+            sim.hands("insert W3")
+            sim.wait_status(lambda s: s["moves"] == ["W3"], 10.0)
+            phone.click('button.phone-move[data-move="E1"]', timeout=PAGE_WAIT)
+            lit = sim.wait_status(lambda s: (s.get("remote") or {}).get("doing") == "ready", 10.0)
+            assert lit["remote"]["moves"] == ["E1"]
+            phone.wait_for_function(
+                "document.getElementById('phone-said').textContent.includes('You chose E1')",
+                timeout=PAGE_WAIT,
+            )
+            sim.hands("insert E1")
+            sim.wait_status(lambda s: s["moves"] == ["W3", "E1"], 10.0)
+        finally:
+            context.close()
+            phone_context.close()
