@@ -4,15 +4,20 @@ a chattering sensor or the two actions of a turn are read before they are
 done; too long and the board feels slow, and a quick player's next move runs
 into the last one. This runs the hand traces of ``tests/traces/`` (every board,
 every trace, the known misreads included) at several settle times and prints
-what a player would notice going wrong at each.
+what a player would notice going wrong at each, and the felt latency (from the
+hand letting go to the action recorded), in all and per board. Each settle
+time runs fixed, and with a shorter one (``--gated``) for actions whose light
+gate broke on their way (``Timing.settle_gated``; only a board with gates
+differs).
 
-    .venv/bin/python bench/settle.py [--settle 40 60 80 100 150 200 250]
+    .venv/bin/python bench/settle.py [--settle 40 60 80 100 150 200 250] [--gated 60]
 
 Columns: actions missed (done, not recorded), actions invented (recorded, not
 done; a takeback counts as recorded), false flags (the board turned "wrong"
 more often than it was wrong), missed flags (a wrong board never flagged),
 wrong lights (a checkpoint whose phase, red, amber or legal sites were not what the
-trace expects), and the traces with any of these (of them, the known misreads).
+trace expects), and the traces with any of these (of them, the known misreads:
+a trace's ``xfail``, or its ``xfail_settle`` at that settle time or shorter).
 """
 
 from __future__ import annotations
@@ -24,38 +29,99 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from trace_support import Misreads, load, misreads, run, trace_files
+from trace_support import Misreads, known_misread, load, misreads, run, trace_files
 
 SETTLES_MS = (40, 60, 80, 100, 150, 200, 250)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+
+
+def _felt(values: list[float]) -> str:
+    if not values:
+        return "-"
+    ms = [v * 1000 for v in values]
+    return f"{_percentile(ms, 0.5):.0f} / {_percentile(ms, 0.99):.0f} / {max(ms):.0f}"
+
+
+def _policies(settles: list[int], gated: list[int]) -> list[tuple[str, int, int]]:
+    """(label, settle ms, gated settle ms): each settle time fixed, then with
+    each shorter settle time for actions whose light gate broke."""
+    out = []
+    for ms in settles:
+        out.append((f"{ms} ms", ms, ms))
+        out += [(f"{ms} ms, gated {g} ms", ms, g) for g in gated if g < ms]
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--settle", type=int, nargs="+", default=list(SETTLES_MS))
+    parser.add_argument(
+        "--gated",
+        type=int,
+        nargs="*",
+        default=[60],
+        help="settle times for actions whose light gate broke (Timing.settle_gated), in ms",
+    )
     args = parser.parse_args()
     traces = [load(p) for p in trace_files()]
     known = sum(1 for t in traces if t.get("xfail"))
-    print(f"{len(traces)} traces ({known} known misreads) from tests/traces/")
+    short = sum(1 for t in traces if t.get("xfail_settle"))
     print(
-        "| settle | missed | invented | false flags | missed flags | wrong lights "
-        "| traces wrong (known) | s |"
+        f"{len(traces)} traces ({known} known misreads, {short} more at short settle times) "
+        "from tests/traces/"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for ms in args.settle:
+    print(
+        "| policy | missed | invented | false flags | missed flags | wrong lights "
+        "| traces wrong (known) | felt median / p99 / max, ms | s |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    boards = sorted({t["profile"] for t in traces})
+    policies = _policies(args.settle, args.gated)
+    #: (board, policy) -> felt latencies, traces wrong, of them known
+    by_board: dict[tuple[str, str], tuple[list[float], int, int]] = {}
+    for label, ms, gated in policies:
         start = time.perf_counter()
         total = Misreads()
         bad = bad_known = 0
+        felt: list[float] = []
         for data in traces:
-            found = misreads(data, run(data, settle=ms / 1000))
+            outcome = run(data, settle=ms / 1000, settle_gated=gated / 1000)
+            found = misreads(data, outcome)
             total += found
-            if found.total or found.checks:
-                bad += 1
-                bad_known += bool(data.get("xfail"))
+            wrong = bool(found.total or found.checks)
+            was_known = wrong and known_misread(data, ms / 1000)
+            bad += wrong
+            bad_known += was_known
+            felt += outcome.felt
+            board_felt, board_bad, board_known = by_board.get((data["profile"], label), ([], 0, 0))
+            by_board[data["profile"], label] = (
+                board_felt + outcome.felt,
+                board_bad + wrong,
+                board_known + was_known,
+            )
         took = time.perf_counter() - start
         print(
-            f"| {ms} ms | {total.missed} | {total.invented} | {total.false_flags} "
-            f"| {total.missed_flags} | {total.checks} | {bad} ({bad_known}) | {took:.1f} |"
+            f"| {label} | {total.missed} | {total.invented} | {total.false_flags} "
+            f"| {total.missed_flags} | {total.checks} | {bad} ({bad_known}) | {_felt(felt)} "
+            f"| {took:.1f} |"
         )
+    print()
+    print("Felt latency: from the last reading before an action is recorded off the board")
+    print("(the hand letting go; on a GPIO board the host's debounce time earlier) to its")
+    print("record, on the loop's clock; the loop's own work and a microcontroller's debounce")
+    print("are not counted (bench/latency.py measures the loop). Per board:")
+    print()
+    print("| board | policy | actions read | felt median / p99 / max, ms | traces wrong (known) |")
+    print("| --- | --- | --- | --- | --- |")
+    for board in boards:
+        for label, _, _ in policies:
+            felt, wrong, was_known = by_board.get((board, label), ([], 0, 0))
+            print(f"| {board} | {label} | {len(felt)} | {_felt(felt)} | {wrong} ({was_known}) |")
 
 
 if __name__ == "__main__":

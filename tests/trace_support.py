@@ -111,6 +111,7 @@ class Hands:
         self.checks: list[dict[str, Any]] = []
         self.flags = 0
         self.xfail: str | None = None
+        self.xfail_settle: dict[str, Any] | None = None
         self.gated = any(s.reports is Reports.PULSE for s in self.profile.sites)
         self._codes = {p: v for v, p in self.profile.codes.items()}
 
@@ -297,14 +298,18 @@ class Hands:
             self.moves.append(text)
             self.history.append(text)
 
-    def drive(self, text: str, pace: float = 0.5, midway: str | None = None) -> None:
+    def drive(
+        self, text: str, pace: float = 0.5, midway: str | None = None, hold: float = 0.0
+    ) -> None:
         """Drive a piece that stands on others (Linie 1's streetcar) as ``text``
         says (``>a10-b10``: the cells it stops on on its way), cell by cell:
         lift it off where it stands, set it on the next cell ``pace`` seconds
         later, lift it again ``pace`` seconds after that; the players expect
         one drive recorded. Just before it is lifted off the cell ``midway``,
         the board shows a drive under way: nothing recorded yet, nothing red
-        or amber."""
+        or amber. ``hold``: the piece first lifted is set down that many
+        seconds later instead (held in the hand); just before, the board shows
+        a drive under way too."""
         action = self.engine.parse_action(text)
         after = dict(self.engine.layout(self.engine.apply(self.match.state, action)))
         here, car = next(
@@ -318,7 +323,12 @@ class Hands:
             if here == midway:
                 self.check("move_in_progress", red=[], amber=[])
             self.put(here, _without(self.layout[here], car))
-            self.put(site, _with(self.layout.get(site), car), pace)
+            if n == 0 and hold:
+                self.wait(hold)
+                self.check("move_in_progress", red=[], amber=[])
+                self.put(site, _with(self.layout.get(site), car))
+            else:
+                self.put(site, _with(self.layout.get(site), car), pace)
             here = site
         assert self.layout == after, (text, self.layout)
         self.match.play(action)
@@ -371,6 +381,11 @@ class Hands:
 
     def expected_failure(self, cause: str) -> None:
         self.xfail = cause
+
+    def expected_failure_at_settle(self, up_to: float, cause: str) -> None:
+        """The trace is read right at the daemon's settle time, but misread
+        when the board is accepted after ``up_to`` seconds still or fewer."""
+        self.xfail_settle = {"up_to": up_to, "cause": cause}
 
     # -- the file
     def readings(self) -> list[dict[str, Any]]:
@@ -464,6 +479,8 @@ class Hands:
         }
         if self.xfail:
             data["xfail"] = self.xfail
+        if self.xfail_settle:
+            data["xfail_settle"] = self.xfail_settle
         return data
 
     def write(self, folder: Path = TRACES) -> Path:
@@ -527,9 +544,14 @@ class Clock:
 class Log:
     """Records what the controller records (the store's side of it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock) -> None:
         self.history: list[str] = []
         self.moves: list[str] = []
+        self._clock = clock
+        #: while a person tells an action or chance's outcome (not the board)
+        self.telling = False
+        #: when each action was recorded, and whether it was told
+        self.recorded_at: list[tuple[float, bool]] = []
 
     def begin(
         self, game: str, options: Mapping[str, Any], seed: int | None = None, seats: Any = None
@@ -539,6 +561,7 @@ class Log:
     def record(self, move: str, public: str | None = None, excluded: object = None) -> None:
         self.history.append(move)
         self.moves.append(move)
+        self.recorded_at.append((self._clock(), self.telling))
 
     def undo(self, steps: int) -> None:
         self.history.append(f"undo {steps}")
@@ -565,6 +588,10 @@ class Outcome:
     #: what a checkpoint found that it did not expect, in words
     problems: list[str] = field(default_factory=list)
     phases: list[tuple[float, str]] = field(default_factory=list)
+    #: for each action recorded off the board: seconds from the last reading
+    #: before it (the hand letting go; on a GPIO board, the debounce time
+    #: before) to its record (the loop's work not counted)
+    felt: list[float] = field(default_factory=list)
 
 
 def _event(profile: BoardProfile, step: Mapping[str, Any]) -> list[SensorEvent]:
@@ -589,13 +616,19 @@ def lit(profile: BoardProfile, frames: Sequence[Frame], colour: tuple[int, int, 
     return {s.name for s in profile.sites if s.leds and any(f[s.leds[0]] == colour for f in frames)}
 
 
-def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
-    """Play a trace through the controller's loop on a fake clock."""
+def run(
+    data: Mapping[str, Any], *, settle: float | None = None, settle_gated: float | None = None
+) -> Outcome:
+    """Play a trace through the controller's loop on a fake clock, with the
+    daemon's settle times or these."""
     profile = load_profile(data["profile"])
     timing = Timing(**data.get("timing", {}))
     if settle is not None:
         timing = dataclasses.replace(timing, settle=settle)
-    log = Log()
+    if settle_gated is not None:
+        timing = dataclasses.replace(timing, settle_gated=settle_gated)
+    clock = Clock()
+    log = Log(clock)
     start = list(data.get("start", []))
     game, options = data.get("game", profile.game), data.get("options", {})
     controller = Controller(
@@ -607,7 +640,6 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
         resume=(game, options, start) if start else None,
     )
     log.moves = list(start)
-    clock = Clock()
     palette = Palette.choose((), profile.palette)
     loop = Loop(controller, Dark(), palette=palette, clock=clock)
     loop.start()
@@ -618,6 +650,8 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
     end = float(data.get("end", max([s["t"] for s in steps] + [c["t"] for c in checks]) + 1))
     out = Outcome(log.history, log.moves, 0)
     last = [controller.state]
+    #: when a cell's reading changed or a gate broke
+    readings: list[float] = []
 
     def turn() -> None:
         loop.turn(block=False)
@@ -645,21 +679,20 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
         if t_step < t_check:
             advance(t_step)
             while i < len(steps) and steps[i]["t"] == t_step:
-                if "chance" in steps[i]:
-                    # an operator tells chance's outcome, as the control socket does
+                if "chance" in steps[i] or "play" in steps[i]:
+                    # an operator tells chance's outcome, or a person tells an
+                    # action, as the control socket's chance and play do
+                    cmd = "chance" if "chance" in steps[i] else "play"
                     turn()
+                    log.telling = True
                     try:
-                        loop.command({"cmd": "chance", "action": steps[i]["chance"]}, clock.now)
+                        loop.command({"cmd": cmd, "action": steps[i][cmd]}, clock.now)
                     except ControllerError as exc:
-                        out.problems.append(f"at {t_step} s chance refused: {exc}")
-                elif "play" in steps[i]:
-                    # a person tells an action, as the control socket's play does
-                    turn()
-                    try:
-                        loop.command({"cmd": "play", "action": steps[i]["play"]}, clock.now)
-                    except ControllerError as exc:
-                        out.problems.append(f"at {t_step} s play refused: {exc}")
+                        out.problems.append(f"at {t_step} s {cmd} refused: {exc}")
+                    log.telling = False
                 else:
+                    if "site" in steps[i]:
+                        readings.append(t_step)
                     for event in _event(profile, steps[i]):
                         loop.emit(event)
                 i += 1
@@ -671,6 +704,11 @@ def run(data: Mapping[str, Any], *, settle: float | None = None) -> Outcome:
             c += 1
     advance(end)
     turn()
+    held_back = _debounce_time(profile)  # a GPIO board's readings come that late
+    for at, told in log.recorded_at:
+        before = [t for t in readings if t <= at]
+        if not told and before:
+            out.felt.append(at - before[-1] + held_back)
     return out
 
 
@@ -737,6 +775,14 @@ def misreads(data: Mapping[str, Any], outcome: Outcome) -> Misreads:
         missed_flags=max(0, flags - outcome.flags),
         checks=len(outcome.problems),
     )
+
+
+def known_misread(data: Mapping[str, Any], settle: float | None = None) -> bool:
+    """Whether the trace is a known misread at ``settle`` (None: the daemon's)."""
+    if data.get("xfail"):
+        return True
+    short = data.get("xfail_settle")
+    return bool(short) and settle is not None and settle <= float(short["up_to"]) + 1e-9
 
 
 def verdict(data: Mapping[str, Any], outcome: Outcome) -> list[str]:

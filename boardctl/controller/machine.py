@@ -969,7 +969,9 @@ class Controller(Conditions):
         confirming an option picked with the buttons, asking a failed
         computer player again)."""
         times: list[float] = []
-        base = self.board.changed_at + self.timing.settle
+        base = self.board.changed_at + self.board.settle_time(
+            self.timing.settle, self.timing.settle_gated
+        )
         for extra in (0.0, self.timing.grace, self.timing.takeback_hold, self.timing.clear_hold):
             times.append(base + extra)
         times.append(self.board.changed_at + self.timing.in_progress)

@@ -37,6 +37,10 @@ class Timing:
 
     #: a changed board must stay unchanged this long before an action is accepted
     settle: float = 0.15
+    #: ... this long when it shows an action whose light gate broke on the way
+    #: (a marble pushed in: the gate is the hand's own evidence, a sleeve
+    #: passing over a cell breaks none); never longer than ``settle``
+    settle_gated: float = 0.06
     #: a wrong board shows red only after this much longer
     grace: float = 1.5
     #: a board held in an earlier position this long takes the moves back
@@ -242,7 +246,9 @@ class Conditions:
     def settled_for(self) -> float:
         """How long the board has been still beyond the settle time (negative:
         not settled yet)."""
-        return self.board.settled_for(self.now, self.timing.settle)
+        return self.board.settled_for(
+            self.now, self.board.settle_time(self.timing.settle, self.timing.settle_gated)
+        )
 
     def needs_setup(self) -> bool:
         return not self.match.actions

@@ -13,7 +13,8 @@ answers with one :data:`Verdict`:
   guessed, the candidates are shown;
 * :class:`InProgress`: the board is on its way to one or more legal actions (a
   piece lifted, a marble in transit, marbles being removed for a score);
-* :class:`Takeback`: it shows an earlier position of the game;
+* :class:`Takeback`: it shows an earlier position of the game, no further
+  back than chance's last outcome (a die thrown is not on the board);
 * :class:`Wrong`: anything else, with the sites that hold what they must not
   and the sites that must get their piece back.
 
@@ -66,7 +67,7 @@ from itertools import pairwise
 from typing import Any
 
 from boardctl.board import BoardProfile
-from boardctl.engines.base import Engine
+from boardctl.engines.base import CHANCE, Engine
 from boardctl.engines.physical import PhysicalBoard
 from boardctl.errors import BoardctlError
 
@@ -558,13 +559,71 @@ class Reconciler:
                 return InProgress(tuple(moving), frozenset(), targets)
         return Waiting()
 
+    def wrong(self, state: Any, sensed: Mapping[str, str]) -> Wrong:
+        """``sensed`` as a board to put right in ``state`` (one that has
+        stayed on its way to an action too long): what to take away and what
+        to put back, a piece half built by a legal action spared."""
+        exp = self.expect(state)
+        return self._wrong(exp, sensed, frozenset(diff_sites(sensed, exp.layout)))
+
     def _wrong(self, exp: Expectation, sensed: Mapping[str, str], diff: frozenset[str]) -> Wrong:
+        """The sites holding what they must not, and those to get their piece
+        back. A site showing a piece half built by a legal action (a tile set
+        where it earns a stop sign, the sign not on it yet) is no mistake: it
+        is not to be taken away, it is to get its missing part (the sign put
+        on another tile by mistake blinks there alone)."""
         layout = exp.layout
-        offending = frozenset(s for s in diff if self.extra(sensed.get(s), layout.get(s)))
+        offending = {s for s in diff if self.extra(sensed.get(s), layout.get(s))}
         restore = {s: layout[s] for s in sorted(diff) if s in layout}
+        for site, whole in self._half_built(exp, sensed, diff, offending).items():
+            offending.discard(site)
+            restore[site] = whole
         return Wrong(
-            offending, restore, told=self._told(exp, diff), why=self._why(exp, sensed, diff)
+            frozenset(offending),
+            restore,
+            told=self._told(exp, diff),
+            why=self._why(exp, sensed, diff),
         )
+
+    def _half_built(
+        self,
+        exp: Expectation,
+        sensed: Mapping[str, str],
+        diff: frozenset[str],
+        sites: Iterable[str],
+    ) -> dict[str, str]:
+        """Of ``sites`` (each holding a piece ``exp`` does not), those showing
+        a piece one legal action builds there with a part still missing, the
+        action's other changed sites on their way too: site -> the whole piece
+        (only where the actions that fit agree on it)."""
+        board = self._board
+        budget = _Budget(self.budget)
+        found: dict[str, str] = {}
+        for site in sorted(sites):
+            piece = sensed.get(site)
+            if piece is None:
+                continue
+            wholes: set[str | None] = set()
+            try:
+                options = self._options(exp, exp.touching(frozenset({site})), budget)
+            except _OutOfBudget:
+                break
+            for option in options:
+                after = dict(option.after)
+                whole = after.get(site)
+                if whole is None or whole == piece or not board.part_of(piece, whole):
+                    continue
+                others = diff & option.changed - {site}
+                if all(
+                    sensed.get(s) in self.parts(after[s]) | self.parts(exp.seen(s)) | {None}
+                    for s in others
+                ):
+                    wholes.add(whole)
+            if len(wholes) == 1:
+                (whole,) = wholes
+                if whole is not None:
+                    found[site] = whole
+        return found
 
     def _why(self, exp: Expectation, sensed: Mapping[str, str], diff: frozenset[str]) -> str | None:
         """The rules' reason the board is wrong, where they can say one the
@@ -679,9 +738,19 @@ class Reconciler:
         return found
 
     def _takeback(self, states: Sequence[Any], key: Key) -> Takeback | None:
+        """The board shows an earlier position of the players' own actions. It
+        never goes back past chance's last outcome: a die thrown or a tile
+        drawn is no piece on the board, and lifting pieces does not unthrow it
+        (a streetcar lifted out of its terminal after the roll is its drive
+        under way, not the start and the roll taken back). An operator's undo
+        may take chance's outcomes back."""
         depth = min(self.takeback_depth, len(states) - 1)
+        engine = self.engine
         for steps in range(1, depth + 1):
-            if self.expect(states[-1 - steps]).key == key:
+            earlier = states[-1 - steps]
+            if engine.actor(earlier) is CHANCE:
+                return None
+            if self.expect(earlier).key == key:
                 return Takeback(steps)
         return None
 

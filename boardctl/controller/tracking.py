@@ -20,6 +20,7 @@ from boardctl.board import BoardProfile, Reports
 from boardctl.controller.reconcile import (
     InProgress,
     Key,
+    Played,
     Reconciler,
     Takeback,
     Verdict,
@@ -29,6 +30,9 @@ from boardctl.controller.reconcile import (
     layout_key,
 )
 from boardctl.sensing import SensorChange
+
+#: seconds within which a deadline counts as reached (float rounding, no more)
+SLACK = 1e-6
 
 
 class BoardTracker:
@@ -119,9 +123,29 @@ class BoardTracker:
             del self.pulses[p]
         return bool(stale)
 
+    def settle_time(self, settle: float, gated: float) -> float:
+        """How long the board must stay still before its verdict is acted on:
+        ``gated`` when it shows actions each of which broke a
+        light gate on its way since the last action (marbles pushed in: the
+        gate is the hand's evidence, so nothing is left to wait for but the
+        marbles' bounce), ``settle`` for everything else (a piece set
+        down may yet be slid on; a sleeve over an empty entry cell breaks no
+        gate)."""
+        verdict, pulses = self.verdict, self.pulses
+        if (
+            pulses
+            and isinstance(verdict, Played)
+            and all(option.touched & pulses.keys() for option in verdict.path)
+        ):
+            return min(gated, settle)
+        return settle
+
     def settled_for(self, now: float, settle: float) -> float:
-        """How long the board has been still beyond ``settle`` (negative: not yet)."""
-        return now - self.changed_at - settle
+        """How long the board has been still beyond ``settle`` (negative: not
+        yet). A time within :data:`SLACK` of a deadline counts as reached: the
+        loop wakes at deadlines computed as sums (:meth:`Controller.next_deadline`),
+        which float rounding may land a hair before the difference computed here."""
+        return now - self.changed_at - settle + SLACK
 
     # -- what it says ------------------------------------------------------------
     def judge(self, reconciler: Reconciler, states: Sequence[Any], *, deep: bool) -> None:
@@ -175,10 +199,12 @@ class BoardTracker:
         seconds is not on its way: a marble in transit stops, a piece carried
         is put down. It is one to put right (a marble knocked along a track, a
         wrong colour pushed in behind the same colour look like a move under
-        way for as long as they stay). True when it was judged so."""
+        way for as long as they stay); a piece half built by a legal action
+        is not to be taken away but finished (a tile whose stop sign is still
+        looked for). True when it was judged so."""
         if not isinstance(self.verdict, InProgress) or now - self.changed_at < limit:
             return False
-        wrong = self.to_restore(reconciler, state)
+        wrong = replace(reconciler.wrong(state, self.sensed), undone=self.undone)
         if not (wrong.offending or wrong.restore):
             return False  # only a gate broke: the pulse is forgotten in its time
         self.verdict = wrong
