@@ -98,9 +98,11 @@ def merge(summaries: Iterable[Mapping[str, Any]], today: date) -> dict[str, Any]
             days = s["per_day"]
             lengths = s["lengths"]
             games = s["by_game"]
-            count = int(s["games"])
-        except (KeyError, TypeError, ValueError):
+            count = s["games"]
+        except (KeyError, TypeError):
             continue
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            continue  # 1e400 (infinity), -3, 2.5, true: not a count of games
         out["games"] += count
         if isinstance(days, Mapping):
             for day, n in days.items():

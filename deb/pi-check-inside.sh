@@ -35,7 +35,7 @@ check "boardctl.service enabled"
     fail "/usr/bin/boardctl is not the environment's"
 check "/usr/bin/boardctl -> $(readlink /opt/boardctl/venv)"
 py=/opt/boardctl/venv/bin/python
-libs="rpi_ws281x spidev gpiozero serial transitions microdot segno"
+libs="rpi_ws281x spidev gpiozero serial transitions microdot segno aiomqtt paho.mqtt"
 # lgpio, gpiozero's pin library, is installed on ARM only (pyproject.toml's marker)
 case "$(dpkg --print-architecture)" in arm64 | armhf) libs="lgpio $libs" ;; esac
 for lib in $libs; do

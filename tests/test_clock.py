@@ -4,8 +4,10 @@ durations never depend on the wall clock."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from boardctl.controller.store import Store
 from boardctl.daemon.timesync import ClockWatch, kernel_synchronised
@@ -65,7 +67,26 @@ def test_the_clock_counts_as_set_once_timesyncd_or_the_kernel_says_so(tmp_path: 
     assert watch(), "once set, it stays set"
     other = ClockWatch(tmp_path / "absent", lambda: True)
     assert other()
-    assert kernel_synchronised() in (True, False, None)  # this machine's answer, whatever it is
+
+
+def test_the_kernel_is_asked_and_its_library_looked_up_once(monkeypatch: Any) -> None:
+    """On Linux the kernel answers (true or false, never "cannot ask"); the C
+    library is found once, not on every question (finding it runs ldconfig,
+    milliseconds on a Pi, and the loop asks every 20 s until the clock is set)."""
+    import ctypes.util
+
+    found = ctypes.util.find_library
+    looked: list[str] = []
+
+    def counted(name: str) -> str | None:
+        looked.append(name)
+        return found(name)
+
+    monkeypatch.setattr(ctypes.util, "find_library", counted)
+    answers = {kernel_synchronised() for _ in range(5)}
+    assert len(looked) <= 1
+    if sys.platform == "linux":
+        assert answers in ({True}, {False}), "the kernel's clock discipline answers on Linux"
 
 
 def test_an_operator_stays_signed_in_when_the_clock_is_set() -> None:

@@ -112,3 +112,25 @@ def test_a_move_taken_back_by_hand_is_not_undone_but_shown_to_restore() -> None:
     status = c.status()
     assert status["moves"] == ["W3"] and status["phase"] == "wrong_board"
     assert status.get("restore")
+
+
+def test_a_game_is_not_put_away_while_the_other_player_thinks() -> None:
+    """The game left alone here is not abandoned while the player at the other
+    board is to act: their move may come after any time, and the clock of the
+    putting away starts again when it comes."""
+    table, other = _table()
+    c = table.controller
+    table.hands("insert W3", "p0")
+    table.settle()
+    table.wait(25 * 60.0)  # the other player thinks for a long time
+    assert c.status()["moves"] == ["W3"], "the game is kept for the other player"
+    request = other.asked[-1]
+    c.computer_answered(RemoteMoved(request.id, ("E1",)), table.now)
+    assert c.status()["remote"]["moves"] == ["E1"]
+    table.wait(c.timing.abandon_after - 60.0)
+    assert c.status()["moves"] == ["W3"], "their move waits for the hands here"
+    table.hands("insert E1", "p1")
+    table.settle()
+    assert c.status()["moves"] == ["W3", "E1"]
+    table.wait(c.timing.abandon_after + 60.0)  # now this board's player walked away
+    assert c.status()["moves"] == [] and c.state is Phase.ATTRACT

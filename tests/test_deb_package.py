@@ -6,6 +6,7 @@ this is the quick part of that, on fake wheels, in seconds.)"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import shutil
 import subprocess
@@ -143,3 +144,57 @@ def test_dpkg_deb_builds_it_with_root_owned_files(tmp_path: Path) -> None:
     ).stdout
     assert "root/root" in listing and "-> /opt/boardctl/venv/bin/boardctl" in listing
     assert all(" root/root " in line for line in listing.splitlines())
+
+
+def _runtime_requirements(deep: bool = True) -> set[str]:
+    """The names of every library boardctl needs at run time on a Pi (aarch64,
+    Python 3.11), with the libraries those need (``deep``), as this environment
+    holds them."""
+    import tomllib
+    from importlib.metadata import PackageNotFoundError, requires
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pi = {"sys_platform": "linux", "platform_machine": "aarch64", "python_version": "3.11"}
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    todo = [Requirement(r) for r in project["dependencies"]]
+    names: set[str] = set()
+    while todo:
+        req = todo.pop()
+        if req.marker is not None and not req.marker.evaluate({**pi, "extra": ""}):
+            continue
+        name = canonicalize_name(req.name)
+        if name in names:
+            continue
+        names.add(name)
+        if not deep:
+            continue
+        with contextlib.suppress(PackageNotFoundError):  # lgpio off a Pi: pinned all the same
+            todo.extend(Requirement(r) for r in requires(req.name) or ())
+    return names
+
+
+def test_every_library_the_package_ships_is_pinned_named_and_imported() -> None:
+    """One version of the package is one set of wheels: each runtime library
+    (and each it needs) is pinned in deb/constraints.txt, named in
+    docs/install.md's table of what is installed, and imported by pi-check."""
+    from packaging.utils import canonicalize_name
+
+    needed = _runtime_requirements()
+    pinned = {
+        canonicalize_name(line.split("==")[0])
+        for line in (ROOT / "deb/constraints.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    }
+    assert needed - pinned == set(), "pin these in deb/constraints.txt"
+    row = next(
+        line
+        for line in (ROOT / "docs/install.md").read_text().splitlines()
+        if line.startswith("| boardctl and every library it needs")
+    )
+    listed = {canonicalize_name(w) for w in row.split("(")[1].split(")")[0].split(", ")}
+    assert _runtime_requirements(deep=False) - listed == set(), "name these in docs/install.md"
+    inside = (ROOT / "deb/pi-check-inside.sh").read_text()
+    for module in ("aiomqtt", "paho.mqtt", "segno", "microdot", "serial"):
+        assert module in inside.split('libs="')[1].split('"')[0].split()

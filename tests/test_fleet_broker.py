@@ -130,24 +130,20 @@ def test_a_broker_restarted_or_killed_never_holds_up_the_board(
         listener.close()
 
 
-USERS = {"board-t3": "board-pass", "homeassistant": "ha-pass", "stranger": "guess"}
-ACL = """\
-# anonymous clients: read the boards, write nothing
-topic read boardctl/#
+USERS = {"t3": "board-pass", "t5": "other-pass", "homeassistant": "ha-pass", "stranger": "guess"}
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "fleet.md"
 
-user board-t3
-topic readwrite boardctl/t3/#
-topic read boardctl/+/remote/t3
-topic readwrite homeassistant/#
 
-user homeassistant
-topic read boardctl/#
-topic write boardctl/+/command
-topic readwrite homeassistant/#
+def documented_acl() -> str:
+    """The ACL docs/fleet.md tells a venue to write (the first text block after
+    it names ``/etc/mosquitto/acl``), so that these tests hold the docs true."""
+    text = DOCS.read_text()
+    after = text[text.index("(`/etc/mosquitto/acl`)") :]
+    start = after.index("```text\n") + len("```text\n")
+    return after[start : after.index("```", start)]
 
-user stranger
-topic read boardctl/#
-"""
+
+ACL = documented_acl()
 
 
 def _password_file(tmp_path: Path, text: str) -> Path:
@@ -164,7 +160,7 @@ def test_credentials_refused_are_said_and_the_board_plays_on(
     secret = _password_file(tmp_path, "wrong")
     sim = _sim(
         sims,
-        *_on(broker, "t3", 'mqtt.user="board-t3"', f'mqtt.password_file="{secret}"'),
+        *_on(broker, "t3", 'mqtt.user="t3"', f'mqtt.password_file="{secret}"'),
     )
     said = sim.wait_status(lambda s: "error" in s["broker"], WAIT)["broker"]
     assert "refused the board's sign-in" in said["error"]
@@ -177,10 +173,10 @@ def test_commands_only_from_a_signed_in_user(
     mosquitto: Any, sims: list[Simulation], tmp_path: Path
 ) -> None:
     broker: Mosquitto = mosquitto(users=USERS, acl=ACL, anonymous=True)
-    secret = _password_file(tmp_path, USERS["board-t3"])
+    secret = _password_file(tmp_path, USERS["t3"])
     sim = _sim(
         sims,
-        *_on(broker, "t3", 'mqtt.user="board-t3"', f'mqtt.password_file="{secret}"'),
+        *_on(broker, "t3", 'mqtt.user="t3"', f'mqtt.password_file="{secret}"'),
     )
     assert _broker_says(sim, True)["commands"] is True
     sim.hands("insert W1")
@@ -215,6 +211,26 @@ def test_commands_only_from_a_signed_in_user(
     finally:
         for client in (watcher, anonymous, stranger, ha):
             client.close()
+
+
+def test_a_signed_in_board_reads_what_every_board_says_for_the_venue(mosquitto: Any) -> None:
+    """With the documented ACL, a board signed in as itself sees the other
+    boards' state, availability, results and statistics (its ``/venue``),
+    not only its own."""
+    from boardctl.fleet.venue import SUBSCRIPTIONS
+
+    broker: Mosquitto = mosquitto(users=USERS, acl=ACL, anonymous=False)
+    other = Listener(broker, (), "t5", USERS["t5"])
+    board = Listener(broker, SUBSCRIPTIONS, "t3", USERS["t3"])
+    try:
+        leaves = ("state", "availability", "results", "stats")
+        for leaf in leaves:
+            other.publish(f"boardctl/t5/{leaf}", '{"said": "by t5"}', retain=True)
+        for leaf in leaves:
+            board.wait(lambda t, p, leaf=leaf: t == f"boardctl/t5/{leaf}")
+    finally:
+        other.close()
+        board.close()
 
 
 BOARDCTL = str(Path(sys.executable).with_name("boardctl"))

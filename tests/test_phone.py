@@ -113,3 +113,18 @@ def test_a_phone_plays_a_seat_from_its_private_page(chromium: Any) -> None:
         finally:
             context.close()
             phone_context.close()
+
+
+def test_a_game_is_not_put_away_while_the_phone_player_chooses() -> None:
+    table, phones = _table()
+    c = table.controller
+    table.hands("insert W3", "p0")
+    table.settle()
+    assert phones.turn(1)["turn"] is True
+    table.wait(c.timing.abandon_after + 5 * 60.0)
+    assert c.status()["moves"] == ["W3"], "the game is kept for the player on the phone"
+    assert phones.turn(1)["turn"] is True
+    c.computer_answered(phones.chosen(1, "E1"), table.now)
+    table.hands("insert E1", "p1")
+    table.settle()
+    assert c.status()["moves"] == ["W3", "E1"]

@@ -184,3 +184,95 @@ def test_a_board_does_not_invite_itself() -> None:
     wire = Wire()
     with pytest.raises(ValueError, match="b is this board"):
         wire.link.adopt("shiftago", None, Seats.of("hands,remote:b"))
+
+
+_ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=2), inner),
+    max_leaves=4,
+)
+
+
+@settings(deadline=None)  # timed by the machine's load, not by the code
+@given(
+    st.dictionaries(st.sampled_from(["ack", "seq", "left", "over", "game"]), _ANY_JSON),
+    st.lists(st.sampled_from(["W1", "E7", "W2"]), max_size=3),
+)
+def test_a_message_with_a_counter_or_flag_of_another_type_is_ignored(
+    fields: dict[str, Any], moves: list[str]
+) -> None:
+    """Whatever the other board says in ``ack``, ``seq``, ``left``, ``over``
+    and ``game``, the link reads it or ignores it, and keeps working: it
+    answers, says its record again, and reports, on every turn after."""
+    now = [0.0]
+    wire = Wire()
+    link = wire.link
+    link.clock = lambda: now[0]
+    board = Controller(Seats((Seat(REMOTE, 0, 7, "a"), Seat())), ["W1"])
+    link(board, None, ())
+    before = len(wire.said)
+    payload = json.loads(_from_a(moves))
+    payload.update(fields)
+    body = parse(json.dumps(payload).encode())
+    if body is not None:
+        for counter in ("ack", "seq", "game"):
+            assert type(body[counter]) is int and body[counter] >= 0
+        assert type(body["left"]) is bool and type(body["over"]) is bool
+    link.received("boardctl/a/remote/b", json.dumps(payload).encode())
+    _ask(wire, board, 1)
+    now[0] += remote.RESEND + 1
+    link(board, None, ())  # the loop's next turn: says its record again if unacknowledged
+    link.report()
+    link.invitations()
+    if body is None:
+        assert len(wire.said) == before + 1, "nothing acknowledged: said again"
+
+
+def test_a_null_acknowledgement_breaks_nothing() -> None:
+    now = [0.0]
+    wire = Wire()
+    wire.link.clock = lambda: now[0]
+    board = Controller(Seats((Seat(REMOTE, 0, 7, "a"), Seat())), ["W1"])
+    wire.link(board, None, ())
+    before = len(wire.said)
+    wire.link.received("boardctl/a/remote/b", _from_a(["W1"], ack=None))
+    now[0] += remote.RESEND + 1
+    wire.link(board, None, ())
+    assert len(wire.said) == before + 1, "said again, as nothing was acknowledged"
+
+
+def test_senders_are_bounded_and_named_as_boards() -> None:
+    """Messages from any number of boards keep a bounded memory and a
+    bounded list of invitations; a topic that does not name a board is not read."""
+    wire = Wire()
+    for n in range(remote.MAX_PEERS * 3):
+        sender = f"fake-{n}"
+        wire.link.received(
+            f"boardctl/{sender}/remote/b",
+            _from_a([], number=n + 1, **{"from": sender, "seats": ["hands", "remote:b"]}),
+        )
+    invitations = wire.link.invitations()
+    assert len(invitations) == remote.MAX_PEERS
+    assert f"fake-{remote.MAX_PEERS * 3 - 1}" in invitations, "the newest is kept"
+    wire.link.decline(f"fake-{remote.MAX_PEERS * 3 - 1}")
+    assert len(wire.link.invitations()) == remote.MAX_PEERS - 1
+    for bad in ("", "a.b", "-x", "x" * 65):
+        wire.link.received(
+            f"boardctl/{bad}/remote/b",
+            _from_a([], **{"from": bad}),
+        )
+    assert not any(bad in wire.link.invitations() for bad in ("", "a.b", "-x", "x" * 65))
+
+
+def test_the_partner_is_kept_however_many_others_say_something() -> None:
+    wire = Wire()
+    board = Controller(Seats((Seat(REMOTE, 0, 7, "a"), Seat())), [])
+    wire.link(board, None, ())
+    wire.link.received("boardctl/a/remote/b", _from_a([]))
+    for n in range(remote.MAX_PEERS * 2):
+        sender = f"fake-{n}"
+        wire.link.received(f"boardctl/{sender}/remote/b", _from_a([], **{"from": sender}))
+    _ask(wire, board, 1)
+    wire.link.received("boardctl/a/remote/b", _from_a(["W1"]))
+    assert wire.answers == [RemoteMoved(1, ("W1",))]
+    assert wire.link.report()["game"]["joined"] is True

@@ -1,5 +1,6 @@
-"""SD cards: the store writes one page per action, and the games are copied
-while the board plays and put back while it is stopped."""
+"""SD cards: the store writes one page per action (a Shiftago game under 200
+KiB), and the games are copied while the board plays and put back while it is
+stopped."""
 
 from __future__ import annotations
 
@@ -120,3 +121,41 @@ def test_a_restore_as_root_leaves_the_files_to_the_folders_owner(
     owners = {p.name: (p.stat().st_uid, p.stat().st_gid) for p in state.iterdir()}
     assert "games.db" in owners and "boardctl.lock" in owners
     assert set(owners.values()) == {(4321, 4321)}, owners
+
+
+def _written() -> int:
+    """The bytes this thread has handed to the kernel to write (its own count,
+    so that no other thread's output is counted)."""
+    for line in Path("/proc/thread-self/io").read_text().splitlines():
+        if line.startswith("wchar:"):
+            return int(line.split()[1])
+    raise AssertionError("/proc/thread-self/io has no wchar line")
+
+
+@pytest.mark.skipif(not Path("/proc/thread-self/io").exists(), reason="needs Linux's /proc")
+def test_a_shiftago_game_writes_under_200_kib(tmp_path: Path) -> None:
+    """The figure of docs/benchmarks.md (bench/store_writes.py: about 150 KiB
+    for a Shiftago game of 32 actions, one synchronous commit each) held: a
+    change that writes a second page per action, or the whole database, fails."""
+    import random
+
+    from boardctl.engines import Match, create
+
+    engine = create("shiftago", {})
+    match: Match = Match(engine)
+    rng = random.Random(7)
+    while not match.outcome().over:
+        match.play(rng.choice(list(engine.legal_actions(match.state))))
+    assert 24 <= len(match.actions) <= 60
+    with Store(tmp_path / "games.db", records_dir=tmp_path / "records") as store:
+        before = _written()
+        store.begin(engine.name, engine.options_json(), seed=1)
+        for state, action in zip(match.states, match.actions, strict=False):
+            store.record(engine.format_action(action), engine.public_action(state, action))
+        store.finish(match.summary())
+        written = _written() - before
+    per_action = written / len(match.actions)
+    assert written < 200 * 1024, (
+        f"{written / 1024:.0f} KiB written for {len(match.actions)} actions"
+    )
+    assert per_action < 6 * 1024, f"{per_action / 1024:.1f} KiB written per action"

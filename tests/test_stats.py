@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import xml.etree.ElementTree as ET
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
@@ -58,10 +59,21 @@ def test_boards_add_up_and_what_does_not_read_is_left_out() -> None:
     assert both == stats.summary(GAMES, TODAY, ZONE)
 
 
+def test_one_boards_numbers_out_of_range_spoil_no_others() -> None:
+    """A board that says 1e400 games (infinity, as JSON reads it), a negative
+    or a fractional count, or true, is left out; the others are added up."""
+    one = stats.summary(GAMES[:2], TODAY, ZONE)
+    two = stats.summary(GAMES[2:], TODAY, ZONE)
+    said = [json.loads(json.dumps({**one, "games": n}).replace("999", "1e400")) for n in (999,)]
+    bad = [*said, {**one, "games": -3}, {**one, "games": 2.5}, {**one, "games": True}]
+    bad.append({**one, "games": float("nan")})
+    assert stats.merge([one, *bad, two], TODAY) == stats.summary(GAMES, TODAY, ZONE)
+
+
 @settings(deadline=None)  # timed by the machine's load, not by the code
 @given(
     st.recursive(
-        st.none() | st.integers() | st.text(max_size=4),
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
         lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=6),
         max_leaves=30,
     )

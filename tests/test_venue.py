@@ -28,6 +28,8 @@ WAIT = 30.0
 PAGE_WAIT = 15000  # ms
 #: a short game of Shiftago Express: the first player's five in row 1
 GAME = ["W1", "E7", "W1", "E7", "W1", "E7", "W1", "E7", "W1"]
+#: the day the results below are today's (noon UTC is that day in any zone from -11 to +11)
+TODAY = date(2026, 11, 26)
 
 
 def _results(board: str, *games: tuple[str, str, int | None]) -> bytes:
@@ -50,7 +52,7 @@ def test_the_venue_shows_every_board_and_ranks_todays_winners() -> None:
         ),
     )
     v.received("boardctl/t2/results", _results("t2", ("shiftago", "2026-11-26T12:00:00Z", 0)))
-    shown = v.snapshot()
+    shown = v.snapshot(TODAY)
     assert [(b["board"], b["online"], b["turn"]) for b in shown["boards"]] == [
         ("t1", True, "red"),
         ("t2", False, None),
@@ -64,6 +66,17 @@ def test_the_venue_shows_every_board_and_ranks_todays_winners() -> None:
         {"game": "shiftago", "player": "blue", "wins": 2, "games": 3},
         {"game": "shiftago", "player": "red", "wins": 1, "games": 3},
     ]
+
+
+def test_a_board_off_since_yesterday_adds_none_of_its_games_to_today() -> None:
+    """A board's retained results stay on the broker while it is off: the
+    games it finished yesterday are neither today's results nor ranked."""
+    v = Venue()
+    v.received("boardctl/t1/results", _results("t1", ("shiftago", "2026-11-25T12:00:00Z", 0)))
+    v.received("boardctl/t2/results", _results("t2", ("shiftago", "2026-11-26T12:00:00Z", 1)))
+    shown = v.snapshot(TODAY)
+    assert [(r["board"], r["winner_name"]) for r in shown["results"]] == [("t2", "red")]
+    assert shown["leaderboard"] == [{"game": "shiftago", "player": "red", "wins": 1, "games": 1}]
 
 
 def test_what_the_venue_keeps_is_bounded() -> None:

@@ -5,7 +5,10 @@ seconds is abandoned: its actions are already saved, the store keeps it as
 abandoned when the next game begins, and the board goes to attract mode with
 what to clear lit. A finished game is put away the same way after the shorter
 :attr:`~.phases.Timing.finished_after`. Either way the next visitor starts a
-fresh game. Pure: the controller asks, with its own times.
+fresh game. A game whose turn is a player's away from the board (at another
+board, on a phone) is never put away: their move may come after any time, and
+when it comes it counts as the board being touched. Pure: the controller
+asks, with its own times.
 """
 
 from __future__ import annotations
@@ -30,27 +33,41 @@ class PutAway(enum.Enum):
 
 
 def put_away_at(
-    phase: Phase, activity_at: float, *, played: int, over: bool, timing: Timing
+    phase: Phase,
+    activity_at: float,
+    *,
+    played: int,
+    over: bool,
+    timing: Timing,
+    awaited: bool = False,
 ) -> tuple[float, PutAway] | None:
     """When the game of a board last touched at ``activity_at`` is to be put
     away, and why; None while it is not to be (nothing played yet, a fault,
-    the putting away turned off with 0)."""
+    the putting away turned off with 0, or ``awaited``: a player away from the
+    board is to act)."""
     if played == 0:
         return None
     if over:
         if phase not in (Phase.GAME_OVER, Phase.ATTRACT) or timing.finished_after <= 0:
             return None
         return activity_at + timing.finished_after, PutAway.FINISHED
-    if phase not in _LEFT or timing.abandon_after <= 0:
+    if awaited or phase not in _LEFT or timing.abandon_after <= 0:
         return None
     return activity_at + timing.abandon_after, PutAway.ABANDONED
 
 
 def due(
-    phase: Phase, activity_at: float, now: float, *, played: int, over: bool, timing: Timing
+    phase: Phase,
+    activity_at: float,
+    now: float,
+    *,
+    played: int,
+    over: bool,
+    timing: Timing,
+    awaited: bool = False,
 ) -> PutAway | None:
     """Why the game is to be put away at ``now``, if it is."""
-    when = put_away_at(phase, activity_at, played=played, over=over, timing=timing)
+    when = put_away_at(phase, activity_at, played=played, over=over, timing=timing, awaited=awaited)
     if when is None or now < when[0]:
         return None
     return when[1]

@@ -614,7 +614,7 @@ class Controller(Conditions):
             who = self.opponent.seats[plan.seat].who
             label = self.engine.board().player_label(plan.seat)
             log.info("%s (%s) plays %s", who, label, texts)
-            if remote and self.state is Phase.ATTRACT:  # their move is shown: the board wakes
+            if remote:  # their move counts as the board touched; dozing, the board wakes
                 self.board.activity_at = now
         elif remote and self.opponent.failure is not None and self.opponent.failed_at == now:
             log.error("the other board's moves do not fit: %s", self.opponent.failure)
@@ -722,6 +722,11 @@ class Controller(Conditions):
         if attract > 0 and now - self.board.activity_at >= attract:
             self._try("doze")
 
+    def _awaited(self) -> bool:
+        """A player away from the board (at another board, on a phone) is to act."""
+        seat = self.opponent.seat_to_act(self.engine, self.match.state)
+        return seat is not None and seat.person
+
     def _put_away(self, now: float) -> bool:
         """A game left alone long enough (:mod:`.idle`): the next game begins
         (the store keeps an unfinished one as abandoned) and the board waits
@@ -733,6 +738,7 @@ class Controller(Conditions):
             played=len(self.match.actions),
             over=bool(self.match.actions) and self.match.outcome().over,
             timing=self.timing,
+            awaited=self._awaited(),
         )
         if why is None:
             return False
@@ -984,6 +990,7 @@ class Controller(Conditions):
             played=len(self.match.actions),
             over=bool(self.match.actions) and self.match.outcome().over,
             timing=self.timing,
+            awaited=self._awaited(),
         )
         if put_away is not None:
             times.append(put_away[0])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -28,13 +29,25 @@ TIME_ERROR = 5
 _TIMEX_BYTES = 512
 
 
-def kernel_synchronised() -> bool | None:
-    """The kernel's word (``adjtimex``), or None where it cannot be asked."""
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    """The C library, found once (finding it runs ldconfig: milliseconds on a
+    Pi, and the loop asks every 20 s until the clock is set)."""
     name = ctypes.util.find_library("c")
     if name is None:
         return None
     try:
-        libc = ctypes.CDLL(name, use_errno=True)
+        return ctypes.CDLL(name, use_errno=True)
+    except OSError:
+        return None
+
+
+def kernel_synchronised() -> bool | None:
+    """The kernel's word (``adjtimex``), or None where it cannot be asked."""
+    libc = _libc()
+    if libc is None:
+        return None
+    try:
         timex = ctypes.create_string_buffer(_TIMEX_BYTES)  # modes = 0: only read
         state = int(libc.adjtimex(timex))
     except (OSError, AttributeError):

@@ -178,17 +178,16 @@ class BoardOnBroker:
                 "scores": summary.get("scores"),
                 "at": self.clock(),
             }
-            self.results.insert(
-                0,
-                venue.result_of(
-                    engine.name,
-                    self.last_winner["at"],
-                    winner,
-                    self._players,
-                    summary.get("scores"),
-                    played,
-                ),
+            result = venue.result_of(
+                engine.name,
+                self.last_winner["at"],
+                winner,
+                self._players,
+                summary.get("scores"),
+                played,
             )
+            with self._lock:  # the client's thread reads them on every connection
+                self.results.insert(0, result)
             self.client.publish(
                 venue.results(self.board_id),
                 self._results_payload(),
@@ -222,10 +221,11 @@ class BoardOnBroker:
     def _results_payload(self) -> bytes:
         """Today's finished games (this board's local day), newest first."""
         today = date.today()
-        kept = [r for r in self.results if (venue.local_day(r.get("ended")) or today) == today][
-            : venue.MAX_RESULTS
-        ]
-        self.results = kept
+        with self._lock:  # from the loop's thread and the client's
+            kept = [r for r in self.results if (venue.local_day(r.get("ended")) or today) == today][
+                : venue.MAX_RESULTS
+            ]
+            self.results = kept
         return topics.encode(venue.results_payload(self.board_id, today, kept))
 
     def _event(self, kind: str, **fields: Any) -> None:

@@ -42,7 +42,7 @@ from typing import Any
 from boardctl.controller.opponent import RemoteFailed, RemoteMoved, Think
 from boardctl.fleet import topics
 from boardctl.fleet.client import Outgoing
-from boardctl.seats import HANDS, REMOTE, Seat, Seats
+from boardctl.seats import BOARD_ID, HANDS, MAX_SEED, REMOTE, Seat, Seats
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,9 @@ VERSION = 1
 MAX_MESSAGE = 64 * 1024
 #: seconds after which a record the other board has not acknowledged is said again
 RESEND = 10.0
+#: the most other boards whose latest message is kept (the oldest is forgotten
+#: first, never the board this one plays with)
+MAX_PEERS = 64
 
 Emit = Callable[[RemoteMoved | RemoteFailed], None]
 Publish = Callable[[str, bytes], None]
@@ -104,7 +107,12 @@ def parse(payload: bytes) -> dict[str, Any] | None:
         isinstance(body, dict)
         and body.get("v") == VERSION
         and body.get("type") == "game"
-        and isinstance(body.get("game"), int)
+        and _count(body.get("game"))
+        and body["game"] <= MAX_SEED
+        and _count(body.get("seq"))
+        and _count(body.get("ack"))
+        and isinstance(body.get("left"), bool)
+        and isinstance(body.get("over"), bool)
         and isinstance(body.get("from"), str)
         and isinstance(body.get("name"), str)
         and isinstance(body.get("options"), dict)
@@ -117,6 +125,11 @@ def parse(payload: bytes) -> dict[str, Any] | None:
         log.warning("a remote-play message that does not read as one ignored")
         return None
     return body
+
+
+def _count(value: object) -> bool:
+    """A whole number from 0 (not a bool, which JSON's true would be in Python)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 class RemoteLink:
@@ -146,8 +159,8 @@ class RemoteLink:
         self._match: Any = None
         self._played = -1
         self._seats: Any = None
-        #: the invitations declined here: (board, game number)
-        self._declined: set[tuple[str, int]] = set()
+        #: the invitation declined here of each other board: its game's number
+        self._declined: dict[str, int] = {}
 
     @property
     def subscription(self) -> str:
@@ -258,8 +271,8 @@ class RemoteLink:
         if len(parts) != 4 or parts[2] != "remote" or parts[3] != self.board_id:
             return
         sender = parts[1]
-        if sender == self.board_id:
-            return  # its own, said back by a broker that a bridge loops
+        if sender == self.board_id or not BOARD_ID.fullmatch(sender):
+            return  # its own (said back by a broker that a bridge loops), or no board's
         body = parse(payload)
         if body is None:
             return
@@ -269,9 +282,14 @@ class RemoteLink:
             )
             return
         with self._lock:
-            before = self._theirs.get(sender)
-            self._theirs[sender] = body
             shared = self._shared
+            before = self._theirs.pop(sender, None)
+            self._theirs[sender] = body  # the latest said last: the oldest first to go
+            partner = shared.peer if shared is not None else None
+            while len(self._theirs) > MAX_PEERS:
+                oldest = next(b for b in self._theirs if b != partner)
+                del self._theirs[oldest]
+                self._declined.pop(oldest, None)
         if before is None or before.get("game") != body["game"]:
             if shared is not None and shared.peer == sender and shared.game == body["game"]:
                 log.info("%s plays game %d with this board", sender, body["game"])
@@ -351,7 +369,7 @@ class RemoteLink:
             for sender, body in self._theirs.items():
                 if body.get("left") or body.get("over"):
                     continue
-                if (sender, body["game"]) in self._declined:
+                if self._declined.get(sender) == body["game"]:
                     continue
                 if shared is not None and shared.peer == sender and shared.game == body["game"]:
                     continue
@@ -454,5 +472,5 @@ class RemoteLink:
             False,
         )
         with self._lock:
-            self._declined.add((board, invitation["number"]))
+            self._declined[board] = invitation["number"]
         self._say(shared, left=True)

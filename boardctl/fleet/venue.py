@@ -136,8 +136,11 @@ class Venue:
             said = [b.get("stats") for b in self._boards.values()]
         return merge((s for s in said if isinstance(s, dict)), today)
 
-    def snapshot(self) -> dict[str, Any]:
-        """Every board, today's results across them, and the leaderboard."""
+    def snapshot(self, today: date | None = None) -> dict[str, Any]:
+        """Every board, today's results across them (``today``, the local date:
+        a board off since yesterday still has yesterday's retained), and the
+        leaderboard of those."""
+        day = today if today is not None else date.today()
         with self._lock:
             boards = {k: dict(v) for k, v in self._boards.items()}
         shown = []
@@ -161,7 +164,7 @@ class Venue:
             said = known.get("results") or {}
             games = said.get("games") if isinstance(said, dict) else None
             for game in games if isinstance(games, list) else []:
-                if isinstance(game, dict) and _utc(game.get("ended")) is not None:
+                if isinstance(game, dict) and local_day(game.get("ended")) == day:
                     finished.append({**game, "board": board_id})
         finished.sort(key=lambda g: _utc(g["ended"]) or datetime.min, reverse=True)
         return {
