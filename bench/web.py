@@ -41,6 +41,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+# bench/daemon.py's readings of a process from /proc (this folder is on the path)
+from daemon import cpu_seconds, rss_mb
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -254,18 +257,6 @@ def pct(values: list[float], p: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def delays(
