@@ -118,69 +118,101 @@ def _print_status(reply: dict[str, Any]) -> None:
         tell_again,
         tell_it,
     )
+    from boardctl.i18n import _, translate
+    from boardctl.message import then_list
     from boardctl.sim.screen import game_spec, player_label, player_name
 
     spec = game_spec(reply)
-    print(f"board {reply.get('board')}: {phase_words(reply.get('phase'))}")
+    print(
+        _(
+            "board {board}: {phase}",
+            board=str(reply.get("board")),
+            phase=phase_words(reply.get("phase")),
+        )
+    )
     if reply.get("fault"):
-        print(f"fault: {reply['fault']}")
+        print(_("fault: {fault}", fault=reply["fault"]))
         kind = reply.get("fault_kind")
         if kind in {f.value for f in Fault}:
-            print(fault_words(Fault(kind)))
-    print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
+            print(translate(fault_words(Fault(kind))))
+    print(
+        f"{_('game')} {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}"
+    )
     if reply.get("to_move") is not None:
-        print(f"{player_label(spec, reply['to_move'])} to {reply.get('task', 'act')}")
-    if reply.get("winner") is not None:
-        print(f"winner: {player_label(spec, reply['winner'])} ({reply.get('reason')})")
-    if reply.get("scores") is not None:
         print(
-            "scores: "
-            + "  ".join(f"{player_name(spec, n)} {s}" for n, s in enumerate(reply["scores"]))
+            _(
+                "{player} to {task}",
+                player=player_label(spec, reply["to_move"]),
+                task=reply.get("task", "act"),
+            )
         )
+    if reply.get("winner") is not None:
+        print(
+            _(
+                "winner: {player} ({reason})",
+                player=player_label(spec, reply["winner"]),
+                reason=str(reply.get("reason")),
+            )
+        )
+    if reply.get("scores") is not None:
+        scores = "  ".join(
+            f"{translate(player_name(spec, n))} {s}" for n, s in enumerate(reply["scores"])
+        )
+        print(_("scores: {scores}", scores=scores))
     if reply.get("actor") == "chance":
         outcomes = " ".join(reply.get("outcomes", []))
         how = {
             "operator": "boardctl roll OUTCOME",
-            "button": "drawn at a press of the choose button",
-        }.get(reply.get("chance", ""), "drawn")
-        print(f"chance acts ({how}): {outcomes}")
+            "button": _("drawn at a press of the choose button"),
+        }.get(reply.get("chance", ""), _("drawn"))
+        print(_("chance acts ({how}): {outcomes}", how=how, outcomes=outcomes))
     if reply.get("told"):
-        print("an action the board cannot show (a pass, a card): boardctl play ACTION")
-    print("moves: " + (" ".join(reply.get("moves", [])) or "none"))
+        print(_("an action the board cannot show (a pass, a card): boardctl play ACTION"))
+    print(_("moves: {moves}", moves=" ".join(reply.get("moves", [])) or _("none")))
     if reply.get("seats"):
-        print("seats: " + ", ".join(reply["seats"]))
+        print(_("seats: {seats}", seats=", ".join(reply["seats"])))
     computer = reply.get("computer")
     if computer:
-        who = f"the computer ({player_name(spec, computer['seat'])}, level {computer['level']})"
+        who = _(
+            "the computer ({player}, level {level})",
+            player=player_name(spec, computer["seat"]),
+            level=computer["level"],
+        )
         if computer["doing"] == "ready":
             print(
-                f"{who} plays {' then '.join(computer['moves'])}: make it on the board "
-                "(boardctl another: another move)"
+                _(
+                    "{who} plays {moves}: make it on the board (boardctl another: another move)",
+                    who=who,
+                    moves=then_list(computer["moves"]),
+                )
             )
         elif computer["doing"] == "thinking":
-            print(f"{who} is thinking")
+            print(_("{who} is thinking", who=who))
         else:
-            print(f"{who} failed: {computer.get('error')}")
+            print(_("{who} failed: {error}", who=who, error=str(computer.get("error"))))
     for line in remote_lines(reply):
         print(line)
     choices = reply.get("choices") or []
     for n, text in enumerate(choices, start=1):
-        picked = " (picked)" if reply.get("cursor") == n - 1 else ""
-        print(f"choice {n}: {text}{picked}")
+        if reply.get("cursor") == n - 1:
+            print(_("choice {number}: {text} (picked)", number=n, text=text))
+        else:
+            print(_("choice {number}: {text}", number=n, text=text))
     if choices:
-        print("choose with: boardctl choose OPTION (its text or number)")
+        print(_("choose with: boardctl choose OPTION (its text or number)"))
     if reply.get("undone_on_board"):
-        print(take_off(reply["undone_on_board"]))
+        print(translate(take_off(reply["undone_on_board"])))
     if reply.get("told_undone"):
-        print(tell_again(reply["told_undone"]))
+        print(translate(tell_again(reply["told_undone"])))
     if reply.get("to_tell"):
-        print(tell_it(reply["to_tell"]).replace("play ACTION", "boardctl play ACTION"))
+        print(translate(tell_it(reply["to_tell"])).replace("play ACTION", "boardctl play ACTION"))
     if reply.get("why"):
-        print(f"why: {reply['why']}")
+        print(_("why: {why}", why=reply["why"]))
     if reply.get("offending"):
-        print(f"remove: {' '.join(reply['offending'])}")
+        print(_("remove: {sites}", sites=" ".join(reply["offending"])))
     if reply.get("restore"):
-        print(f"restore: {' '.join(f'{k}={v}' for k, v in reply['restore'].items())}")
+        restore = " ".join(f"{k}={v}" for k, v in reply["restore"].items())
+        print(_("restore: {pieces}", pieces=restore))
     broker = reply.get("broker")
     if isinstance(broker, dict):
         print(broker_text(broker))
@@ -240,12 +272,31 @@ def broker_text(broker: dict[str, Any]) -> str:
 
 
 def _status(args: argparse.Namespace) -> int:
-    reply = _send(args, {"cmd": "status"})
-    print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
-    if not args.json and reply.get("version"):
-        # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
-        print(f"running boardctl {reply['version']}")
+    from boardctl import i18n
+
+    if args.json:  # JSON stays English
+        print(json.dumps(_send(args, {"cmd": "status"}), indent=2))
+        return 0
+    # the operator's language (LANGUAGE, LANG...), else the board's
+    code = i18n.from_environment() or _board_language()
+    reply = _send(args, {"cmd": "status", "language": code})
+    with i18n.language(code):
+        _print_status(reply)
+        if reply.get("version"):
+            # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
+            print(i18n._("running boardctl {version}", version=str(reply["version"])))
     return 0
+
+
+def _board_language() -> str:
+    """``[board] language`` of the configuration; English where it cannot be read
+    (the status is still worth printing)."""
+    from boardctl import config
+
+    try:
+        return config.load().board.language
+    except config.ConfigError:
+        return "en"
 
 
 def _option_value(text: str) -> Any:

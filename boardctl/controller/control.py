@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from boardctl import i18n
 from boardctl.errors import BoardctlError, shorten
 
 log = logging.getLogger(__name__)
@@ -261,6 +262,11 @@ class ControlServer:
             return {"ok": False, "error": shorten(f"the controller failed: {exc}")}
         if isinstance(reply.get("error"), str):
             reply["error"] = shorten(reply["error"])
+        code = body.get("language")
+        if isinstance(code, str) and i18n.known(code):
+            # the texts for people in the language asked (`boardctl status` in the
+            # operator's); without one the answer is English, as JSON stays
+            reply = {**i18n.localized(reply, code), "language": code}
         return reply
 
 
