@@ -24,7 +24,7 @@ import string
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["M_", "Message", "Mn_", "and_list", "fill", "placeholders", "then_list"]
+__all__ = ["M_", "Message", "Mn_", "and_list", "fill", "joined", "placeholders", "then_list"]
 
 _FORMATTER = string.Formatter()
 
@@ -113,3 +113,14 @@ def then_list(items: Sequence[str]) -> str:
     if len(items) < 2:
         return items[0] if items else ""
     return M_("{first} then {rest}", first=items[0], rest=then_list(items[1:]))
+
+
+def joined(parts: Sequence[str], separator: str) -> str:
+    """``parts`` one after another with ``separator`` between them (the lines of a
+    board drawn as text), each part translated where the whole is: no words of its
+    own, so nothing for a catalog."""
+    if not any(isinstance(p, Message) for p in parts):
+        return separator.join(parts)
+    escaped = separator.replace("{", "{{").replace("}", "}}")
+    pattern = escaped.join(f"{{p{n}}}" for n in range(len(parts)))
+    return Message(pattern, {f"p{n}": p for n, p in enumerate(parts)})

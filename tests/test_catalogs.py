@@ -40,15 +40,18 @@ def _keywords() -> dict[str, tuple[int, ...] | None]:
 @cache
 def extracted() -> dict[str, tuple[str | None, str]]:
     """Every text of the code: msgid -> (plural or None, the first file naming it)."""
+    return {t: (plural, files[0]) for t, (plural, files) in _extracted().items()}
+
+
+@cache
+def _extracted() -> dict[str, tuple[str | None, list[str]]]:
     method_map, options_map = babel_extract_config()
-    found: dict[str, tuple[str | None, str]] = {}
+    found: dict[str, tuple[str | None, list[str]]] = {}
     for filename, _line, message, _comments, _context in babel_extract.extract_from_dir(
         str(ROOT), method_map, options_map, keywords=_keywords()
     ):
-        if isinstance(message, tuple):
-            found.setdefault(message[0], (message[1], filename))
-        else:
-            found.setdefault(message, (None, filename))
+        msgid, plural = message if isinstance(message, tuple) else (message, None)
+        found.setdefault(msgid, (plural, []))[1].append(filename)
     return found
 
 
@@ -67,10 +70,12 @@ def _catalog(code: str) -> object:
 def test_the_code_marks_texts_for_translation() -> None:
     texts = extracted()
     assert len(texts) > 50, "the extraction found almost nothing: is babel.cfg right?"
-    # one of each kind of marking is found: Python's _ and M_
+    # one of each kind of marking is found: Python's _ and M_, the script's, the pages'
     files = {where for _, where in texts.values()}
     assert any("engines" in f for f in files), "no text of the engines was extracted"
     assert any("cli" in f for f in files), "no text of the command line was extracted"
+    assert any(f.endswith(".js") for f in files), "no text of the pages' script was extracted"
+    assert any(f.endswith(".html") for f in files), "no text of the pages' HTML was extracted"
 
 
 def test_every_text_is_a_pattern_with_named_placeholders() -> None:
@@ -155,6 +160,15 @@ def test_boardctl_reads_a_catalog_as_babel_does(code: str) -> None:
                 assert ours.ngettext(m.id[0], m.id[1], n) == form
         checked += 1
     assert checked > 50
+
+
+def test_the_server_finds_the_scripts_texts_as_babel_does() -> None:
+    from boardctl.web.languages import script_texts
+
+    in_scripts = {
+        t for t, (_, files) in _extracted().items() if any(f.endswith(".js") for f in files)
+    }
+    assert set(script_texts()) == in_scripts
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

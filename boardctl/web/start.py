@@ -58,6 +58,7 @@ def start_web(
             stats=stats,
             venue=venue,
             venue_stats=venue_stats,
+            language=config.board.language,
         )
     except OSError as exc:
         loop.watchers.remove(publisher)

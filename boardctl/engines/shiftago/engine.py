@@ -34,7 +34,7 @@ from boardctl.engines.shiftago.geometry import (
     track_geometry,
 )
 from boardctl.errors import BadOptions, RecordError
-from boardctl.message import M_, and_list
+from boardctl.message import M_, and_list, joined
 
 MARBLES = 22
 TARGET = 10
@@ -67,6 +67,8 @@ TASKS = (M_("insert a marble"), M_("choose a line to score"), M_("nothing"))
 # phases of a state
 INSERT, SCORE, OVER = 0, 1, 2
 PHASE_NAMES = ("insert", "score", "over")
+#: the phases as the board drawn as text names them ("blue to insert")
+RENDER_PHASES = (M_("insert"), M_("score"), M_("over"))
 # why a game ended
 END_NONE, END_LINE, END_TARGET, END_FULL, END_MARBLES = 0, 1, 2, 3, 4
 END_NAMES = ("", "line", "target", "board_full", "no_marbles")
@@ -821,14 +823,24 @@ class Shiftago(Engine[ShiftagoState, Action]):
             shown = " ".join(initials.get(ch, ch) for ch in row)
             lines.append(f"{r + 1}  {shown}  {r + 1}")
         lines.append(letters)
-        marbles = ", ".join(f"{_name(q)} {s}" for q, s in enumerate(state.supply))
-        status = f"marbles left: {marbles}"
+        marbles = joined(
+            [joined([_name(q), str(s)], " ") for q, s in enumerate(state.supply)], ", "
+        )
+        status = M_("marbles left: {marbles}", marbles=marbles)
         if self.expert:
-            status += " · points: " + ", ".join(
-                f"{_name(q)} {s}" for q, s in enumerate(state.scores)
+            points = joined(
+                [joined([_name(q), str(s)], " ") for q, s in enumerate(state.scores)], ", "
             )
+            status = M_("{marbles} · points: {points}", marbles=status, points=points)
         if state.phase == OVER:
-            lines.append(f"game over: {self.outcome(state).reason} · {status}")
+            line = M_(
+                "game over: {reason} · {status}", reason=self.outcome(state).reason, status=status
+            )
         else:
-            lines.append(f"{_name(state.mover)} to {PHASE_NAMES[state.phase]} · {status}")
-        return "\n".join(lines)
+            line = M_(
+                "{player} to {action} · {status}",
+                player=_name(state.mover),
+                action=RENDER_PHASES[state.phase],
+                status=status,
+            )
+        return joined([*lines, line], "\n")
