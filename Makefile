@@ -74,7 +74,7 @@ pi-check:
 # the pages into boardctl/locale/boardctl.pot, each language's .po updated from it;
 # translate what is new or marked fuzzy, then make test (tests/test_catalogs.py)
 LOCALES := boardctl/locale
-KEYWORDS := -k _ -k N_ -k ngettext:1,2 -k M_ -k Mn_:1,2
+KEYWORDS := -k _ -k N_ -k ngettext:1,2 -k M_ -k Mn_:1,2 -k Mp_:1c,2
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --add-location=file --no-wrap --sort-output \
 		--project boardctl --copyright-holder "boardctl's authors" \

@@ -217,7 +217,9 @@ def translate(text: str) -> str:
     if not isinstance(text, Message):
         return text
     t = translation(_current.get())
-    if text.plural is None:
+    if text.context is not None:
+        pattern = t.pgettext(text.context, text.msgid)
+    elif text.plural is None:
         pattern = t.gettext(text.msgid)
     else:
         pattern = t.ngettext(text.msgid, text.plural, text.n if text.n is not None else 1)

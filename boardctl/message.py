@@ -24,7 +24,7 @@ import string
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["M_", "Message", "Mn_", "and_list", "fill", "joined", "placeholders", "then_list"]
+__all__ = ["M_", "Message", "Mn_", "Mp_", "and_list", "fill", "joined", "placeholders", "then_list"]
 
 _FORMATTER = string.Formatter()
 
@@ -66,6 +66,9 @@ class Message(str):
     plural: str | None
     n: int | None
     params: Mapping[str, Any]
+    #: what tells this text from another with the same English (``colour``: a
+    #: line's colour "red", not the player Red); None for most
+    context: str | None
 
     def __new__(
         cls,
@@ -73,6 +76,7 @@ class Message(str):
         params: Mapping[str, Any] | None = None,
         plural: str | None = None,
         n: int | None = None,
+        context: str | None = None,
     ) -> Message:
         params = dict(params or {})
         english = msgid if plural is None or n == 1 else plural
@@ -81,16 +85,23 @@ class Message(str):
         self.plural = plural
         self.n = n
         self.params = params
+        self.context = context
         return self
 
     def __getnewargs__(self) -> tuple[Any, ...]:
         # a Message crosses to a worker process whole, not as its English alone
-        return (self.msgid, self.params, self.plural, self.n)
+        return (self.msgid, self.params, self.plural, self.n, self.context)
 
 
 def M_(msgid: str, /, **params: Any) -> Message:
     """A text for people, translated where it is shown (see the module)."""
     return Message(msgid, params)
+
+
+def Mp_(context: str, msgid: str, /, **params: Any) -> Message:
+    """A text for people whose English says too little to translate it alone: the
+    ``context`` tells it apart (``Mp_("colour", "red")``: a line's colour)."""
+    return Message(msgid, params, context=context)
 
 
 def Mn_(singular: str, plural: str, n: int, /, **params: Any) -> Message:

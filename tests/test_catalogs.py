@@ -25,16 +25,14 @@ ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = [code for code in i18n.languages() if code != i18n.DEFAULT]
 
 
-def _keywords() -> dict[str, tuple[int, ...] | None]:
+def _keywords() -> dict[str, object]:
     """The Makefile's ``KEYWORDS := -k _ -k ngettext:1,2 ...`` as Babel takes them."""
+    from babel.messages.frontend import parse_keywords
+
     line = next(
         line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("KEYWORDS")
     )
-    out: dict[str, tuple[int, ...] | None] = {}
-    for spec in re.findall(r"-k (\S+)", line):
-        name, _, args = spec.partition(":")
-        out[name] = tuple(int(a) for a in args.split(",")) if args else None
-    return out
+    return parse_keywords(re.findall(r"-k (\S+)", line))
 
 
 @cache
@@ -51,7 +49,8 @@ def _extracted() -> dict[str, tuple[str | None, list[str]]]:
         str(ROOT), method_map, options_map, keywords=_keywords()
     ):
         msgid, plural = message if isinstance(message, tuple) else (message, None)
-        found.setdefault(msgid, (plural, []))[1].append(filename)
+        key = msgid if _context is None else f"{_context}\x04{msgid}"
+        found.setdefault(key, (plural, []))[1].append(filename)
     return found
 
 
@@ -80,7 +79,8 @@ def test_the_code_marks_texts_for_translation() -> None:
 
 def test_every_text_is_a_pattern_with_named_placeholders() -> None:
     bad = []
-    for msgid, (plural, where) in extracted().items():
+    for key, (plural, where) in extracted().items():
+        msgid = key.split("\x04")[-1]
         for text in (msgid, plural or ""):
             try:
                 names = placeholders(text)
@@ -92,12 +92,19 @@ def test_every_text_is_a_pattern_with_named_placeholders() -> None:
     assert not bad, "\n".join(bad)
 
 
+def _key(m: object) -> str:
+    """A catalog message's key as :func:`_extracted` makes it: the context, then the id."""
+    msgid = m.id if isinstance(m.id, str) else m.id[0]  # type: ignore[attr-defined]
+    context = m.context  # type: ignore[attr-defined]
+    return msgid if context is None else f"{context}\x04{msgid}"
+
+
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_a_catalog_translates_every_text_of_the_code_and_nothing_else(code: str) -> None:
     catalog = _catalog(code)
     texts = extracted()
     path = i18n.catalog_path(code).relative_to(ROOT)
-    have = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalog if m.id}  # type: ignore[attr-defined]
+    have = {_key(m): m for m in catalog if m.id}  # type: ignore[attr-defined]
     missing = [f"{texts[t][1]}: {t!r}" for t in sorted(set(texts) - set(have))]
     stale = sorted(set(have) - set(texts))
     fuzzy = sorted(t for t, m in have.items() if m.fuzzy)
@@ -152,7 +159,9 @@ def test_boardctl_reads_a_catalog_as_babel_does(code: str) -> None:
     for m in _catalog(code):  # type: ignore[attr-defined]
         if not m.id or m.fuzzy:
             continue
-        if isinstance(m.id, str):
+        if m.context is not None:
+            assert ours.pgettext(m.context, m.id) == m.string
+        elif isinstance(m.id, str):
             assert ours.gettext(m.id) == m.string
         else:
             for n in (1, 2, 5):

@@ -43,6 +43,7 @@ from boardctl.engines.describe import (
     SiteSpec,
 )
 from boardctl.errors import BadNotation, BadOptions, RecordError
+from boardctl.message import M_
 
 _CHOICES = (
     ("returned_pieces", ("open_group", "apart")),
@@ -50,7 +51,7 @@ _CHOICES = (
     ("rut_checked", ("after_send_back", "as_placed")),
 )
 _FLAGS = ("dead_ends", "replaced_at_own_start", "winning_piece_excused")
-_PLAYERS = (PlayerSpec("black", "#303030"), PlayerSpec("red", "#d02020"))
+_PLAYERS = (PlayerSpec(M_("black"), "#303030"), PlayerSpec(M_("red"), "#d02020"))
 #: the layout code of every piece code (0, empty, has none)
 _PIECE_NAMES = ("", *(piece_name(c) for c in range(1, MARK0 + 36)))
 #: what the rule on the opponent's RUT says of a piece (:meth:`Beeline._rut_rule`)
@@ -78,52 +79,54 @@ class Beeline(Engine[State, Action]):
 
     title: ClassVar[str] = "Beeline"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("layout", "Board layout", "the board's cells", "choice", ("standard",)),
+        OptionSpec("layout", M_("Board layout"), M_("the board's cells"), "choice", ("standard",)),
         OptionSpec(
             "returned_pieces",
-            "MARKS sent back",
-            "where the MARKS of a line sent back go",
+            M_("MARKS sent back"),
+            M_("where the MARKS of a line sent back go"),
             "choice",
             ("open_group", "apart"),
-            ("into the group being played", "apart, playable at any time"),
+            (M_("into the group being played"), M_("apart, playable at any time")),
         ),
         OptionSpec(
             "dead_ends",
-            "Dead ends allowed",
-            "whether a MARK may close its line's way on for good",
+            M_("Dead ends allowed"),
+            M_("whether a MARK may close its line's way on for good"),
             "bool",
         ),
         OptionSpec(
             "blocked",
-            "A player who cannot play",
-            "a player holding pieces with no legal play",
+            M_("A player who cannot play"),
+            M_("a player holding pieces with no legal play"),
             "choice",
             ("pass", "loses"),
-            ("passes", "loses"),
+            (M_("passes"), M_("loses")),
         ),
         OptionSpec(
             "rut_checked",
-            "The opponent's RUT checked",
-            "when a piece must leave the opponent's RUT free",
+            M_("The opponent's RUT checked"),
+            M_("when a piece must leave the opponent's RUT free"),
             "choice",
             ("after_send_back", "as_placed"),
-            ("once a line it sends back is taken off", "as it is put down"),
+            (M_("once a line it sends back is taken off"), M_("as it is put down")),
         ),
         OptionSpec(
             "replaced_at_own_start",
-            "A replaced piece may reach its own start",
-            "whether a replaced piece may go on the opponent's line where it reaches the "
-            "mover's own start (the opponent then wins at once)",
+            M_("A replaced piece may reach its own start"),
+            M_(
+                "whether a replaced piece may go on the opponent's line where it reaches the "
+                "mover's own start (the opponent then wins at once)"
+            ),
             "bool",
         ),
         OptionSpec(
             "winning_piece_excused",
-            "A winning piece may block the RUT",
-            "whether a piece that wins at once need not leave the opponent's RUT free",
+            M_("A winning piece may block the RUT"),
+            M_("whether a piece that wins at once need not leave the opponent's RUT free"),
             "bool",
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "Black and Red each build a line of pieces from their starting NODE; the first to "
         "reach the other's starting point wins."
     )
@@ -964,12 +967,14 @@ class Beeline(Engine[State, Action]):
 
     def task(self, state: State) -> str:
         if state.end is not End.PLAYING:
-            return "nothing"
+            return M_("nothing")
         if state.owe:
-            return f"play a piece that frees {COLOURS[1 - state.player]}'s RUT"
+            return M_(
+                "play a piece that frees {player}'s RUT", player=_PLAYERS[1 - state.player].name
+            )
         if self._left(state) == 1:
-            return "play a piece"
-        return "play two pieces"
+            return M_("play a piece")
+        return M_("play two pieces")
 
     def outcome(self, state: State) -> Outcome:
         end = state.end
@@ -981,14 +986,21 @@ class Beeline(Engine[State, Action]):
             return Outcome(
                 Status.WON,
                 w,
-                f"{COLOURS[w]}'s line reaches {COLOURS[1 - w]}'s starting point {goal}",
+                M_(
+                    "{player}'s line reaches {other}'s starting point {goal}",
+                    player=_PLAYERS[w].name,
+                    other=_PLAYERS[1 - w].name,
+                    goal=goal,
+                ),
             )
         if end is End.BLOCKED:
             loser = 1 - state.winner
             return Outcome(
-                Status.WON, state.winner, f"{COLOURS[loser]} holds pieces but cannot play one"
+                Status.WON,
+                state.winner,
+                M_("{player} holds pieces but cannot play one", player=_PLAYERS[loser].name),
             )
-        return Outcome(Status.DRAW, None, "neither player can play a piece: a tie")
+        return Outcome(Status.DRAW, None, M_("neither player can play a piece: a tie"))
 
     # -- derived state the LEDs show -----------------------------------------
     def rut(self, state: State, player: int) -> frozenset[str]:

@@ -27,14 +27,15 @@ from boardctl.engines.describe import (
     SiteSpec,
 )
 from boardctl.errors import BadOptions, RecordError
+from boardctl.message import M_
 
 #: the players: seat 0 scores colour A (amber), seat 1 colour B (blue): the
 #: colours of the sticks, and of the LEDs lighting each player
-PLAYERS = (PlayerSpec("amber", "#e69f00"), PlayerSpec("blue", "#2060e0"))
+PLAYERS = (PlayerSpec(M_("amber"), "#e69f00"), PlayerSpec(M_("blue"), "#2060e0"))
 #: the sticks, shared: either player lays either colour
 PIECES = (
-    PieceSpec("A", "amber stick", look=Look("stick", PLAYERS[0].colour)),
-    PieceSpec("B", "blue stick", look=Look("stick", PLAYERS[1].colour)),
+    PieceSpec("A", M_("amber stick"), look=Look("stick", PLAYERS[0].colour)),
+    PieceSpec("B", M_("blue stick"), look=Look("stick", PLAYERS[1].colour)),
 )
 EXPECTS = ("first-segment", "second-segment", "extend", "nothing")
 _EMPTY = State()
@@ -86,14 +87,14 @@ class BidiLine(Engine[State, Extend]):
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "n",
-            "Points per side",
-            "the grid's size: 7 is the board's",
+            M_("Points per side"),
+            M_("the grid's size: 7 is the board's"),
             "int",
             minimum=2,
             maximum=26,
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "Amber and Blue lay sticks to grow one line from both ends, each end in its own "
         "colour; when an end can go no further, the colour with more sticks wins."
     )
@@ -243,15 +244,18 @@ class BidiLine(Engine[State, Extend]):
 
     def task(self, state: State) -> str:
         if state.end:
-            return "nothing"
+            return M_("nothing")
         points = self.grid.points
         if state.moves == 0:
-            return "draw the first segment, in amber (A), from any point"
+            return M_("draw the first segment, in amber (A), from any point")
         if state.moves == 1:
-            return f"draw the second segment, in blue (B), from {points[state.end_b]}"
-        return (
-            f"extend the amber (A) end at {points[state.end_a]} "
-            f"or the blue (B) end at {points[state.end_b]}"
+            return M_(
+                "draw the second segment, in blue (B), from {point}", point=points[state.end_b]
+            )
+        return M_(
+            "extend the amber (A) end at {amber} or the blue (B) end at {blue}",
+            amber=points[state.end_a],
+            blue=points[state.end_b],
         )
 
     def scores(self, state: State) -> tuple[int, ...] | None:
@@ -271,23 +275,35 @@ class BidiLine(Engine[State, Extend]):
         points = self.grid.points
         if end is End.BOTH_STUCK:
             if state.end_a == state.end_b:
-                why = f"both ends are at {points[state.end_a]} and can go no further"
+                why = M_(
+                    "both ends are at {point} and can go no further", point=points[state.end_a]
+                )
             else:
-                why = (
-                    f"neither end can go further (A at {points[state.end_a]}, "
-                    f"B at {points[state.end_b]})"
+                why = M_(
+                    "neither end can go further (A at {amber}, B at {blue})",
+                    amber=points[state.end_a],
+                    blue=points[state.end_b],
                 )
         else:
             which = "A" if end is End.A_STUCK else "B"
             at = state.end_a if end is End.A_STUCK else state.end_b
-            why = f"the {which} end at {points[at]} can go no further"
+            why = M_("the {end} end at {point} can go no further", end=which, point=points[at])
         a = state.amber.bit_count()
         b = state.drawn.bit_count() - a
-        count = f"{a} amber (A) segments to {b} blue (B)"
+        count = M_("{amber} amber (A) segments to {blue} blue (B)", amber=a, blue=b)
         if a == b:
-            return Outcome(Status.DRAW, None, f"{why}; {count}: a draw")
+            return Outcome(Status.DRAW, None, M_("{why}; {count}: a draw", why=why, count=count))
         winner = 0 if a > b else 1
-        return Outcome(Status.WON, winner, f"{why}; {count}: {COLOUR_WORDS['AB'[winner]]} wins")
+        return Outcome(
+            Status.WON,
+            winner,
+            M_(
+                "{why}; {count}: {player} wins",
+                why=why,
+                count=count,
+                player=PLAYERS[winner].name,
+            ),
+        )
 
     # -- notation --------------------------------------------------------
     def parse_action(self, text: str) -> Extend:

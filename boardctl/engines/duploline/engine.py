@@ -33,6 +33,7 @@ from boardctl.engines.duploline.values import (
 )
 from boardctl.engines.duploline.values import Options as _Options
 from boardctl.errors import BadOptions, RecordError
+from boardctl.message import M_
 
 _CHOICES = (
     ("both_lines", ("mover", "opponent", "draw")),
@@ -65,14 +66,28 @@ def _grow(mask: int) -> int:
 
 #: what the player to act must do, in words, by phase
 TASKS = (
-    "open with a disc or a ring",
-    "play a disc or a ring action",
-    "play a disc action",
-    "play a ring action",
-    "nothing",
+    M_("open with a disc or a ring"),
+    M_("play a disc or a ring action"),
+    M_("play a disc action"),
+    M_("play a ring action"),
+    M_("nothing"),
 )
 
-_PLAYERS = (PlayerSpec("white", "#f0f0f0"), PlayerSpec("black", "#303030"))
+_PLAYERS = (PlayerSpec(M_("white"), "#f0f0f0"), PlayerSpec(M_("black"), "#303030"))
+#: each piece by its kind and owner, as people name it
+_PIECE_WORDS = {
+    ("disc", 0): M_("white disc"),
+    ("disc", 1): M_("black disc"),
+    ("ring", 0): M_("white ring"),
+    ("ring", 1): M_("black ring"),
+}
+#: a disc of one colour in a ring of one colour
+_STACKED_WORDS = {
+    (0, 0): M_("white disc in a white ring"),
+    (0, 1): M_("white disc in a black ring"),
+    (1, 0): M_("black disc in a white ring"),
+    (1, 1): M_("black disc in a black ring"),
+}
 
 
 def _build_board() -> BoardSpec:
@@ -90,10 +105,7 @@ def _build_board() -> BoardSpec:
         )
     pieces = [
         PieceSpec(
-            f"{colour}-{kind}",
-            f"{colour} {kind}",
-            owner=p,
-            look=Look(kind, _PLAYERS[p].colour),
+            f"{colour}-{kind}", _PIECE_WORDS[kind, p], owner=p, look=Look(kind, _PLAYERS[p].colour)
         )
         for kind in ("disc", "ring")
         for p, colour in enumerate(COLOURS)
@@ -101,11 +113,11 @@ def _build_board() -> BoardSpec:
     pieces += [
         PieceSpec(
             f"{d}-disc+{r}-ring",
-            f"{d} disc in a {r} ring",
+            _STACKED_WORDS[dp, rp],
             parts=(f"{d}-disc", f"{r}-ring"),
         )
-        for d in COLOURS
-        for r in COLOURS
+        for dp, d in enumerate(COLOURS)
+        for rp, r in enumerate(COLOURS)
     ]
     return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS, cells="hex")
 
@@ -122,37 +134,44 @@ class DuploLine(Engine[State, Action]):
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "locked_pieces_count",
-            "A disc in a ring counts for lines",
-            "the disc for a line of discs and the ring for a line of rings; else only a piece "
-            "alone in its cell counts",
+            M_("A disc in a ring counts for lines"),
+            M_(
+                "the disc for a line of discs and the ring for a line of rings; else only a piece "
+                "alone in its cell counts"
+            ),
             "bool",
         ),
         OptionSpec(
             "both_lines",
-            "Lines of both players at once",
-            "who wins when one action leaves a line of each player",
+            M_("Lines of both players at once"),
+            M_("who wins when one action leaves a line of each player"),
             "choice",
             ("mover", "opponent", "draw"),
-            ("the player who acted", "the other player", "nobody: a draw"),
+            (M_("the player who acted"), M_("the other player"), M_("nobody: a draw")),
         ),
         OptionSpec(
             "forced_add",
-            "Forced add",
-            "where the forced add may go",
+            M_("Forced add"),
+            M_("where the forced add may go"),
             "choice",
             ("either", "own", "opponent", "off"),
-            ("a lone piece of either colour", "the mover's own", "the opponent's", "no forced add"),
+            (
+                M_("a lone piece of either colour"),
+                M_("the mover's own"),
+                M_("the opponent's"),
+                M_("no forced add"),
+            ),
         ),
         OptionSpec(
             "no_option",
-            "A player who cannot act",
-            "what happens when the player to act has no action at all",
+            M_("A player who cannot act"),
+            M_("what happens when the player to act has no action at all"),
             "choice",
             ("draw", "loss"),
-            ("the game is drawn", "that player loses"),
+            (M_("the game is drawn"), M_("that player loses")),
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "White and Black each turn play a disc and a ring, laid or moved; the first with a "
         "line of their own discs or of their own rings wins."
     )
@@ -428,21 +447,26 @@ class DuploLine(Engine[State, Action]):
         if end is End.PLAYING:
             return PLAYING
         winner = None if state.winner < 0 else state.winner
-        mover = COLOURS[state.player]
+        mover = _PLAYERS[state.player].name
         if end is End.DISC_LINE or end is End.RING_LINE:
-            word = "discs" if end is End.DISC_LINE else "rings"
             mask = (state.discs if end is End.DISC_LINE else state.rings)[state.player]
             if not self.options.locked_pieces_count:
                 mask &= ~((state.discs[0] | state.discs[1]) & (state.rings[0] | state.rings[1]))
             cells = " ".join(NAME[pos] for pos in board.lines(mask)[0])
-            return Outcome(Status.WON, winner, f"{mover} has a line of {word}: {cells}")
+            if end is End.DISC_LINE:
+                why = M_("{player} has a line of discs: {cells}", player=mover, cells=cells)
+            else:
+                why = M_("{player} has a line of rings: {cells}", player=mover, cells=cells)
+            return Outcome(Status.WON, winner, why)
         if end is End.BOTH_LINES:
             status = Status.DRAW if winner is None else Status.WON
-            return Outcome(status, winner, f"{mover}'s action left lines of both players")
+            return Outcome(
+                status, winner, M_("{player}'s action left lines of both players", player=mover)
+            )
         if end is End.FULL_BOARD:
-            return Outcome(Status.DRAW, None, "the board is full")
+            return Outcome(Status.DRAW, None, M_("the board is full"))
         status = Status.DRAW if winner is None else Status.WON
-        return Outcome(status, winner, f"{mover} has no legal action left")
+        return Outcome(status, winner, M_("{player} has no legal action left", player=mover))
 
     def evaluate(self, state: State) -> tuple[float, ...]:
         """Lines of discs and rings with room to grow, and room to add

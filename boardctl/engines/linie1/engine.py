@@ -49,6 +49,17 @@ from boardctl.engines.linie1.values import (
 from boardctl.engines.linie1.values import Options as _Options
 from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
+from boardctl.message import M_, Mn_, Mp_
+
+#: the lines' colours as the board data names them, in words for people
+LINE_COLOUR_WORDS = {
+    "red": Mp_("colour", "red"),
+    "yellow": Mp_("colour", "yellow"),
+    "green": Mp_("colour", "green"),
+    "blue": Mp_("colour", "blue"),
+    "white": Mp_("colour", "white"),
+    "black": Mp_("colour", "black"),
+}
 
 HAND = 5
 H = 10  # the die's stop face
@@ -56,11 +67,11 @@ H = 10  # the die's stop face
 #: are named by seat; the colours are only those the LEDs light each one in,
 #: none of them like the mistakes' magenta or the restore hints' cyan
 SEATS = (
-    PlayerSpec("player 1", "#d02020"),
-    PlayerSpec("player 2", "#2050d0"),
-    PlayerSpec("player 3", "#20a040"),
-    PlayerSpec("player 4", "#e0c000"),
-    PlayerSpec("player 5", "#f0f0f0"),
+    PlayerSpec(M_("player 1"), "#d02020"),
+    PlayerSpec(M_("player 2"), "#2050d0"),
+    PlayerSpec(M_("player 3"), "#20a040"),
+    PlayerSpec(M_("player 4"), "#e0c000"),
+    PlayerSpec(M_("player 5"), "#f0f0f0"),
 )
 _POP = [bin(i).count("1") for i in range(16)]
 #: how the pages paint a line's streetcar and terminals, by the colour the
@@ -94,37 +105,40 @@ class Linie1(Engine[State, Action]):
 
     title: ClassVar[str] = "Linie 1"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("players", "Players", "how many play", "choice", (2, 3, 4, 5)),
+        OptionSpec("players", M_("Players"), M_("how many play"), "choice", (2, 3, 4, 5)),
         OptionSpec(
             "secrets",
-            "Line and route cards",
-            "whether the cards stay on the table or the game deals them",
+            M_("Line and route cards"),
+            M_("whether the cards stay on the table or the game deals them"),
             "choice",
             ("cards", "dealt"),
-            ("cards on the table, shown at the start of a trip", "dealt, each shown privately"),
+            (
+                M_("cards on the table, shown at the start of a trip"),
+                M_("dealt, each shown privately"),
+            ),
         ),
         OptionSpec(
             "movement",
-            "Driving",
-            "how far a streetcar drives each turn",
+            M_("Driving"),
+            M_("how far a streetcar drives each turn"),
             "choice",
             ("die", "speed"),
-            ("by the die", "one cell more than the last move at most"),
+            (M_("by the die"), M_("one cell more than the last move at most")),
         ),
-        OptionSpec("die", "Die faces", "the die's faces: digits, and H for the next stop"),
+        OptionSpec("die", M_("Die faces"), M_("the die's faces: digits, and H for the next stop")),
         OptionSpec(
             "list_wrong_turns",
-            "Offer wrong turns",
-            "whether a drive that cannot reach the goal is offered among the legal ones",
+            M_("Offer wrong turns"),
+            M_("whether a drive that cannot reach the goal is offered among the legal ones"),
             "bool",
         ),
         OptionSpec(
             "board_data",
-            "Another board (JSON)",
-            "a replacement board as JSON text; empty for the Goldsieber board",
+            M_("Another board (JSON)"),
+            M_("a replacement board as JSON text; empty for the Goldsieber board"),
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "Each player lays track tiles to build their streetcar line past the stops on their "
         "route card, then drives it by the die from one terminal to the other."
     )
@@ -1040,39 +1054,40 @@ class Linie1(Engine[State, Action]):
     def task(self, state: State) -> str:
         phase = state.phase
         if phase == OVER:
-            return "nothing"
+            return M_("nothing")
         if phase == DEAL:
-            what = "a line card" if state.dealt < self.players else "a route card"
             who = state.dealt % self.players + 1
-            return f"deal {what} to player {who}"
+            if state.dealt < self.players:
+                return M_("deal a line card to player {number}", number=who)
+            return M_("deal a route card to player {number}", number=who)
         if phase == LAY:
             if next(self._lays(state), None) is None:
                 if state.caught:
-                    return "pass: the trip was caught and no tile in the hand can be laid"
+                    return M_("pass: the trip was caught and no tile in the hand can be laid")
                 if state.laid:
-                    return "pass: no tile in the hand can be laid"
-                return "pass (no tile in the hand can be laid) or start the trip"
+                    return M_("pass: no tile in the hand can be laid")
+                return M_("pass (no tile in the hand can be laid) or start the trip")
             if state.laid:
-                return "lay a second tile"
+                return M_("lay a second tile")
             if state.caught:
-                return "lay two tiles (the trip was caught: the route is not complete)"
-            return "lay two tiles or start the trip"
+                return M_("lay two tiles (the trip was caught: the route is not complete)")
+            return M_("lay two tiles or start the trip")
         if phase == DRAW:
             if any(state.stacks):
-                return f"draw a tile from the stacks ({state.owed} to draw)"
-            return f"take a tile from a streetcar driver's hand ({state.owed} to take)"
+                return M_("draw a tile from the stacks ({n} to draw)", n=state.owed)
+            return M_("take a tile from a streetcar driver's hand ({n} to take)", n=state.owed)
         if phase == ROLL:
-            return "roll the die"
+            return M_("roll the die")
         if self.speed:
             most = state.last[state.player] + 1
             return (
-                "drive the streetcar 1 cell"
+                M_("drive the streetcar 1 cell")
                 if most == 1
-                else f"drive the streetcar 1 to {most} cells"
+                else M_("drive the streetcar 1 to {n} cells", n=most)
             )
         if state.roll == H:
-            return "drive the streetcar to the next stop sign or terminal"
-        return f"drive the streetcar {state.roll} cell{'s' if state.roll > 1 else ''}"
+            return M_("drive the streetcar to the next stop sign or terminal")
+        return Mn_("drive the streetcar {n} cell", "drive the streetcar {n} cells", state.roll)
 
     def told(self, state: State, action: Action) -> bool:
         """A pass, and a tile taken from a driver's face-up hand, change
@@ -1426,12 +1441,17 @@ class Linie1(Engine[State, Action]):
         subsets: list[tuple[str, ...]] = [()]
         for car in cars:
             subsets += [(*s, car) for s in subsets if len(s) < self.players]
-        pieces = [PieceSpec("stop", "stop sign", look=Look("sign", "#d02020", "H"))]
+        pieces = [PieceSpec("stop", M_("stop sign"), look=Look("sign", "#d02020", "H"))]
         for i, car in enumerate(cars):
             colour = geo.data.lines[i][0]
             paint = LINE_PAINT.get(colour, "#909090")
             look = Look("car", paint, str(i + 1))
-            pieces.append(PieceSpec(car, f"streetcar of line {i + 1} ({colour})", look=look))
+            name = M_(
+                "streetcar of line {number} ({colour})",
+                number=i + 1,
+                colour=LINE_COLOUR_WORDS.get(colour, colour),
+            )
+            pieces.append(PieceSpec(car, name, look=look))
         for s in subsets:
             if len(s) > 1:
                 pieces.append(PieceSpec("+".join(s), " and ".join(s), parts=s))
