@@ -553,8 +553,9 @@ class WebServer:
             )
 
         def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Any:
+            # the texts for people in it (an option's label, a reason) in the page's language
             return Response(
-                json.dumps(body, default=list),
+                json.dumps(i18n.localized(body), default=list),
                 status,
                 {
                     "Content-Type": "application/json",
