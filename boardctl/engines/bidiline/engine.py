@@ -10,7 +10,6 @@ from boardctl.engines.bidiline.evaluate import evaluate
 from boardctl.engines.bidiline.grid import Grid, bits
 from boardctl.engines.bidiline.text import parse_action, render, state_from_json, state_to_json
 from boardctl.engines.bidiline.values import (
-    COLOUR_WORDS,
     Colour,
     End,
     Extend,
@@ -157,59 +156,73 @@ class BidiLine(Engine[State, Extend]):
         ends = {"A": self.grid.points[state.end_a], "B": self.grid.points[state.end_b]}
         other = "B" if code == "A" else "A"
         if ends[code] not in (p, q) and ends[other] in (p, q):
-            return (
-                f"a stick there extends the {COLOUR_WORDS[other]} ({other}) end, so it is "
-                f"{COLOUR_WORDS[other]}, not {COLOUR_WORDS[code]}"
+            return M_(
+                "a stick there extends the {colour} ({end}) end, so it is {colour}, not {laid}",
+                colour=PLAYERS["AB".index(other)].name,
+                end=other,
+                laid=PLAYERS["AB".index(code)].name,
             )
         src, dst = (q, p) if ends[code] == q else (p, q)
         return self.why_illegal(state, self.parse_action(f"{code}:{src}-{dst}"))
 
     def why_illegal(self, state: State, action: Extend) -> str | None:
         if state.end:
-            return f"the game is over: {self.outcome(state).reason}"
+            return M_("the game is over: {reason}", reason=self.outcome(state).reason)
         if not isinstance(action, Extend):
-            return f"{action!r} is not a Bidirectional Line Game move"
+            return M_("{action} is not a Bidirectional Line Game move", action=repr(action))
         grid = self.grid
         for point in (action.src, action.dst):
             if point not in grid.point_index:
-                return f"{point} is not a point of {grid.describe()}"
+                return M_("{point} is not a point of {grid}", point=point, grid=grid.describe())
         src = grid.point_index[action.src]
         segment = grid.between(src, grid.point_index[action.dst])
         if segment is None:
-            return f"{action.src} and {action.dst} are not next to each other"
+            return M_(
+                "{first} and {second} are not next to each other",
+                first=action.src,
+                second=action.dst,
+            )
         colour = action.colour
         if state.moves == 0:
             if colour is not Colour.A:
-                return (
-                    "the first segment is drawn in colour A (amber): "
-                    f"write A:{action.src}-{action.dst}"
+                return M_(
+                    "the first segment is drawn in colour A (amber): write A:{src}-{dst}",
+                    src=action.src,
+                    dst=action.dst,
                 )
             return None
         start = grid.points[state.end_b]
         if state.moves == 1:
             if colour is not Colour.B:
-                return (
-                    "the second segment is drawn in colour B (blue), from "
-                    f"{start} where the first one started"
+                return M_(
+                    "the second segment is drawn in colour B (blue), from {start} where "
+                    "the first one started",
+                    start=start,
                 )
             if src != state.end_b:
-                return (
-                    f"the second segment starts at {start}, where the first one started, "
-                    f"not at {action.src}"
+                return M_(
+                    "the second segment starts at {start}, where the first one started, "
+                    "not at {src}",
+                    start=start,
+                    src=action.src,
                 )
         else:
             end = state.end_a if colour is Colour.A else state.end_b
             if src != end:
-                return (
-                    f"the {colour.value} end is at {grid.points[end]}, not {action.src}: "
-                    f"an end is extended from the point it last reached "
-                    f"(write {colour.value}:{grid.points[end]}-...)"
+                return M_(
+                    "the {end} end is at {point}, not {src}: an end is extended from the "
+                    "point it last reached (write {end}:{point}-...)",
+                    end=colour.value,
+                    point=grid.points[end],
+                    src=action.src,
                 )
         if (state.drawn >> segment) & 1:
             held = "A" if (state.amber >> segment) & 1 else "B"
-            return (
-                f"the segment {grid.segment_names[segment]} is already drawn (in {held}); "
-                "a segment is never drawn twice"
+            return M_(
+                "the segment {segment} is already drawn (in {colour}); a segment is never "
+                "drawn twice",
+                segment=grid.segment_names[segment],
+                colour=held,
             )
         return None
 
@@ -369,8 +382,13 @@ class BidiLine(Engine[State, Extend]):
         outcome = self.outcome(state)
         a, b = self.scores(state) or (0, 0)
         if outcome.over:
-            status = f"game over: {outcome.reason}"
+            status = M_("game over: {reason}", reason=outcome.reason)
         else:
-            who = COLOUR_WORDS["AB"[state.moves % 2]]
-            status = f"{who} to {self.task(state)} · segments A {a}, B {b}"
+            status = M_(
+                "{player} to {task} · segments A {amber}, B {blue}",
+                player=PLAYERS[state.moves % 2].name,
+                task=self.task(state),
+                amber=a,
+                blue=b,
+            )
         return render(self.grid, state, status)
