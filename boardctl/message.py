@@ -24,7 +24,18 @@ import string
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["M_", "Message", "Mn_", "Mp_", "and_list", "fill", "joined", "placeholders", "then_list"]
+__all__ = [
+    "M_",
+    "Message",
+    "Mn_",
+    "Mp_",
+    "and_list",
+    "fill",
+    "joined",
+    "placeholders",
+    "said",
+    "then_list",
+]
 
 _FORMATTER = string.Formatter()
 
@@ -135,3 +146,11 @@ def joined(parts: Sequence[str], separator: str) -> str:
     escaped = separator.replace("{", "{{").replace("}", "}}")
     pattern = escaped.join(f"{{p{n}}}" for n in range(len(parts)))
     return Message(pattern, {f"p{n}": p for n, p in enumerate(parts)})
+
+
+def said(error: BaseException) -> str:
+    """What an error says to people: the :class:`Message` it was raised with (so a
+    surface can translate it), else its text."""
+    if len(error.args) == 1 and isinstance(error.args[0], Message):
+        return error.args[0]
+    return str(error)

@@ -83,6 +83,10 @@ def test_status_in_german_and_french_as_the_terminal_asks(
         )
         assert "wegnehmen: d4" in out
         assert "es läuft boardctl" in out
+        # a refusal, in the operator's language too
+        assert main(["undo", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert "nichts zurückzunehmen: es wurde noch keine Aktion gespielt" in said.err + said.out
 
         monkeypatch.setenv("LANG", "fr_FR.UTF-8")
         out = _status(sock, capsys)

@@ -103,6 +103,14 @@ def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
         from boardctl import config
 
         path = config.load().control.socket
+    if "language" not in body and not getattr(args, "json", False):
+        from boardctl import i18n
+
+        # the answer's words (a refusal, a reason) in the operator's language; JSON stays
+        # English, and English is what an answer says unasked
+        code = i18n.from_environment() or _board_language()
+        if code != i18n.DEFAULT:
+            body = {**body, "language": code}
     reply = request(path, body)
     if not reply.get("ok"):
         raise ControlError(str(reply.get("error", "the controller refused")))
@@ -280,7 +288,7 @@ def _status(args: argparse.Namespace) -> int:
     # the operator's language (LANGUAGE, LANG...), else the board's
     code = i18n.from_environment() or _board_language()
     reply = _send(args, {"cmd": "status", "language": code})
-    with i18n.language(code):
+    with i18n.language(str(reply.get("language", code))):
         _print_status(reply)
         if reply.get("version"):
             # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
