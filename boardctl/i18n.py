@@ -18,7 +18,6 @@ the texts with Babel and updates the catalogs; docs/languages.md says how to add
 
 from __future__ import annotations
 
-import ast
 import contextvars
 import functools
 import gettext as _gettext
@@ -150,14 +149,23 @@ def read_po(path: Path) -> Catalog:
     return Catalog(messages, plural_forms)
 
 
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+_QUOTED = re.compile(r'^"((?:[^"\\]|\\.)*)"$')
+_ESCAPE = re.compile(r"\\(.)")
+
+
 def _string(quoted: str, where: str) -> str:
-    try:
-        value = ast.literal_eval(quoted)
-    except (ValueError, SyntaxError):
-        raise CatalogError(f"{where}: a broken string {quoted[:60]!r}") from None
-    if not isinstance(value, str):
+    """A PO string's value: ``"a \\"b\\"\\n"`` -> ``a "b"`` and a new line."""
+    match = _QUOTED.match(quoted.strip())
+    if not match:
         raise CatalogError(f"{where}: a broken string {quoted[:60]!r}")
-    return value
+    body = match.group(1)
+    if "\\" not in body:
+        return body
+    try:
+        return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], body)
+    except KeyError as exc:
+        raise CatalogError(f"{where}: an unknown escape \\{exc.args[0]}") from None
 
 
 @functools.cache

@@ -229,35 +229,63 @@ def _print_status(reply: dict[str, Any]) -> None:
 def remote_lines(reply: dict[str, Any]) -> list[str]:
     """What ``status`` says of remote play: the other board's turn, the game
     with it, the invitations."""
+    from boardctl.i18n import _
+    from boardctl.message import then_list
+
     lines = []
     seat = reply.get("remote")
     if isinstance(seat, dict):
-        where = "on their phone" if seat.get("phone") else f"at {seat.get('board')}"
-        who = f"the player {where} (player {seat.get('seat')})"
+        number = seat.get("seat")
+        if seat.get("phone"):
+            who = _("the player on their phone (player {number})", number=number)
+        else:
+            who = _(
+                "the player at {board} (player {number})",
+                board=str(seat.get("board")),
+                number=number,
+            )
         if seat.get("error"):
             lines.append(f"{who}: {seat['error']}")
         elif seat.get("doing") == "ready":
-            lines.append(f"{who} played {' then '.join(seat.get('moves', []))}: make it here")
+            moves = then_list(seat.get("moves", []))
+            lines.append(_("{who} played {moves}: make it here", who=who, moves=moves))
+        elif seat.get("phone"):
+            lines.append(_("{who} is to choose", who=who))
         else:
-            lines.append(f"{who} is to choose" if seat.get("phone") else f"{who} is to play, there")
+            lines.append(_("{who} is to play, there", who=who))
     play = reply.get("remote_play")
     if not isinstance(play, dict):
         return lines
     game = play.get("game")
     if isinstance(game, dict):
+        board = str(game.get("board"))
         if game.get("left"):
-            state = "has left this game (declined, or began another)"
+            state = _("{board} has left this game (declined, or began another)", board=board)
         elif game.get("joined"):
-            state = f"plays it: {game.get('acknowledged')} of {game.get('seq')} moves acknowledged"
+            state = _(
+                "{board} plays it: {acknowledged} of {moves} moves acknowledged",
+                board=board,
+                acknowledged=game.get("acknowledged"),
+                moves=game.get("seq"),
+            )
         else:
-            state = "has not joined yet (boardctl accept there)"
+            state = _("{board} has not joined yet (boardctl accept there)", board=board)
         lines.append(
-            f"game {game.get('number')} with {game.get('board')}: {game.get('board')} {state}"
+            _(
+                "game {number} with {board}: {state}",
+                number=game.get("number"),
+                board=board,
+                state=state,
+            )
         )
     for invitation in play.get("invitations", []):
         lines.append(
-            f"{invitation['board']} invites this board to {invitation['game']} "
-            f"(seats {','.join(invitation['seats'])}): boardctl accept {invitation['board']}"
+            _(
+                "{board} invites this board to {game} (seats {seats}): boardctl accept {board}",
+                board=invitation["board"],
+                game=invitation["game"],
+                seats=",".join(invitation["seats"]),
+            )
         )
     return lines
 
@@ -265,17 +293,23 @@ def remote_lines(reply: dict[str, Any]) -> list[str]:
 def broker_text(broker: dict[str, Any]) -> str:
     """Whether the broker is reached, in a line: ``broker mqtt://hub:1883: reached as
     table-3 since ...`` or ``... not reached: WHY; trying again at ...``."""
-    where = f"broker {broker.get('broker')}"
+    from boardctl.i18n import _
+
+    where = {"broker": str(broker.get("broker")), "board": str(broker.get("board_id"))}
     if broker.get("reached"):
-        anonymous = "" if broker.get("commands") else " (anonymous: no commands taken)"
-        return (
-            f"{where}: reached as {broker.get('board_id')} since {broker.get('since')}{anonymous}"
+        since = str(broker.get("since"))
+        if broker.get("commands"):
+            return _("broker {broker}: reached as {board} since {since}", **where, since=since)
+        return _(
+            "broker {broker}: reached as {board} since {since} (anonymous: no commands taken)",
+            **where,
+            since=since,
         )
-    text = f"{where}: not reached"
+    text = _("broker {broker}: not reached", **where)
     if broker.get("error"):
         text += f": {broker['error']}"
     if broker.get("next_try"):
-        text += f"; trying again at {broker['next_try']}"
+        text += _("; trying again at {time}", time=str(broker["next_try"]))
     return text
 
 
