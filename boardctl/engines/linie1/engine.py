@@ -15,6 +15,7 @@ from boardctl.engines.describe import (
     PieceSpec,
     PlayerSpec,
     SiteSpec,
+    seat_words,
 )
 from boardctl.engines.linie1 import data as board_data
 from boardctl.engines.linie1.die import FACES, PIPS, PITCH
@@ -489,27 +490,34 @@ class Linie1(Engine[State, Action]):
             kind = geo.kind[j]
             if j == partner:
                 if bool(mine) != bool((partner_sides >> opposite(d)) & 1):
-                    return f"{name}: its rail towards {geo.names[j]} must meet a rail there"
+                    return M_(
+                        "{cell}: its rail towards {other} must meet a rail there",
+                        cell=name,
+                        other=geo.names[j],
+                    )
                 continue
             if kind == EDGE:
                 if mine:
-                    return f"{name}: a rail would lead off the board (rule a)"
+                    return M_("{cell}: a rail would lead off the board (rule a)", cell=name)
             elif kind == BUILDING:
                 if mine:
-                    return f"{name}: a rail would lead into a building (rule b)"
+                    return M_("{cell}: a rail would lead into a building (rule b)", cell=name)
             elif kind == TRACK:
                 code = tiles[j]
                 if code:
                     theirs = (geo.sides[code] >> opposite(d)) & 1
                     if mine and not theirs:
-                        return (
-                            f"{name}: a rail would run into the side of the tile on "
-                            f"{geo.names[j]} (rule d)"
+                        return M_(
+                            "{cell}: a rail would run into the side of the tile on {other} "
+                            "(rule d)",
+                            cell=name,
+                            other=geo.names[j],
                         )
                     if theirs and not mine:
-                        return (
-                            f"{name}: it would block the rail of the tile on {geo.names[j]} "
-                            "(rule d)"
+                        return M_(
+                            "{cell}: it would block the rail of the tile on {other} (rule d)",
+                            cell=name,
+                            other=geo.names[j],
                         )
                 else:
                     got = cache.get(j)
@@ -524,9 +532,11 @@ class Linie1(Engine[State, Action]):
                         req &= ~back
                         forb |= back
                     if req and (req & forb or _POP[15 & ~forb] < 2):
-                        return (
-                            f"{name}: the rails leading into {geo.names[j]} could not be "
-                            "continued there (rule e)"
+                        return M_(
+                            "{cell}: the rails leading into {other} could not be continued "
+                            "there (rule e)",
+                            cell=name,
+                            other=geo.names[j],
                         )
         return None
 
@@ -784,37 +794,42 @@ class Linie1(Engine[State, Action]):
     def why_illegal(self, state: State, action: Action) -> str | None:
         phase = state.phase
         if phase == OVER:
-            return f"the game is over ({self.outcome(state).reason})"
-        who = f"player {state.player + 1}"
+            return M_("the game is over ({reason})", reason=self.outcome(state).reason)
+        who = seat_words(state.player)
         if phase in (DEAL, ROLL) or (phase == DRAW and any(state.stacks)):
             for a, _ in self.chance_outcomes(state):
                 if a == action:
                     return None
             if isinstance(action, Draw):
-                return f"there is no tile of kind {action.kind} left in the stacks"
+                return M_("there is no tile of kind {kind} left in the stacks", kind=action.kind)
             if isinstance(action, Deal):
-                return f"card {action.card} cannot be dealt now: it is dealt already or not in play"
+                return M_(
+                    "card {card} cannot be dealt now: it is dealt already or not in play",
+                    card=action.card,
+                )
             if isinstance(action, Roll):
-                return f"the die has no face {action.face}"
-            return f"chance acts now: {self.task(state)}"
+                return M_("the die has no face {face}", face=action.face)
+            return M_("chance acts now: {task}", task=self.task(state))
         if phase == DRAW:
             if not isinstance(action, Take):
-                return (
-                    f"{who} must take a tile from a streetcar driver's hand (the stacks are empty)"
+                return M_(
+                    "{who} must take a tile from a streetcar driver's hand (the stacks are empty)",
+                    who=who,
                 )
             if not 0 < action.kind < len(self._pool(state)) or not self._pool(state)[action.kind]:
-                return f"no player on a trip holds a tile of kind {action.kind}"
+                return M_("no player on a trip holds a tile of kind {kind}", kind=action.kind)
             return None
         if phase == DRIVE:
             if not isinstance(action, Drive):
-                return f"{who} is on the inaugural trip and must drive the streetcar"
+                return M_("{who} is on the inaugural trip and must drive the streetcar", who=who)
             drives = self._drives(state)
             if any(d[0] == action.path for d in drives):
                 return None
             shown = ", ".join(self._path_text(d[0]) for d in self._offered_drives(state)[:6])
-            return (
-                f"the streetcar cannot drive {self._path_text(action.path)} now; "
-                f"it may drive {shown}"
+            return M_(
+                "the streetcar cannot drive {path} now; it may drive {shown}",
+                path=self._path_text(action.path),
+                shown=shown,
             )
         # LAY
         if isinstance(action, Start):
@@ -822,21 +837,25 @@ class Linie1(Engine[State, Action]):
         if isinstance(action, Pass):
             first = next(self._lays(state), None)
             if first is not None:
-                return f"{who} can still lay a tile ({self.format_action(first)}), so may not pass"
+                return M_(
+                    "{who} can still lay a tile ({action}), so may not pass",
+                    who=who,
+                    action=self.format_action(first),
+                )
             return None
         if isinstance(action, Lay):
             return self._why_lay(state, action)
-        return f"{who} is laying track: {self.task(state)}"
+        return M_("{who} is laying track: {task}", who=who, task=self.task(state))
 
     def _why_start(self, state: State, action: Start) -> str | None:
         p = state.player
         geo = self.geo
         if state.laid:
-            return "a trip starts at the beginning of a turn, before any tile is laid"
+            return M_("a trip starts at the beginning of a turn, before any tile is laid")
         if state.caught:
-            return "this turn's trip was caught on an incomplete route: lay track now"
+            return M_("this turn's trip was caught on an incomplete route: lay track now")
         if not 0 <= action.terminal < len(geo.terminals):
-            return f"there is no terminal number {action.terminal}"
+            return M_("there is no terminal number {terminal}", terminal=action.terminal)
         line = geo.terminals[action.terminal].line
         card = -1
         if action.card:
@@ -845,28 +864,46 @@ class Linie1(Engine[State, Action]):
                 or not action.card[1:].isdigit()
                 or not (1 <= int(action.card[1:]) <= len(self.cards))
             ):
-                return (
-                    f"route card {action.card} is not in play: with {self.players} players the "
-                    f"cards are {self.set_letter}1 to {self.set_letter}{len(self.cards)}"
+                return M_(
+                    "route card {card} is not in play: with {players} players the cards are "
+                    "{first} to {last}",
+                    card=action.card,
+                    players=self.players,
+                    first=f"{self.set_letter}1",
+                    last=f"{self.set_letter}{len(self.cards)}",
                 )
             card = int(action.card[1:]) - 1
         if state.shown[p] or self.dealt:
             if line != state.lines[p]:
                 name = geo.terminals[action.terminal].name
-                return f"{name} is not a terminal of your line {state.lines[p] + 1}"
+                return M_(
+                    "{terminal} is not a terminal of your line {line}",
+                    terminal=name,
+                    line=state.lines[p] + 1,
+                )
             if card >= 0 and card != state.routes[p]:
-                return (
-                    f"your route card is {self.set_letter}{state.routes[p] + 1}, not {action.card}"
+                return M_(
+                    "your route card is {mine}, not {card}",
+                    mine=f"{self.set_letter}{state.routes[p] + 1}",
+                    card=action.card,
                 )
             return None
         if card < 0:
-            return "show your route card: write start:TERMINAL/CARD, like start:t2a/B3"
+            return M_("show your route card: write start:TERMINAL/CARD, like start:t2a/B3")
         for q in range(self.players):
             if q != p and state.shown[q]:
                 if state.lines[q] == line:
-                    return f"line {line + 1} is player {q + 1}'s: they showed that line card"
+                    return M_(
+                        "line {line} is player {number}'s: they showed that line card",
+                        line=line + 1,
+                        number=q + 1,
+                    )
                 if state.routes[q] == card:
-                    return f"route card {action.card} is player {q + 1}'s: they showed it"
+                    return M_(
+                        "route card {card} is player {number}'s: they showed it",
+                        card=action.card,
+                        number=q + 1,
+                    )
         return None
 
     def _why_lay(self, state: State, action: Lay) -> str | None:
@@ -874,31 +911,35 @@ class Linie1(Engine[State, Action]):
         p = state.player
         hand = list(state.hands[p])
         if state.shown[p] and state.cars[p] >= 0:
-            return "a player on the trip lays no more tiles"
+            return M_("a player on the trip lays no more tiles")
         if state.laid + len(action.parts) > 2:
-            return "two tiles a turn: this turn's tiles are laid"
+            return M_("two tiles a turn: this turn's tiles are laid")
         tiles = state.tiles
         cache: dict[int, tuple[int, int]] = {}
         for _, code in action.parts:
             k = code >> 2
             if hand[k] <= 0:
-                return f"player {p + 1} holds no tile of kind {k}"
+                return M_("player {number} holds no tile of kind {kind}", number=p + 1, kind=k)
             hand[k] -= 1
         if len(action.parts) == 2:
             (a, ca), (b, cb) = action.parts
             if b - a not in (geo.offsets[1], geo.offsets[2]) or geo.kind[b] != TRACK:
-                return f"{geo.names[a]} and {geo.names[b]} are not side by side (east or south)"
+                return M_(
+                    "{cell} and {other} are not side by side (east or south)",
+                    cell=geo.names[a],
+                    other=geo.names[b],
+                )
             for cell, code in action.parts:
                 why = self._why_exchange(tiles, cell, code)
                 if why:
                     return why
             d = 1 if b - a == 1 else 2
             if (geo.sides[tiles[a]] >> d) & 1 or not (geo.sides[ca] >> d) & 1:
-                return "exchange two tiles together only to join them; else one at a time"
+                return M_("exchange two tiles together only to join them; else one at a time")
             return self._why_double(tiles, a, ca, b, cb, cache)
         cell, code = action.parts[0]
         if geo.kind[cell] == BUILDING:
-            return f"{geo.names[cell]} holds a building (rule c)"
+            return M_("{cell} holds a building (rule c)", cell=geo.names[cell])
         if tiles[cell]:
             why = self._why_exchange(tiles, cell, code)
             if why:
@@ -910,13 +951,15 @@ class Linie1(Engine[State, Action]):
         old = tiles[cell]
         name = geo.names[cell]
         if not old:
-            return f"{name} is empty: there is no tile to exchange"
+            return M_("{name} is empty: there is no tile to exchange", name=name)
         if geo.trees[old]:
-            return f"the tile on {name} has trees and can never be exchanged"
+            return M_("the tile on {name} has trees and can never be exchanged", name=name)
         if code not in geo.upgrades[old]:
-            return (
-                f"{geo.code_name(code)} does not keep every connection of "
-                f"{geo.code_name(old)} on {name} and add one"
+            return M_(
+                "{tile} does not keep every connection of {tile2} on {name} and add one",
+                tile=geo.code_name(code),
+                tile2=geo.code_name(old),
+                name=name,
             )
         return None
 
@@ -1159,9 +1202,16 @@ class Linie1(Engine[State, Action]):
             w = state.winner
             terminal = self.geo.terminals[self._goal(state, w)].name
             return Outcome(
-                Status.WON, w, f"player {w + 1} drove line {state.lines[w] + 1} into {terminal}"
+                Status.WON,
+                w,
+                M_(
+                    "{player} drove line {line} into {terminal}",
+                    player=seat_words(w),
+                    line=state.lines[w] + 1,
+                    terminal=terminal,
+                ),
             )
-        return Outcome(Status.DRAW, None, "no player could lay a tile, draw or drive")
+        return Outcome(Status.DRAW, None, M_("no player could lay a tile, draw or drive"))
 
     # -- notation --------------------------------------------------------
     def _site_name(self, site: int) -> str:
