@@ -121,6 +121,13 @@ def test_a_visitor_picks_french_and_every_page_keeps_it(sim: Simulation, browser
     _shows(page, "Aujourd'hui")
     _text_is(page, "turn", "à bleu (joueur 1) de jouer : pousser une bille")
     assert page.locator("#language").input_value() == "fr"
+    # the operator's form: the engine's option labels and choices, and the board's language
+    page.goto(url + "/operator")
+    page.wait_for_selector("#option-players", timeout=WAIT, state="attached")
+    assert page.locator('label[for="option-players"]').inner_text() == "Joueurs"
+    assert page.locator('label[for="option-variant"]').inner_text() == "Variante"
+    assert "le plateau parle English" in page.locator("#version").inner_text()
+    assert page.locator("button#new").inner_text() == "Nouvelle partie"
     assert not page.errors, page.errors
 
 
