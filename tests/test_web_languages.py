@@ -4,8 +4,10 @@ the scoreboard, in a real browser (Debian's chromium through Playwright, conftes
 
 from __future__ import annotations
 
+import os
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from boardctl.sim.session import Simulation
 
 WAIT = 8000  # ms
+SHOTS = os.environ.get("BOARDCTL_SCREENSHOTS")
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +101,13 @@ def test_a_german_game_end_to_end_in_german_on_every_surface(sim: Simulation, br
     score.goto(url + "/score")
     _text_is(score, "winner", "Blau (Spieler 1) gewinnt!")
     _shows(score, "Heute")
+    # the longer German words still fit a phone's width
+    for page in (board, score):
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        if SHOTS:
+            page.screenshot(
+                path=str(Path(SHOTS) / f"{page.url.rsplit('/', 1)[-1] or 'board'}-de.png")
+            )
     words = score.locator("body").inner_text() + board.locator("body").inner_text()
     for english in ("wins", "to insert", "Today", "Scores", "Last moves", "player 1"):
         assert english not in words, f"{english!r} left in English on a German page"
