@@ -111,3 +111,17 @@ def test_status_speaks_the_boards_language_when_the_terminal_names_none(
     with _wrong_board(tmp_path, "de") as sock:
         out = _status(sock, capsys)
     assert "Brett" in out and "warum:" in out
+
+
+def test_new_help_lists_each_games_options_in_the_terminals_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    out = capsys.readouterr().out
+    assert "options de chaque jeu (CLÉ=VALEUR) :" in out
+    assert "players=2|3|4: combien jouent (par défaut 2)" in out
+    assert "variant=express|expert: Express : le premier alignement de cinq gagne" in out

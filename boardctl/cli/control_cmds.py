@@ -21,12 +21,17 @@ class _NewHelp(argparse.RawDescriptionHelpFormatter):
 
 
 def _options_help() -> str:
+    from boardctl import i18n
     from boardctl.engines import GAMES, engine_class
 
-    lines = ["options of each game (KEY=VALUE):"]
-    for game in sorted(GAMES):
-        lines.append(f"  {game}:")
-        lines += [f"    {spec.usage()}" for spec in engine_class(game).option_specs()]
+    # in the operator's language (the terminal's, else the board's)
+    with i18n.language(i18n.from_environment() or _board_language()):
+        lines = [i18n._("options of each game (KEY=VALUE):")]
+        for game in sorted(GAMES):
+            lines.append(f"  {game}:")
+            lines += [
+                f"    {i18n.translate(spec.usage())}" for spec in engine_class(game).option_specs()
+            ]
     return "\n".join(lines)
 
 
