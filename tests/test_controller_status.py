@@ -162,6 +162,11 @@ def test_new_with_options_only_keeps_the_boards_game(
         ),
         ("linie1", ["place a1 9N"], "player 1 holds no tile of kind 9"),
         ("linie1", ["place a1 2N"], "a rail would lead off the board"),
+        (
+            "beeline",
+            ["place b4 node-black", "place l10 node-red", "place c5 red-sharp-w"],
+            "that is a red MARK, and black is to play",
+        ),
     ],
 )
 def test_a_wrong_board_says_why_where_the_rules_know(
