@@ -271,8 +271,18 @@ class _Script:
 @pytest.fixture
 def secret_board() -> Iterator[tuple[Loop, WebServer]]:
     """The tiny dice game with dealt cards, its loop on a thread, and its web pages."""
+    yield from _secret_board(_Script(), by_operator=False)
+
+
+@pytest.fixture
+def secret_board_by_operator() -> Iterator[tuple[Loop, WebServer]]:
+    """As ``secret_board``, an operator throwing the die (the cards still dealt by the board)."""
+    yield from _secret_board(_Script(), by_operator=True)
+
+
+def _secret_board(chance: _Script, *, by_operator: bool) -> Iterator[tuple[Loop, WebServer]]:
     profile = dice_profile(secret=True)
-    controller = Controller(profile, engines=engines, chance=_Script())
+    controller = Controller(profile, engines=engines, chance=chance, chance_by_operator=by_operator)
     loop = Loop(controller, _Still())
     publisher = Publisher(profile)
     loop.watchers.append(publisher)
@@ -287,6 +297,23 @@ def secret_board() -> Iterator[tuple[Loop, WebServer]]:
         web.close()
         loop.stop()
         thread.join(5)
+
+
+def test_an_operator_is_offered_the_die_and_never_a_card_dealt_face_down(
+    secret_board_by_operator: tuple[Loop, WebServer], page: Any
+) -> None:
+    loop, web = secret_board_by_operator
+    page.goto(web.url + "/operator")
+    # the cards were dealt by the board; the die is the operator's to throw
+    buttons = page.locator("#acts button[data-chance]")
+    buttons.first.wait_for(timeout=WAIT)
+    assert sorted(buttons.evaluate_all("bs => bs.map(b => b.dataset.chance)")) == ["d1", "d2", "d3"]
+    assert "deal" not in page.locator("#acts").inner_text()
+    page.click('#acts button[data-chance="d2"]')
+    page.wait_for_function(
+        "document.querySelectorAll('#acts button[data-chance]').length === 0", timeout=WAIT
+    )
+    assert loop.controller.public_moves == ["deal:?", "deal:?", "d2"]
 
 
 def test_a_players_private_page_shows_their_secret_and_no_other_page_does(

@@ -5,12 +5,14 @@ plays one of the engine's outcomes. It draws none itself (the core holds no
 random source): it is handed a :class:`ChanceSource`, which the daemon backs
 with a seeded random generator whose seed is stored with the game. Without a
 source the outcome comes from an operator (``boardctl roll TEXT``) or from the
-board. Pure.
+board. An outcome the room may not know (a card dealt face down) no person can
+give: with an operator's chance, the source still draws those (:func:`secret`).
+Pure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from boardctl.engines import CHANCE, Engine
@@ -46,14 +48,24 @@ def chance_acts(engine: Rules[Any, Any], state: Any) -> bool:
     return engine.actor(state) is CHANCE
 
 
-def undo_depth(engine: Rules[Any, Any], states: Sequence[Any], *, drawn: bool) -> int:
-    """How many actions an operator's undo takes back: the last one; and when
-    chance's outcomes are ``drawn`` by the controller, every outcome drawn
-    after the last player's action as well (they would only be drawn again).
-    0 when there is nothing an undo may take back."""
-    if not drawn:
-        return min(1, len(states) - 1)
+def secret(engine: Engine[Any, Any], state: Any) -> bool:
+    """Whether chance acts in ``state`` with outcomes the room may not know
+    (their public text hides them: ``deal:L?``), so that no person can name
+    the one to play."""
+    return chance_acts(engine, state) and any(
+        engine.public_action(state, a) != engine.format_action(a)
+        for a, _ in engine.chance_outcomes(state)
+    )
+
+
+def undo_depth(
+    engine: Rules[Any, Any], states: Sequence[Any], *, drawn: Callable[[Any], bool]
+) -> int:
+    """How many actions an operator's undo takes back: the last one, and
+    before it every outcome the controller ``drawn`` in its state (they
+    would only be drawn again). 0 when there is nothing an undo may take
+    back."""
     for depth, before in enumerate(reversed(states[:-1]), start=1):
-        if not chance_acts(engine, before):
+        if not (chance_acts(engine, before) and drawn(before)):
             return depth
     return 0

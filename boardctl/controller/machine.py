@@ -130,7 +130,10 @@ class Controller(Conditions):
     before it shows; ``resume`` is ``(game, options, moves)`` of a game to go
     on with, ``seed`` its stored seed. ``chance`` draws chance's outcomes
     (without one they come from an operator or the board), each one only
-    once the choose button is pressed with ``chance_on_button``; ``engines`` builds
+    once the choose button is pressed with ``chance_on_button``; with
+    ``chance_by_operator`` an operator gives the outcomes the room may know
+    (a die) and ``chance`` draws only the secret ones (a card dealt face
+    down, :func:`.chance.secret`); ``engines`` builds
     an engine by name. ``seats`` says who plays each seat of the games
     started here (hands by default; ``resume_seats`` those of the game resumed,
     ``resume_plans`` the plies its computer's turns began at, with the moves
@@ -153,6 +156,7 @@ class Controller(Conditions):
         resume: tuple[str, Mapping[str, Any], list[str]] | None = None,
         chance: chances.ChanceSource | None = None,
         chance_on_button: bool = False,
+        chance_by_operator: bool = False,
         seed: int | None = None,
         engines: EngineFactory = create,
         seats: Seats = ALL_HANDS,
@@ -168,6 +172,7 @@ class Controller(Conditions):
         self.recorder: Recorder = recorder or NullRecorder()
         self.chance = chance
         self.chance_on_button = chance_on_button
+        self.chance_by_operator = chance_by_operator
         #: the choose button pressed while chance acts: draw one outcome
         self.chance_asked = False
         self.engines = engines
@@ -420,7 +425,7 @@ class Controller(Conditions):
             raise ControllerError(
                 "a game with another board is not undone: both boards keep the same record"
             )
-        depth = chances.undo_depth(self.engine, self.match.states, drawn=self.chance is not None)
+        depth = chances.undo_depth(self.engine, self.match.states, drawn=self._draws)
         if depth and self.opponent.seats.any_computer:
             depth = self._undo_past_computer(depth)
         if depth == 0:
@@ -457,6 +462,16 @@ class Controller(Conditions):
         state = self.match.state
         if not chances.chance_acts(self.engine, state):
             raise ControllerError("chance does not act now: it is a player's turn")
+        if chances.secret(self.engine, state):
+            raise ControllerError(
+                "chance's outcome now is secret (a card dealt face down), so no person can give "
+                + (
+                    "it: the board draws it"
+                    + (" at a press of the choose button" if self.chance_on_button else "")
+                    if self._draws(state)
+                    else "it, and this board draws none"
+                )
+            )
         if self.state is not Phase.AWAITING_MOVE:
             raise ControllerError(
                 f"cannot take chance's outcome while {phase_words(self.state.value)}: "
@@ -763,6 +778,8 @@ class Controller(Conditions):
         while self.state is Phase.AWAITING_MOVE and chances.chance_acts(
             self.engine, self.match.state
         ):
+            if not self._draws(self.match.state):
+                return
             if self.chance_on_button and not self.chance_asked:
                 return
             drew = True
@@ -774,6 +791,21 @@ class Controller(Conditions):
             self._fire("observe")
         if drew and not chances.chance_acts(self.engine, self.match.state):
             self.chance_asked = False  # one press: the outcomes up to the next player's action
+
+    def _draws(self, state: Any) -> bool:
+        """Whether the controller draws chance's outcome in ``state`` (else an
+        operator or the board gives it)."""
+        if self.chance is None:
+            return False
+        return not self.chance_by_operator or chances.secret(self.engine, state)
+
+    def _chance_by(self) -> str:
+        """Who gives chance's outcome now, for the view: "random", "button",
+        "operator" or "none" (secret, and this board draws none)."""
+        state = self.match.state
+        if self._draws(state):
+            return "button" if self.chance_on_button else "random"
+        return "none" if chances.secret(self.engine, state) else "operator"
 
     # -- choosing -------------------------------------------------------------
     def _current_offers(self) -> tuple[Offer, ...]:
@@ -951,13 +983,7 @@ class Controller(Conditions):
             cursor=self.cursor,
             fault=self.fault if phase is Phase.FAULT else None,
             fault_kind=(self.fault_kind or Fault.SENSORS) if phase is Phase.FAULT else None,
-            chance=(
-                "operator"
-                if self.chance is None
-                else "button"
-                if self.chance_on_button
-                else "random"
-            ),
+            chance=self._chance_by(),
             public_moves=tuple(self.public_moves),
             told_undone=self._told_undone[1] if self._told_undone else (),
             seats=self.opponent.seats,

@@ -53,7 +53,9 @@ class Scene:
     cursor: int | None = None
     fault: str | None = None
     fault_kind: Fault | None = None
-    #: how chance acts: "random" (drawn by the controller) or "operator"
+    #: who gives chance's outcome now: "random" (drawn by the controller), "button"
+    #: (drawn at a press of the choose button), "operator" (told by a person) or
+    #: "none" (secret, and nothing draws it)
     chance: str = "random"
     #: the moves so far in public notation
     public_moves: tuple[str, ...] = ()
