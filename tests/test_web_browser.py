@@ -316,6 +316,59 @@ def test_an_operator_is_offered_the_die_and_never_a_card_dealt_face_down(
     assert loop.controller.public_moves == ["deal:?", "deal:?", "d2"]
 
 
+def test_the_scoreboard_and_the_past_games_name_the_winner(tmp_path: Path, page: Any) -> None:
+    import random
+
+    from boardctl.controller.store import Store
+    from boardctl.daemon.chance import RandomChance
+
+    profile = dice_profile()
+    with Store(tmp_path / "games.db", synchronised=lambda: True) as store:
+        controller = Controller(
+            profile, engines=engines, chance=RandomChance(random.Random(5)), recorder=store
+        )
+        loop = Loop(controller, _Still(), store=store)
+        publisher = Publisher(profile)
+        loop.watchers.append(publisher)
+        thread = threading.Thread(target=loop.run, daemon=True)
+        thread.start()
+        web = WebServer("127.0.0.1:0", loop.submit, publisher, profile, keys=Keys())
+        try:
+            loop.emit(LinkUp("test"))
+            loop.emit(SensorSnapshot(tuple(0 for _ in profile.sites)))
+            for cell in range(len(profile.sites)):  # each player to move fills the next cell
+                status = _status_when(loop, lambda st, n=cell: len(st["stones"]) == n)
+                loop.emit(SensorChange(cell, status["to_move"] + 1))
+            status = _status_when(loop, lambda st: st["status"] != "playing")
+            won = f"{['white', 'black'][status['winner']]} (player {status['winner'] + 1}) won"
+            page.goto(web.url + "/score")
+            page.wait_for_function(
+                "document.getElementById('today').textContent.includes('won')", timeout=WAIT
+            )
+            assert page.locator("#today li").first.inner_text().startswith(f"{won} in ")
+            page.goto(web.url + "/operator")
+            page.wait_for_selector("#past li[data-game]", timeout=WAIT)
+            assert f"tinydice, {won}, " in page.locator("#past li[data-game]").first.inner_text()
+        finally:
+            web.close()
+            loop.stop()
+            thread.join(5)
+
+
+def _status_when(loop: Loop, met: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """The loop's status once ``met`` holds of it (the stones' count as ``stones``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status = loop.submit({"cmd": "status"})
+        status["stones"] = [m for m in status["moves"] if not m.startswith("d")]
+        if status.get("phase") == "awaiting_move" and met(status):
+            return status
+        if status.get("phase") == "game_over" and met(status):
+            return status
+        assert time.monotonic() < deadline, status
+        time.sleep(0.05)
+
+
 def test_a_players_private_page_shows_their_secret_and_no_other_page_does(
     secret_board: tuple[Loop, WebServer], browser: Any
 ) -> None:

@@ -326,9 +326,17 @@ def _games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reply["games"], indent=2))
         return 0
+    from boardctl.sim.screen import game_spec, player_name
+
     for g in reply["games"]:
         started = g["started"] or "date unsure"  # before the clock was set
-        print(f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {g['moves']} moves")
+        moves = f"{g['moves']} move{'' if g['moves'] == 1 else 's'}"
+        line = f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {moves}"
+        if g["status"] == "finished":
+            winner = g.get("winner")
+            won = "a draw" if winner is None else f"{player_name(game_spec(g), winner)} won"
+            line += f", {won}"
+        print(line)
     return 0
 
 

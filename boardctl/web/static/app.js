@@ -482,7 +482,7 @@ function renderLive(onClick, layout) {
 async function scorePage() {
   const today = async () => {
     const t = await getJSON("/api/today");
-    fillList($("today"), (t.games || []).map((g) => `${g.game}: ${g.moves} moves, ended ${new Date(g.ended).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`));
+    fillList($("today"), (t.games || []).map((g) => `${wonText(g)} in ${g.moves} moves, ended ${new Date(g.ended).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`));
   };
   listen(() => {
     const st = live.state;
@@ -605,13 +605,22 @@ function localTime(stamp) {
   return isNaN(d) ? String(stamp || "") : d.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 }
 
+// who won a finished game of the list ("blue won", "a draw"); a game of
+// another kind than the board's by its seat alone
+function wonText(g) {
+  if (g.winner === null || g.winner === undefined) return "a draw";
+  const own = live.board && live.board.game === g.game;
+  return `${own ? playerName(g.winner) : `player ${g.winner + 1}`} won`;
+}
+
 async function pastGames() {
   const reply = await post("/api/command", { cmd: "games" });
   if (!reply.ok) return;
   // games left with no move at all are set apart, counted, not listed one by one
   const empty = reply.games.filter((g) => g.status === "abandoned" && !g.moves);
   const rows = reply.games.filter((g) => !empty.includes(g)).map((g) => {
-    const li = el("li", { "data-game": g.id }, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, ${g.started ? `started ${localTime(g.started)}` : "date unsure"} `);
+    const ending = g.status === "finished" ? wonText(g) : g.status;
+    const li = el("li", { "data-game": g.id }, `#${g.id} ${g.game}, ${ending}, ${g.moves} moves, ${g.started ? `started ${localTime(g.started)}` : "date unsure"} `);
     li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, "record"));
     return li;
   });
