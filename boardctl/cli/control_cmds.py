@@ -189,17 +189,9 @@ def _print_status(reply: dict[str, Any]) -> None:
 def remote_lines(reply: dict[str, Any]) -> list[str]:
     """What ``status`` says of remote play: the other board's turn, the game
     with it, the invitations."""
-    lines = []
-    seat = reply.get("remote")
-    if isinstance(seat, dict):
-        where = "on their phone" if seat.get("phone") else f"at {seat.get('board')}"
-        who = f"the player {where} (player {seat.get('seat')})"
-        if seat.get("error"):
-            lines.append(f"{who}: {seat['error']}")
-        elif seat.get("doing") == "ready":
-            lines.append(f"{who} played {' then '.join(seat.get('moves', []))}: make it here")
-        else:
-            lines.append(f"{who} is to choose" if seat.get("phone") else f"{who} is to play, there")
+    from boardctl.sim.screen import remote_says
+
+    lines = remote_says(reply)
     play = reply.get("remote_play")
     if not isinstance(play, dict):
         return lines

@@ -317,7 +317,28 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
     if status.get("told_undone"):
         lines.append(tell_again(status["told_undone"]))
     lines += computer_says(status)
+    lines += remote_says(status)
     return lines
+
+
+def remote_says(status: Mapping[str, Any]) -> list[str]:
+    """What the player who plays apart (at another board, on their phone) is
+    doing, in words: ``blue (player 1) at table-a played W1: make it here``."""
+    remote = status.get("remote")
+    if not isinstance(remote, dict):
+        return []
+    seat = remote.get("seat")
+    where = "on their phone" if remote.get("phone") else f"at {remote.get('board')}"
+    who = f"{player_label(game_spec(status), seat if isinstance(seat, int) else None)} {where}"
+    if remote.get("error"):
+        return [f"{who}: {remote['error']}"]
+    if remote.get("doing") == "ready":
+        moves = " then ".join(str(m) for m in remote.get("moves", []))
+        return [
+            f"{who} played {moves}: make it here as the LEDs show (blinking: take off; "
+            "breathing: put there)"
+        ]
+    return [f"{who} is choosing a move" if remote.get("phone") else f"{who} is to play, there"]
 
 
 def computer_says(status: Mapping[str, Any]) -> list[str]:

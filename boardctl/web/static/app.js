@@ -322,9 +322,23 @@ function turnText(st) {
   }
   if (st.actor === "chance") return `chance to act (${(st.outcomes || []).join(", ")})`;
   if (st.to_move === null || st.to_move === undefined) return st.task || "";
-  const c = st.computer;
-  const who = c && c.seat === st.to_move ? `${playerWord(st.to_move)} (the computer, level ${c.level})` : playerName(st.to_move);
+  const c = st.computer, r = st.remote;
+  const who = c && c.seat === st.to_move ? `${playerWord(st.to_move)} (the computer, level ${c.level})`
+    : r && r.seat === st.to_move ? `${playerName(st.to_move)} ${remoteWhere(r)}` : playerName(st.to_move);
   return `${who} to ${st.task || "move"}`;
+}
+
+// a player who plays apart from this board: at another board, or on their phone
+function remoteWhere(r) {
+  return r.phone ? "on their phone" : `at ${r.board}`;
+}
+
+function remoteText(st) {
+  const r = st && st.remote;
+  if (!r || r.error) return [];
+  const who = `${playerName(r.seat)} ${remoteWhere(r)}`;
+  if (r.doing === "ready") return [`${who} played ${r.moves.join(" then ")}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).`];
+  return [r.phone ? `${who} is choosing a move: the lights show it once chosen.` : `${who} is playing there: their move is lit here once made.`];
 }
 
 function computerText(st) {
@@ -362,6 +376,7 @@ function problemText(st) {
   if (st.candidates && st.candidates.length) out.push(`The board can be read more than one way: ${st.candidates.map((c) => c.join(" ")).join(" or ")}; make the move clearer.`);
   if (st.choices && st.choices.length) out.push(`Choose one: ${st.choices.join(", ")}.`);
   out.push(...computerText(st));
+  out.push(...remoteText(st));
   return out;
 }
 
