@@ -652,7 +652,7 @@ def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
         page.goto(str(sim.daemon.web.url) + "/sim")
         page.wait_for_selector("svg .site", timeout=WAIT, state="attached")
         page.wait_for_function("document.getElementById('turn').textContent !== ''", timeout=WAIT)
-        undone = False
+        undone = agreed = False
         for step in s.steps:
             before = dict(sim.layout)
             if step.command:
@@ -663,7 +663,10 @@ def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
                 _undo_by_taps(page, sim, before, len(status["moves"]))
                 _by_taps(page, sim, step.command)
                 sim.wait_status(step.expect.met, 10)
-        assert undone
+            if not agreed and _a_player_acts_after_a_move(status):
+                agreed = True
+                _names_and_colours_agree(sim, page)
+        assert undone and agreed
         status = sim.wait_status(lambda st: st["phase"] == "game_over", 5)
         assert status["winner"] == s.winner
         page.wait_for_function(
@@ -676,6 +679,93 @@ def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
                 page.goto(str(sim.daemon.web.url) + path)
                 page.wait_for_function("document.body.dataset.moves !== '0'", timeout=WAIT)
                 shot(page, f"{name}-{game}")
+
+
+def _a_player_acts_after_a_move(status: dict[str, Any]) -> bool:
+    return (
+        len(status["moves"]) >= 2
+        and status["phase"] == "awaiting_move"
+        and isinstance(status.get("actor"), int)
+        and status.get("to_move") == status["actor"]
+    )
+
+
+#: each drawn piece with an owner, and whether it is drawn in its owner's colour
+_PIECES_IN_OWNERS_COLOURS = """() => {
+  const wrong = [];
+  let owned = 0;
+  for (const g of document.querySelectorAll("[data-site][data-piece]")) {
+    const code = g.getAttribute("data-piece");
+    for (const part of code.split("+")) {
+      const p = live.board.pieces.find((q) => q.code === part);
+      if (!p || p.owner === null || p.owner === undefined) continue;
+      owned += 1;
+      const colour = live.board.players[p.owner].colour.toLowerCase();
+      const drawn = [...g.querySelectorAll(".piece *")]
+        .flatMap((e) => [e.getAttribute("fill"), e.getAttribute("stroke")])
+        .filter((c) => c)
+        .map((c) => c.toLowerCase());
+      if (!drawn.includes(colour)) wrong.push(`${g.dataset.site}: ${part} not ${colour}`);
+    }
+  }
+  return { owned, wrong };
+}"""
+
+
+def _names_and_colours_agree(sim: Simulation, page: Any) -> None:
+    """What the LEDs light and the terminal says, every page says and draws:
+    the player to act named alike everywhere; each site tinted as its LED
+    glows; where that player may act lit in the colour the page gives them;
+    each player's pieces drawn in the colour their name says."""
+    from boardctl.sim.screen import turn_line
+
+    status = sim.wait_status(_a_player_acts_after_a_move, 5)
+    frame = sim.frame or ()
+    said = turn_line(status)
+    # each site's LED as it glows (the base glow, too dim to tell a colour, left out)
+    leds = {
+        site.name: "#{:02x}{:02x}{:02x}".format(*frame[site.leds[0]])
+        for site in sim.profile.sites
+        if site.leds and max(frame[site.leds[0]]) >= 24
+    }
+    spec = sim.daemon.loop.controller.engine.board()
+    owners = {p.code: p.owner for p in spec.pieces}
+    owned = sum(
+        owners.get(part) is not None for code in sim.layout.values() for part in code.split("+")
+    )
+    url = str(sim.daemon.web.url)
+    context = page.context
+    errors: list[str] = []
+    for path in ("/", "/sim", "/score", "/operator"):
+        other = context.new_page()
+        other.on("pageerror", lambda error: errors.append(str(error)))
+        other.set_viewport_size({"width": 390, "height": 844})
+        other.goto(url + path)
+        moves_shown(other, len(status["moves"]))
+        other.wait_for_function(
+            f"document.getElementById('turn').textContent === {said!r}", timeout=WAIT
+        )
+        if path != "/score":  # the pages that draw the board
+            other.wait_for_selector("[data-lit]", timeout=WAIT, state="attached")
+            tints = other.evaluate(
+                "Object.fromEntries([...document.querySelectorAll('[data-site][data-lit]')]"
+                ".map((g) => [g.dataset.site, g.dataset.lit]))"
+            )
+            assert tints == leds, path
+            players = other.evaluate("live.board.players")
+            mover = players[status["to_move"]]
+            assert said.startswith(f"{mover['label']} to "), (said, mover)
+            # where the named player may act glows in the colour the page gives them
+            lights = tuple(int(mover["lights"][i : i + 2], 16) for i in (1, 3, 5))
+            acts = {"#{:02x}{:02x}{:02x}".format(*(round(c * f) for c in lights)) for f in (0.6, 1)}
+            assert acts & set(leds.values()), (path, mover, sorted(set(leds.values())))
+            pieces = other.evaluate(_PIECES_IN_OWNERS_COLOURS)
+            assert pieces == {"wrong": [], "owned": owned}, path
+            note = other.evaluate("live.board.lights_note")
+            if note:  # a player lit in another colour than their pieces': the page says why
+                assert note in other.locator("#lights-note").inner_text(), path
+        other.close()
+    assert not errors, errors
 
 
 def test_a_fault_rests_the_public_pages_and_tells_the_operator_why(browser: Any) -> None:

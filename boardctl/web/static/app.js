@@ -484,6 +484,7 @@ function renderLive(onClick, layout) {
   const b = live.board;
   if (b && $("game")) $("game").textContent = STAFF ? `${b.title} on ${b.board}` : b.title;
   if ($("turn")) $("turn").textContent = turnText(st);
+  lightsNote(b);
   showScores($("scores"), st);
   fillList($("moves"), st ? (st.moves || []).slice(-8).reverse() : []);
   fillList($("problems"), problemText(st));
@@ -492,6 +493,21 @@ function renderLive(onClick, layout) {
   drawBoard($("board"), onClick, layout || (st || {}).layout || {});
   document.body.dataset.moves = st ? String((st.moves || []).length) : "0";
   document.body.dataset.phase = st ? st.phase : "";
+}
+
+// under the turn, why a player is lit in another colour than their pieces'
+// ("black is lit a cold blue-white: an LED cannot glow black")
+function lightsNote(b) {
+  const turn = $("turn");
+  if (!turn) return;
+  let note = $("lights-note");
+  if (!note) {
+    note = el("p", { id: "lights-note", class: "note" });
+    turn.after(note);
+  }
+  const words = b && b.lights_note ? `Lights: ${b.lights_note}.` : "";
+  if (note.textContent !== words) note.textContent = words;
+  note.hidden = !words;
 }
 
 async function scorePage() {
