@@ -177,6 +177,9 @@ def _print_status(reply: dict[str, Any]) -> None:
         print(tell_it(reply["to_tell"]).replace("play ACTION", "boardctl play ACTION"))
     if reply.get("why"):
         print(f"why: {reply['why']}")
+    confirm = reply.get("confirm")
+    if isinstance(confirm, dict):
+        print(f"asking: {confirm.get('words')}")
     if reply.get("offending"):
         print(f"remove: {' '.join(reply['offending'])}")
     if reply.get("restore"):

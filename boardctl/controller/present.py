@@ -20,6 +20,7 @@ from typing import Any
 
 from boardctl import __version__
 from boardctl.controller.choosing import Offer
+from boardctl.controller.confirming import Asking
 from boardctl.controller.opponent import ComputerView
 from boardctl.controller.reconcile import (
     Ambiguous,
@@ -66,6 +67,8 @@ class Scene:
     seats: Seats = ALL_HANDS
     #: the computer's seat to act: thinking, its move shown, or failed
     computer: ComputerView | None = None
+    #: a button that would end the game under way, waiting for its second press
+    asking: Asking | None = None
 
 
 def _sites_of(path: Sequence[Any]) -> frozenset[str]:
@@ -133,6 +136,7 @@ def build_view(
         status=_status(scene, engine, match, board, winning),
         fault=scene.fault_kind,
         computer=scene.computer,
+        asking=scene.asking,
     )
 
 
@@ -230,6 +234,8 @@ def _status(
             summary["computer"]["error"] = computer.error
             summary["fault"] = computer_fault(computer.error)
             summary["fault_kind"] = "computer"
+    if scene.asking is not None:
+        summary["confirm"] = {"button": scene.asking.button, "words": scene.asking.words}
     if scene.fault is not None:
         summary["fault"] = scene.fault
     if scene.fault_kind is not None:

@@ -318,6 +318,9 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
         lines.append(tell_again(status["told_undone"]))
     lines += computer_says(status)
     lines += remote_says(status)
+    confirm = status.get("confirm")
+    if isinstance(confirm, dict):
+        lines.append(str(confirm.get("words")))
     return lines
 
 

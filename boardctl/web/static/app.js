@@ -316,6 +316,8 @@ function turnText(st) {
   if (live.connected === false) return "disconnected: the board's controller is not answering";
   if (!st) return "waiting for the board";
   if (st.phase === "fault" && !STAFF) return RESTING;
+  // a button pressed once that would end the game: what a second press does
+  if (st.confirm) return st.confirm.words;
   if (st.status && st.status !== "playing") {
     if (st.winner !== null && st.winner !== undefined) return `${playerName(st.winner)} wins` + (st.reason ? `: ${st.reason}` : "");
     return `game over: ${st.reason || st.status}`;
