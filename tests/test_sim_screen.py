@@ -259,3 +259,27 @@ def test_the_screen_says_what_the_player_apart_does() -> None:
     assert any(
         line.startswith("red (player 2) on their phone played E1: make it here") for line in said
     )
+
+
+def test_at_80_by_24_a_wrong_board_says_why_before_the_moves_and_the_lights() -> None:
+    engine = create("beeline")
+    state = engine.initial()
+    status = {
+        "game": "beeline",
+        "options": {},
+        "phase": "wrong_board",
+        "moves": [],
+        "to_move": 0,
+        "status": "playing",
+        "task": "play a piece",
+        "picture": engine.render(state),
+        "why": "that is a red MARK, and black is to play",
+        "offending": ["c5"],
+    }
+    note = "black is lit a cold blue-white: an LED cannot glow black"
+    lines = compose(status, None, Layout(load_profile("beeline"), width=80, height=24, note=note))
+    rows = lines.splitlines()
+    assert len(rows) == 24
+    assert "  WRONG BOARD: that is a red MARK, and black is to play" in rows
+    assert any(row.strip().startswith("take away or fix: c5") for row in rows)
+    assert "black (player 1) to play a piece" in rows
