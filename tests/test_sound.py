@@ -470,6 +470,16 @@ def test_the_line_is_bounded_and_a_newer_word_replaces_a_stale_one() -> None:
     assert speaker.dropped == 3
 
 
+def test_the_cues_are_drawn_before_they_are_needed_at_one_volume() -> None:
+    with Speaker(RecordingAudio(), None) as speaker:
+        speaker.prepare(70)
+        assert speaker.idle(WAIT)
+        assert speaker.state()["cues_drawn"] == len(Cue)
+        speaker.say(Utterance("turn", "your_turn", volume=40))  # another volume: only its own
+        assert speaker.idle(WAIT)
+        assert speaker.state()["cues_drawn"] == 1
+
+
 def test_say_returns_at_once_while_a_clip_plays() -> None:
     gate = Gate()
     with Speaker(RecordingAudio(gate), None) as speaker:

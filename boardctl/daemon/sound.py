@@ -87,6 +87,8 @@ class Sounder:
                     self.settings = self.settings.changed({key: kept[f"sound.{key}"]}, configured)
                 except SoundError as exc:
                     log.warning("a kept sound setting is not used: %s", exc)
+        if speaker is not None:
+            speaker.prepare(self.settings.volume)
 
     # -- the loop's watcher ---------------------------------------------------------
     def __call__(self, controller: Any, view: Any, frame: Any) -> None:
@@ -175,6 +177,8 @@ class Sounder:
                 self._keep(key, None if value is None else settings.json()[key])
         if settings != self.settings:
             log.info("sound: %s", settings.json())
+            if self.speaker is not None and settings.volume != self.settings.volume:
+                self.speaker.prepare(settings.volume)
         self.settings = settings
         if body.get("check") is not None:
             if not isinstance(body["check"], bool):

@@ -32,9 +32,9 @@ log = logging.getLogger(__name__)
 
 #: utterances waiting at most (older ones are dropped: they are stale by then)
 PENDING = 4
-#: rendered sentences kept, at most, and their bytes at most (about 45 s of speech)
+#: rendered sentences kept, at most, and their bytes at most (about 90 s of speech)
 CACHE_ENTRIES = 64
-CACHE_BYTES = 2_000_000
+CACHE_BYTES = 4_000_000
 
 
 class Voice(Protocol):
@@ -109,7 +109,11 @@ class Speaker:
         self._closed = False
         self._busy = False
         self._thread: threading.Thread | None = None
-        self._cues: dict[tuple[str, int], bytes] = {}
+        #: the cues drawn, at one volume (another volume draws them again)
+        self._cues: dict[str, bytes] = {}
+        self._cue_volume: int | None = None
+        #: a volume whose cues are to be drawn before they are needed
+        self._warm: int | None = None
         #: why the speaker or the voice fails now, by part (None: they work)
         self._faults: dict[str, str] = {}
         self.played = 0
@@ -141,6 +145,13 @@ class Speaker:
             self.dropped += len(self._line) - len(kept)
             self._line = kept
 
+    def prepare(self, volume: int) -> None:
+        """Draw the cues at ``volume`` while nothing waits (the first of each
+        then sounds at once, even on a slow Pi)."""
+        with self._cond:
+            self._warm = volume
+            self._cond.notify_all()
+
     @property
     def fault(self) -> str | None:
         """What keeps the board from sounding now, or None."""
@@ -156,6 +167,7 @@ class Speaker:
                 "played": self.played,
                 "dropped": self.dropped,
                 "failed": self.failed,
+                "cues_drawn": len(self._cues),
                 "cached": len(self.cache),
                 "cached_bytes": self.cache.bytes,
             }
@@ -163,7 +175,9 @@ class Speaker:
     def idle(self, timeout: float) -> bool:
         """Wait until nothing waits or plays (False after ``timeout`` s)."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._line and not self._busy, timeout)
+            return self._cond.wait_for(
+                lambda: not self._line and not self._busy and self._warm is None, timeout
+            )
 
     # -- the worker -------------------------------------------------------------------------
     def start(self) -> None:
@@ -195,26 +209,45 @@ class Speaker:
             with self._cond:
                 self._busy = False
                 self._cond.notify_all()
-                self._cond.wait_for(lambda: self._closed or bool(self._line))
+                self._cond.wait_for(
+                    lambda: self._closed or bool(self._line) or self._warm is not None
+                )
                 if self._closed:
                     return
-                utterance = self._line.pop(0)
                 self._busy = True
+                utterance = self._line.pop(0) if self._line else None
+                warm, self._warm = (
+                    (None, self._warm) if utterance is not None else (self._warm, None)
+                )
             try:
-                self._utter(utterance)
+                if utterance is not None:
+                    self._utter(utterance)
+                elif warm is not None:
+                    self._draw_cues(warm)
             except Exception:  # a bug here must not end the board's sound for good
                 log.exception("the sound worker failed on %r", utterance)
                 self._fault("worker", "the sound worker failed: see the log")
 
+    def _draw_cues(self, volume: int) -> None:
+        for cue in Cue:
+            if self._line or self._closed:
+                return  # something to say: said first, the rest drawn when needed
+            self._cue(cue.value, volume)
+
     def _utter(self, u: Utterance) -> None:
         if u.cue is not None:
-            key = (u.cue, u.volume)
-            wav = self._cues.get(key)
-            if wav is None:
-                wav = self._cues[key] = wav_of(Cue(u.cue), u.volume / 100)
-            self._play(Clip("cue", u.cue, "", wav))
+            self._play(Clip("cue", u.cue, "", self._cue(u.cue, u.volume)))
         if u.text is not None and not self._closed:
             self._play(Clip("voice", u.text, u.language, self._render(u)))
+
+    def _cue(self, name: str, volume: int) -> bytes:
+        if volume != self._cue_volume:
+            self._cues.clear()
+            self._cue_volume = volume
+        wav = self._cues.get(name)
+        if wav is None:
+            wav = self._cues[name] = wav_of(Cue(name), volume / 100)
+        return wav
 
     def _render(self, u: Utterance) -> bytes:
         assert u.text is not None
