@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
+from boardctl.daemon.sound import Sounder
 from boardctl.engines import Match, create
 from boardctl.sim import hands
 from boardctl.sim.session import Simulation
-from hardware.audio import Played
+from hardware.audio import Played, Speaker
 
 FAST = ["controller.settle_ms=60", "controller.grace_ms=300"]
 WAIT = 30.0
@@ -61,6 +62,13 @@ def _hears(sim: Simulation, kind: str, text: str) -> Played:
 
     assert sim.audio.wait_for(heard, WAIT), f"{text!r} never heard; heard {_said(sim)}"
     return found[-1]
+
+
+def _speaker(sim: Simulation) -> Speaker:
+    """The daemon's audio worker."""
+    sounder = next(w for w in sim.daemon.loop.watchers if isinstance(w, Sounder))
+    assert sounder.speaker is not None
+    return sounder.speaker
 
 
 def _match(status: dict[str, Any]) -> Match[Any, Any]:
@@ -109,6 +117,11 @@ def test_a_whole_game_against_the_computer_is_heard(sim_of: Any) -> None:
         status = sim.wait_status(
             lambda s, n=want: len(s["moves"]) == n and s["phase"] != "move_in_progress", WAIT
         )
+        # each action accepted has its cue; all is said before the next action (none is stale)
+        assert sim.audio.wait_for(
+            lambda clips, n=want: sum(p.text == "accepted" for p in clips) == n, WAIT
+        ), _said(sim)
+        assert _speaker(sim).idle(WAIT)
     assert status["phase"] == "game_over", "the game ended"
     assert wrong_shown and computer_said
     winner = ("Blue", "Red")[status["winner"]]
@@ -116,8 +129,7 @@ def test_a_whole_game_against_the_computer_is_heard(sim_of: Any) -> None:
     cue = _hears(sim, "cue", "win")
     assert cue.at <= end.at, "the cue first, then the words"
     said = _said(sim)
-    accepted = said.count(("cue", "accepted"))
-    assert accepted == len(status["moves"]), "each action accepted has its cue"
+    assert said.count(("cue", "accepted")) == len(status["moves"])
     assert ("cue", "wrong") in said and ("cue", "computer") in said
     # the visitor is told their turn after each of the computer's moves, never the computer
     assert said.count(("voice", "Blue to play")) >= len(computer_said)
@@ -128,7 +140,7 @@ def test_a_whole_game_against_the_computer_is_heard(sim_of: Any) -> None:
 
 
 def test_an_operator_changes_the_sound_live_and_a_broken_speaker_is_shown(
-    sim_of: Any, tmp_path: Path
+    sim_of: Any, tmp_path: Path, capsys: Any
 ) -> None:
     sim = sim_of(seats="hands,hands", state_dir=tmp_path)
     sim.wait_status(lambda s: s["phase"] == "awaiting_move", WAIT)
@@ -144,6 +156,10 @@ def test_an_operator_changes_the_sound_live_and_a_broken_speaker_is_shown(
     status = sim.wait_status(lambda s: "fault" in s["sound"], WAIT)
     assert "no speaker" in status["sound"]["fault"]
     assert status["phase"] == "awaiting_move", "the board plays on"
+    from boardctl.cli.main import main
+
+    assert main(["status", "--socket", sim.config.control.socket]) == 0
+    assert "sound: no speaker on ALSA device 'default'" in capsys.readouterr().out
     sim.audio.fail = None
     _push(sim, "E3", "p1")
     status = sim.wait_status(lambda s: len(s["moves"]) == 2 and "fault" not in s["sound"], WAIT)

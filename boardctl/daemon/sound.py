@@ -104,26 +104,30 @@ class Sounder:
         if not notices or not (s.cues or s.voice) or self.quiet():
             return
         language = self.language()
+        said = []
         with i18n.language(language):
             for notice in notices:
                 cue = notice.cue.value if notice.cue is not None and s.cues else None
                 text = notice.phrase.text() if notice.phrase is not None and s.voice else None
                 if cue is not None or text is not None:
-                    self._say(Utterance(notice.slot, cue, text, language, s.volume))
+                    said.append(Utterance(notice.slot, cue, text, language, s.volume))
+        self._say(*said)
 
-    def _say(self, utterance: Utterance) -> None:
-        self.number += 1
-        self.recent.append(
-            {
-                "n": self.number,
-                "cue": utterance.cue,
-                "text": utterance.text,
-                "language": utterance.language,
-                "volume": utterance.volume,
-            }
-        )
-        if self.speaker is not None:
-            self.speaker.say(utterance)
+    def _say(self, *utterances: Utterance) -> None:
+        """Keep ``utterances`` for the pages and hand them to the worker, at once."""
+        for utterance in utterances:
+            self.number += 1
+            self.recent.append(
+                {
+                    "n": self.number,
+                    "cue": utterance.cue,
+                    "text": utterance.text,
+                    "language": utterance.language,
+                    "volume": utterance.volume,
+                }
+            )
+        if self.speaker is not None and utterances:
+            self.speaker.say(*utterances)
 
     def _board(self, controller: Any) -> Board:
         """The names the sentences use, for the game played now (worked out

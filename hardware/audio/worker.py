@@ -121,18 +121,20 @@ class Speaker:
         self.failed = 0
 
     # -- the loop's side (returns at once) ---------------------------------------------
-    def say(self, utterance: Utterance) -> None:
+    def say(self, *utterances: Utterance) -> None:
+        """Put ``utterances`` (one turn's, in order) in the line at once."""
         with self._cond:
             if self._closed:
                 return
-            stale = [u for u in self._line if u.slot == utterance.slot]
-            for u in stale:
-                self._line.remove(u)
-            self._line.append(utterance)
+            for utterance in utterances:
+                stale = [u for u in self._line if u.slot == utterance.slot]
+                for u in stale:
+                    self._line.remove(u)
+                self._line.append(utterance)
+                self.dropped += len(stale)
             while len(self._line) > self.pending:
                 self._line.pop(0)
                 self.dropped += 1
-            self.dropped += len(stale)
             self._cond.notify_all()
 
     def withdraw(self, slots: Iterable[str]) -> None:
