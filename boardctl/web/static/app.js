@@ -464,7 +464,12 @@ function say(text, bad) {
 function listen(render) {
   const src = new EventSource("/api/events");
   src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); render(); });
-  src.addEventListener("state", (e) => { live.state = JSON.parse(e.data); render(); });
+  src.addEventListener("state", (e) => {
+    live.state = JSON.parse(e.data);
+    render();
+    // for the page's other parts (sound.js plays the board's sounds)
+    document.dispatchEvent(new CustomEvent("boardctl:state", { detail: live.state }));
+  });
   src.addEventListener("lights", (e) => { live.lights = JSON.parse(e.data); render(); });
   src.onerror = () => {
     // the page says so at once: a turn shown from before is not the board's now
