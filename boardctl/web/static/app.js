@@ -463,7 +463,7 @@ function say(text, bad) {
 // each viewer at a different moment.
 function listen(render) {
   const src = new EventSource("/api/events");
-  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); render(); });
+  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); drawPast(); render(); });
   src.addEventListener("state", (e) => {
     live.state = JSON.parse(e.data);
     render();
@@ -654,9 +654,18 @@ function wonText(g) {
 async function pastGames() {
   const reply = await post("/api/command", { cmd: "games" });
   if (!reply.ok) return;
+  live.past = reply.games;
+  drawPast();
+}
+
+// drawn again when the board's players arrive, so a winner is never left named
+// by a seat number the page said before it knew the board
+function drawPast() {
+  const games = live.past;
+  if (!games || !$("past")) return;
   // games left with no move at all are set apart, counted, not listed one by one
-  const empty = reply.games.filter((g) => g.status === "abandoned" && !g.moves);
-  const rows = reply.games.filter((g) => !empty.includes(g)).map((g) => {
+  const empty = games.filter((g) => g.status === "abandoned" && !g.moves);
+  const rows = games.filter((g) => !empty.includes(g)).map((g) => {
     const ending = g.status === "finished" ? wonText(g) : g.status;
     const li = el("li", { "data-game": g.id }, `#${g.id} ${g.game}, ${ending}, ${g.moves} moves, ${g.started ? `started ${localTime(g.started)}` : "date unsure"} `);
     li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, "record"));
