@@ -16,6 +16,7 @@ PURE = [
     ROOT / "boardctl/sim/hands.py",
     ROOT / "boardctl/plots.py",
     ROOT / "boardctl/message.py",
+    *sorted((ROOT / "boardctl/sound").glob("*.py")),
     *(
         ROOT / f"boardctl/controller/{name}.py"
         for name in (

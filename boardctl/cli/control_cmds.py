@@ -221,6 +221,9 @@ def _print_status(reply: dict[str, Any]) -> None:
         print(translate(tell_it(reply["to_tell"])).replace("play ACTION", "boardctl play ACTION"))
     if reply.get("why"):
         print(_("why: {why}", why=reply["why"]))
+    confirm = reply.get("confirm")
+    if isinstance(confirm, dict):
+        print(_("asking: {words}", words=str(confirm.get("words"))))
     if reply.get("offending"):
         print(_("remove: {sites}", sites=" ".join(reply["offending"])))
     if reply.get("restore"):
@@ -235,29 +238,9 @@ def remote_lines(reply: dict[str, Any]) -> list[str]:
     """What ``status`` says of remote play: the other board's turn, the game
     with it, the invitations."""
     from boardctl.i18n import _
-    from boardctl.message import then_list
+    from boardctl.sim.screen import remote_says
 
-    lines = []
-    seat = reply.get("remote")
-    if isinstance(seat, dict):
-        number = seat.get("seat")
-        if seat.get("phone"):
-            who = _("the player on their phone (player {number})", number=number)
-        else:
-            who = _(
-                "the player at {board} (player {number})",
-                board=str(seat.get("board")),
-                number=number,
-            )
-        if seat.get("error"):
-            lines.append(f"{who}: {seat['error']}")
-        elif seat.get("doing") == "ready":
-            moves = then_list(seat.get("moves", []))
-            lines.append(_("{who} played {moves}: make it here", who=who, moves=moves))
-        elif seat.get("phone"):
-            lines.append(_("{who} is to choose", who=who))
-        else:
-            lines.append(_("{who} is to play, there", who=who))
+    lines = remote_says(reply)
     play = reply.get("remote_play")
     if not isinstance(play, dict):
         return lines
@@ -329,6 +312,10 @@ def _status(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "status", "language": code})
     with i18n.language(str(reply.get("language", code))):
         _print_status(reply)
+        sound = reply.get("sound")
+        if isinstance(sound, dict) and sound.get("fault"):
+            # the board plays on; `boardctl sound` says more
+            print(i18n._("sound: {fault}", fault=str(sound["fault"])))
         if reply.get("version"):
             # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
             print(i18n._("running boardctl {version}", version=str(reply["version"])))
@@ -424,9 +411,17 @@ def _games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reply["games"], indent=2))
         return 0
+    from boardctl.sim.screen import game_spec, player_name
+
     for g in reply["games"]:
         started = g["started"] or "date unsure"  # before the clock was set
-        print(f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {g['moves']} moves")
+        moves = f"{g['moves']} move{'' if g['moves'] == 1 else 's'}"
+        line = f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {moves}"
+        if g["status"] == "finished":
+            winner = g.get("winner")
+            won = "a draw" if winner is None else f"{player_name(game_spec(g), winner)} won"
+            line += f", {won}"
+        print(line)
     return 0
 
 

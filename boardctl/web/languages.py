@@ -22,7 +22,7 @@ from boardctl import i18n
 #: the cookie the pages' picker sets: the language a visitor chose
 COOKIE = "lang"
 #: the pages' scripts whose texts are marked ``_("...")``
-SCRIPTS = ("words.js", "app.js", "phone.js", "fleet.js", "venue.js", "stats.js")
+SCRIPTS = ("words.js", "app.js", "phone.js", "fleet.js", "venue.js", "stats.js", "sound.js")
 
 _MARKED = re.compile(r'\{\{ _\("((?:[^"\\]|\\.)*)"\) \}\}')
 _SCRIPT_TEXT = re.compile(r'(?<![\w$.])_\(\s*"((?:[^"\\\n]|\\.)*)"')

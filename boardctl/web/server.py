@@ -46,6 +46,7 @@ from boardctl import i18n, plots
 from boardctl.board import BoardProfile
 from boardctl.errors import shorten
 from boardctl.i18n import _
+from boardctl.sound.cues import notes_json
 from boardctl.textfiles import parse_json
 from boardctl.web import languages
 from boardctl.web.address import link_address, qr_image
@@ -77,6 +78,7 @@ OPERATOR_COMMANDS = frozenset(
         "games",
         "export",
         "settings",
+        "sound",
         # remote play (docs/fleet.md): an invitation from another board
         "accept",
         "decline",
@@ -118,6 +120,7 @@ STATIC = {
     "venue.js": "text/javascript",
     "stats.js": "text/javascript",
     "phone.js": "text/javascript",
+    "sound.js": "text/javascript",
 }
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
@@ -718,6 +721,11 @@ class WebServer:
                 headers={"Content-Type": "image/svg+xml", "Cache-Control": "no-cache"},
             )
 
+        @route("/api/cues")
+        async def cue_notes(request: Request) -> Any:
+            # the notes of the board's cues, for a page that plays them itself
+            return answer({"ok": True, "cues": notes_json()})
+
         @route("/api/address")
         async def address(request: Request) -> Any:
             return answer({"ok": True, "url": self._address(request)})
@@ -726,7 +734,12 @@ class WebServer:
         async def today(request: Request) -> Any:
             reply = await self.today()
             done = [
-                {"game": g.get("game"), "moves": g.get("moves"), "ended": g.get("ended")}
+                {
+                    "game": g.get("game"),
+                    "moves": g.get("moves"),
+                    "ended": g.get("ended"),
+                    "winner": g.get("winner"),
+                }
                 for g in reply.get("games", [])
                 if g.get("status") == "finished" and _local_day(g.get("ended")) == date.today()
             ]

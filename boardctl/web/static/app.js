@@ -316,6 +316,8 @@ function turnText(st) {
   if (live.connected === false) return _("disconnected: the board's controller is not answering");
   if (!st) return _("waiting for the board");
   if (st.phase === "fault" && !STAFF) return RESTING;
+  // a button pressed once that would end the game: what a second press does
+  if (st.confirm) return st.confirm.words;
   if (st.status && st.status !== "playing") {
     if (st.winner !== null && st.winner !== undefined) {
       const player = playerName(st.winner);
@@ -325,10 +327,26 @@ function turnText(st) {
   }
   if (st.actor === "chance") return _("chance to act ({outcomes})", { outcomes: (st.outcomes || []).join(", ") });
   if (st.to_move === null || st.to_move === undefined) return st.task || "";
-  const c = st.computer;
-  const who = c && c.seat === st.to_move ? _("{player} (the computer, level {level})", { player: playerWord(st.to_move), level: c.level }) : playerName(st.to_move);
+  const c = st.computer, r = st.remote;
+  const who = c && c.seat === st.to_move ? _("{player} (the computer, level {level})", { player: playerWord(st.to_move), level: c.level })
+    : r && r.seat === st.to_move ? remoteWho(r, playerName(st.to_move)) : playerName(st.to_move);
   const task = st.task || _("move");
   return _("{player} to {task}", { player: who, task });
+}
+
+// a player who plays apart from this board: at another board, or on their phone
+// "blue (player 1) at table-a": a player who plays apart, and where
+function remoteWho(r, player) {
+  return r.phone ? _("{player} on their phone", { player }) : _("{player} at {board}", { player, board: r.board });
+}
+
+function remoteText(st) {
+  const r = st && st.remote;
+  if (!r || r.error) return [];
+  const who = remoteWho(r, playerName(r.seat));
+  const moves = r.moves.length ? r.moves.reduce((a, b) => _("{first} then {rest}", { first: a, rest: b })) : "";
+  if (r.doing === "ready") return [_("{who} played {moves}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).", { who, moves })];
+  return [r.phone ? _("{who} is choosing a move: the lights show it once chosen.", { who }) : _("{who} is playing there: their move is lit here once made.", { who })];
 }
 
 function computerText(st) {
@@ -372,6 +390,7 @@ function problemText(st) {
   }
   if (st.choices && st.choices.length) out.push(_("Choose one: {choices}.", { choices: st.choices.join(", ") }));
   out.push(...computerText(st));
+  out.push(...remoteText(st));
   return out;
 }
 
@@ -456,8 +475,13 @@ function say(text, bad) {
 // each viewer at a different moment.
 function listen(render) {
   const src = new EventSource("/api/events");
-  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); render(); });
-  src.addEventListener("state", (e) => { live.state = JSON.parse(e.data); render(); });
+  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); drawPast(); render(); });
+  src.addEventListener("state", (e) => {
+    live.state = JSON.parse(e.data);
+    render();
+    // for the page's other parts (sound.js plays the board's sounds)
+    document.dispatchEvent(new CustomEvent("boardctl:state", { detail: live.state }));
+  });
   src.addEventListener("lights", (e) => { live.lights = JSON.parse(e.data); render(); });
   src.onerror = () => {
     // the page says so at once: a turn shown from before is not the board's now
@@ -479,6 +503,7 @@ function renderLive(onClick, layout) {
   const b = live.board;
   if (b && $("game")) $("game").textContent = STAFF ? _("{game} on {board}", { game: b.title, board: b.board }) : b.title;
   if ($("turn")) $("turn").textContent = turnText(st);
+  lightsNote(b);
   showScores($("scores"), st);
   fillList($("moves"), st ? (st.moves || []).slice(-8).reverse() : []);
   fillList($("problems"), problemText(st));
@@ -489,10 +514,25 @@ function renderLive(onClick, layout) {
   document.body.dataset.phase = st ? st.phase : "";
 }
 
+// under the turn, why a player is lit in another colour than their pieces'
+// ("black is lit a cold blue-white: an LED cannot glow black")
+function lightsNote(b) {
+  const turn = $("turn");
+  if (!turn) return;
+  let note = $("lights-note");
+  if (!note) {
+    note = el("p", { id: "lights-note", class: "note" });
+    turn.after(note);
+  }
+  const words = b && b.lights_note ? `Lights: ${b.lights_note}.` : "";
+  if (note.textContent !== words) note.textContent = words;
+  note.hidden = !words;
+}
+
 async function scorePage() {
   const today = async () => {
     const t = await getJSON("/api/today");
-    fillList($("today"), (t.games || []).map((g) => _("{game}: {moves} moves, ended {time}", { game: g.game, moves: g.moves, time: new Date(g.ended).toLocaleTimeString(WORDS.language || [], { hour: "2-digit", minute: "2-digit" }) })));
+    fillList($("today"), (t.games || []).map((g) => _("{result} in {moves} moves, ended {time}", { result: wonText(g), moves: g.moves, time: new Date(g.ended).toLocaleTimeString(WORDS.language || [], { hour: "2-digit", minute: "2-digit" }) })));
   };
   listen(() => {
     const st = live.state;
@@ -615,14 +655,32 @@ function localTime(stamp) {
   return isNaN(d) ? String(stamp || "") : d.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 }
 
+// who won a finished game of the list ("blue won", "a draw"); a game of
+// another kind than the board's by its seat alone
+function wonText(g) {
+  if (g.winner === null || g.winner === undefined) return _("a draw");
+  const own = live.board && live.board.game === g.game;
+  return _("{player} won", { player: own ? playerName(g.winner) : _("player {number}", { number: g.winner + 1 }) });
+}
+
 async function pastGames() {
   const reply = await post("/api/command", { cmd: "games" });
   if (!reply.ok) return;
+  live.past = reply.games;
+  drawPast();
+}
+
+// drawn again when the board's players arrive, so a winner is never left named
+// by a seat number the page said before it knew the board
+function drawPast() {
+  const games = live.past;
+  if (!games || !$("past")) return;
   // games left with no move at all are set apart, counted, not listed one by one
-  const empty = reply.games.filter((g) => g.status === "abandoned" && !g.moves);
-  const rows = reply.games.filter((g) => !empty.includes(g)).map((g) => {
+  const empty = games.filter((g) => g.status === "abandoned" && !g.moves);
+  const rows = games.filter((g) => !empty.includes(g)).map((g) => {
+    const ending = g.status === "finished" ? wonText(g) : g.status;
     const when = g.started ? _("started {time}", { time: localTime(g.started) }) : _("date unsure");
-    const li = el("li", { "data-game": g.id }, _("#{number} {game}, {status}, {moves} moves, {when}", { number: g.id, game: g.game, status: g.status, moves: g.moves, when }) + " ");
+    const li = el("li", { "data-game": g.id }, _("#{number} {game}, {status}, {moves} moves, {when}", { number: g.id, game: g.game, status: ending, moves: g.moves, when }) + " ");
     li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, _("record")));
     return li;
   });
