@@ -513,6 +513,8 @@ def open_sound(
             keeper=keeper,
             note=note,
             device=s.device if hardware.audio is None else "simulated",
+            # the voice speaks the board's language ([board] language)
+            language=lambda: cfg.board.language,
         )
 
 
