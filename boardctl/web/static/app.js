@@ -530,13 +530,18 @@ function lightsNote(b) {
 }
 
 async function scorePage() {
+  // today's games, drawn again once the board's players arrive (a winner is named
+  // by the game's players, not by a seat number)
+  let games = [];
+  const drawToday = () => fillList($("today"), games.map((g) => _("{result} in {moves} moves, ended {time}", { result: wonText(g), moves: g.moves, time: new Date(g.ended).toLocaleTimeString(WORDS.language || [], { hour: "2-digit", minute: "2-digit" }) })));
   const today = async () => {
-    const t = await getJSON("/api/today");
-    fillList($("today"), (t.games || []).map((g) => _("{result} in {moves} moves, ended {time}", { result: wonText(g), moves: g.moves, time: new Date(g.ended).toLocaleTimeString(WORDS.language || [], { hour: "2-digit", minute: "2-digit" }) })));
+    games = (await getJSON("/api/today")).games || [];
+    drawToday();
   };
   listen(() => {
     const st = live.state;
     renderLive();
+    drawToday();
     const won = st && st.winner !== null && st.winner !== undefined;
     document.body.classList.toggle("moment", !!won);
     if ($("winner")) $("winner").textContent = won ? _("{player} wins!", { player: playerName(st.winner) }) : "";
