@@ -57,3 +57,47 @@ def undo_depth(engine: Rules[Any, Any], states: Sequence[Any], *, drawn: bool) -
         if not chance_acts(engine, before):
             return depth
     return 0
+
+
+class Draws:
+    """How chance's outcomes come in a controller: drawn from ``source`` (each
+    one at once, or with ``on_button`` only once the choose button was pressed:
+    :meth:`ask`), or, without a source, given by an operator or the board."""
+
+    def __init__(self, source: ChanceSource | None, on_button: bool = False) -> None:
+        self.source = source
+        self.on_button = on_button
+        #: the choose button pressed while chance acts: draw its outcomes
+        self.asked = False
+
+    @property
+    def mode(self) -> str:
+        """``random`` (drawn at once), ``button`` (drawn at a press) or
+        ``operator`` (given by a person), as the status says."""
+        if self.source is None:
+            return "operator"
+        return "button" if self.on_button else "random"
+
+    def ask(self) -> None:
+        """The choose button: draw chance's next outcomes once chance acts."""
+        self.asked = True
+
+    def forget(self) -> None:
+        """A press no longer counts (the game went back or began anew)."""
+        self.asked = False
+
+    def next(self, engine: Engine[Any, Any], state: Any, seed: int | None, ply: int) -> Any:
+        """The outcome to play now in ``state``, action number ``ply`` of the
+        game seeded ``seed``; None when chance does not act, nothing is drawn
+        here, or the press of the button is awaited."""
+        if self.source is None or seed is None or not chance_acts(engine, state):
+            return None
+        if self.on_button and not self.asked:
+            return None
+        return outcome_action(engine, state, self.source, seed, ply)
+
+    def drew(self, engine: Engine[Any, Any], state: Any) -> None:
+        """Outcomes were drawn up to ``state``: one press draws them up to
+        the next player's action."""
+        if not chance_acts(engine, state):
+            self.asked = False
