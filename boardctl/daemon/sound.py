@@ -40,11 +40,23 @@ RECENT = 8
 CHECK = "check"
 
 
+class Sensed(Protocol):
+    """The board as the sensors see it: a piece code by site."""
+
+    @property
+    def sensed(self) -> Mapping[str, str]: ...
+
+
 class Watched(Protocol):
-    """What the sounder reads of the controller."""
+    """What the sounder reads of the controller, besides the turn's view: the
+    game played (its players' and pieces' names) and the sensed board (which
+    piece lies where it must not)."""
 
     @property
     def engine(self) -> Engine[Any, Any]: ...
+
+    @property
+    def board(self) -> Sensed: ...
 
 
 class Sounder:
@@ -91,7 +103,7 @@ class Sounder:
             speaker.prepare(self.settings.volume)
 
     # -- the loop's watcher ---------------------------------------------------------
-    def __call__(self, controller: Any, view: Any, frame: Any) -> None:
+    def __call__(self, controller: Watched, view: Any, frame: Any) -> None:
         self.hear(view.status, self._board(controller))
 
     def hear(self, status: Mapping[str, Any], board: Board) -> None:
@@ -129,7 +141,7 @@ class Sounder:
         if self.speaker is not None and utterances:
             self.speaker.say(*utterances)
 
-    def _board(self, controller: Any) -> Board:
+    def _board(self, controller: Watched) -> Board:
         """The names the sentences use, for the game played now (worked out
         once per game), and what the sensors see."""
         engine = controller.engine
