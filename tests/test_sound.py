@@ -683,3 +683,21 @@ def test_a_board_without_a_speaker_still_hears_for_its_pages() -> None:
     report = sounder.report()
     assert report["speaker"] is False and report["note"] == note
     assert [(h["cue"], h["text"]) for h in report["heard"]] == [("your_turn", "Blue to play")]
+
+
+def test_the_pages_get_the_boards_own_voice_for_the_newest_sentences() -> None:
+    voice = _Voice()
+    sounder = Sounder(
+        SoundSettings(voice=True), None, local=_Clock(datetime(2026, 1, 1, 12)), voice=voice
+    )
+    sounder.hear(_status(phase="setup"), BOARD)
+    sounder.hear(_status(), BOARD)
+    sounder.hear(_status(moves=["W1"], to_move=1), BOARD)
+    numbered = {h["n"]: h for h in sounder.report()["heard"]}
+    said = next(n for n, h in numbered.items() if h["text"] == "Red to play")
+    cue_only = next(n for n, h in numbered.items() if h["text"] is None)
+    wav = sounder.voiced(said)
+    assert wav is not None and wav_seconds(wav) > 0.5
+    assert sounder.voiced(said) == wav and voice.rendered == ["Red to play"], "rendered once"
+    assert sounder.voiced(cue_only) is None, "a cue has no words"
+    assert sounder.voiced(999) is None, "only the newest sentences"
