@@ -535,6 +535,7 @@ def test_a_hung_player_is_ended_when_the_board_stops(tmp_path: Path) -> None:
     assert twin.wait_for(lambda heard: len(heard) == 1, WAIT)
     speaker.close(timeout=WAIT)
     assert speaker._thread is not None and not speaker._thread.is_alive()
+    assert speaker.fault is None, "a clip cut short at shutdown is no fault"
 
 
 def test_a_missing_player_says_what_to_install() -> None:
