@@ -62,7 +62,7 @@ class ControllerConfig:
     frame_rate_hz: int
     #: who gives chance's outcomes: "random" (the daemon draws them),
     #: "button" (the daemon draws each at a press of the choose button) or
-    #: "operator" (`boardctl roll`, or the board shows them)
+    #: "operator" (`boardctl roll`, or the board shows them; secret ones are drawn)
     chance: str
 
 

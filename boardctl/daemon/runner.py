@@ -364,8 +364,10 @@ class Daemon:
                 timing=timing_of(cfg),
                 recorder=store,
                 resume=resume,
-                chance=None if cfg.controller.chance == "operator" else RandomChance(),
+                # an operator gives the outcomes a person may know; secret ones are drawn
+                chance=RandomChance(),
                 chance_on_button=cfg.controller.chance == "button",
+                chance_by_operator=cfg.controller.chance == "operator",
                 seed=store.seed() if resume is not None else None,
                 seats=cfg.seats,
                 resume_seats=store.seats() if resume is not None else None,

@@ -733,7 +733,12 @@ class WebServer:
         async def today(request: Request) -> Any:
             reply = await self.today()
             done = [
-                {"game": g.get("game"), "moves": g.get("moves"), "ended": g.get("ended")}
+                {
+                    "game": g.get("game"),
+                    "moves": g.get("moves"),
+                    "ended": g.get("ended"),
+                    "winner": g.get("winner"),
+                }
                 for g in reply.get("games", [])
                 if g.get("status") == "finished" and _local_day(g.get("ended")) == date.today()
             ]
