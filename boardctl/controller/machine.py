@@ -355,7 +355,21 @@ class Controller(Conditions):
         if self.state is Phase.ATTRACT and self.opponent.seats.any_person:
             awake = True  # the player at the other board may act while this room is quiet
         self.opponent.follow(self.engine, self.match, awake, now)
+        self._play_told_move()
         self._direct()
+
+    def _play_told_move(self) -> None:
+        """The next actions of the computer's (or another board's) move shown
+        while the board cannot show them (a Linie 1 pass, a trip's start that
+        is caught): played at once, once the actions before them are made on
+        the board; the status tells them."""
+        while self.state is Phase.AWAITING_MOVE and can("move_made", self.state):
+            action = self.opponent.told_next(self.engine, self.match)
+            if action is None:
+                return
+            state = self.match.state
+            self.fire("move_made", (Step(action, self.engine.apply(state, action)),))
+            log.info("told for the computer: %s", self.engine.public_action(state, action))
 
     def _direct(self) -> None:
         only = self.opponent.directed(self.engine, self.match)
