@@ -230,6 +230,33 @@ def test_operator_starts_a_new_game_and_undoes_a_move(sim: Simulation, page: Any
     )
 
 
+def test_the_new_button_mid_game_asks_on_every_page_before_it_ends_the_game(
+    sim: Simulation, browser: Any
+) -> None:
+    url = fresh(sim)
+    play(sim, "insert W1")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    try:
+        pages = {path: context.new_page() for path in ("/", "/score")}
+        for path, p in pages.items():
+            p.goto(url + path)
+            moves_shown(p, 1)
+        assert sim.request({"cmd": "press", "button": "new"})["ok"]
+        asked = "Press new game again within 5 seconds to end this game and start a new one."
+        for p in pages.values():
+            p.wait_for_function(
+                f"document.getElementById('turn').textContent === {asked!r}", timeout=WAIT
+            )
+        assert sim.status()["moves"] == ["W1"]
+        assert sim.request({"cmd": "press", "button": "new"})["ok"]
+        sim.wait_status(lambda st: not st["moves"], 5.0)
+        for p in pages.values():
+            moves_shown(p, 0)
+            assert p.locator("#turn").inner_text() != asked
+    finally:
+        context.close()
+
+
 def test_the_simulator_is_played_to_a_win_by_clicks(sim: Simulation, page: Any) -> None:
     url = fresh(sim)
     page.goto(url + "/sim")
