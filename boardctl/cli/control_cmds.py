@@ -237,6 +237,9 @@ def broker_text(broker: dict[str, Any]) -> str:
 def _status(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "status"})
     print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
+    sound = reply.get("sound")
+    if not args.json and isinstance(sound, dict) and sound.get("fault"):
+        print(f"sound: {sound['fault']}")  # the board plays on; `boardctl sound` says more
     if not args.json and reply.get("version"):
         # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
         print(f"running boardctl {reply['version']}")

@@ -45,6 +45,7 @@ from microdot.microdot import NoCaseDict
 from boardctl import plots
 from boardctl.board import BoardProfile
 from boardctl.errors import shorten
+from boardctl.sound.cues import notes_json
 from boardctl.textfiles import parse_json
 from boardctl.web.address import link_address, qr_image
 from boardctl.web.auth import LOCKOUT_SECONDS, Keys, Session, Throttle, split_listen
@@ -75,6 +76,7 @@ OPERATOR_COMMANDS = frozenset(
         "games",
         "export",
         "settings",
+        "sound",
         # remote play (docs/fleet.md): an invitation from another board
         "accept",
         "decline",
@@ -115,6 +117,7 @@ STATIC = {
     "venue.js": "text/javascript",
     "stats.js": "text/javascript",
     "phone.js": "text/javascript",
+    "sound.js": "text/javascript",
 }
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
@@ -715,6 +718,11 @@ class WebServer:
                 qr_svg(self._address(request)),
                 headers={"Content-Type": "image/svg+xml", "Cache-Control": "no-cache"},
             )
+
+        @route("/api/cues")
+        async def cue_notes(request: Request) -> Any:
+            # the notes of the board's cues, for a page that plays them itself
+            return answer({"ok": True, "cues": notes_json()})
 
         @route("/api/address")
         async def address(request: Request) -> Any:

@@ -463,8 +463,13 @@ function say(text, bad) {
 // each viewer at a different moment.
 function listen(render) {
   const src = new EventSource("/api/events");
-  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); render(); });
-  src.addEventListener("state", (e) => { live.state = JSON.parse(e.data); render(); });
+  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); drawPast(); render(); });
+  src.addEventListener("state", (e) => {
+    live.state = JSON.parse(e.data);
+    render();
+    // for the page's other parts (sound.js plays the board's sounds)
+    document.dispatchEvent(new CustomEvent("boardctl:state", { detail: live.state }));
+  });
   src.addEventListener("lights", (e) => { live.lights = JSON.parse(e.data); render(); });
   src.onerror = () => {
     // the page says so at once: a turn shown from before is not the board's now
@@ -671,10 +676,11 @@ async function pastGames() {
   drawPast();
 }
 
-// drawn again once the board is known: a winner is named by their colour
+// drawn again when the board's players arrive, so a winner is never left named
+// by a seat number the page said before it knew the board
 function drawPast() {
-  const games = live.past || [];
-  $("past").dataset.board = live.board ? live.board.game : "";
+  const games = live.past;
+  if (!games || !$("past")) return;
   // games left with no move at all are set apart, counted, not listed one by one
   const empty = games.filter((g) => g.status === "abandoned" && !g.moves);
   const rows = games.filter((g) => !empty.includes(g)).map((g) => {
@@ -722,7 +728,6 @@ function renderOperator() {
     seatInputs();
   }
   if (b) $("rules").textContent = b.rules;
-  if (b && live.past && $("past").dataset.board !== b.game) drawPast();
   if (st && st.version) $("version").textContent = `boardctl ${st.version}`;
   actButtons($("acts"), st, operatorCommand);
   $("play-form").hidden = !(st && st.told);
