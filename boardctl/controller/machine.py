@@ -27,6 +27,7 @@ from boardctl.controller import buttons, commands, idle
 from boardctl.controller import chance as chances
 from boardctl.controller.choosing import Offer, steps_of
 from boardctl.controller.commands import ControllerError, checked_seats
+from boardctl.controller.confirming import Asking
 from boardctl.controller.cursor import Choice
 from boardctl.controller.deadlines import next_deadline
 from boardctl.controller.opponent import (
@@ -134,6 +135,9 @@ class Controller(Conditions):
         self.fault_at = 0.0
         #: the choice on offer: its options, the cursor, one the board left open
         self.choice = Choice()
+        #: the new or mode button pressed once in a game under way: what a
+        #: second press will do, until when (:mod:`.buttons`)
+        self.asking: Asking | None = None
         #: told actions a takeback by the board undid, and the number of
         #: actions before the first of them: shown until the game is past it
         self._told_undone: tuple[int, tuple[str, ...]] | None = None
@@ -257,6 +261,7 @@ class Controller(Conditions):
         """Time passed: settle, grace, attract, a choice confirmed; a game that
         could not be saved is tried again."""
         self.now = now
+        buttons.lapse(self, now)
         if (
             self.state is Phase.FAULT
             and self.fault_kind is Fault.STORAGE
@@ -601,6 +606,7 @@ class Controller(Conditions):
         self.choice.open = None
         self._told_undone = None
         self.draws.forget()
+        self.asking = None  # a new game from anywhere answers a button's question
         self.board.new_game()
         self.seed = self.draws.source.new_seed() if self.draws.source is not None else None
         self.opponent.begin(self._seated(self.next_seats))
@@ -633,6 +639,7 @@ class Controller(Conditions):
             told_undone=self._told_undone[1] if self._told_undone else (),
             seats=self.opponent.seats,
             computer=self.computer_view(),
+            asking=self.asking,
         )
         return build_view(scene, self.engine, self.match, self.board, self.reconciler)
 
@@ -653,6 +660,7 @@ class Controller(Conditions):
             over=bool(self.match.actions) and self.match.outcome().over,
             awaited=self._awaited(),
             option_taken_at=self.choice.deadline(self.timing.choose_hold),
+            asked_until=self.asking.until if self.asking is not None else None,
             save_again_at=self.fault_at + self.timing.retry_save if storage else None,
             think_again_at=(
                 self.opponent.failed_at + self.opponent.retry
