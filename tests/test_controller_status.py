@@ -179,3 +179,20 @@ def test_a_wrong_board_says_why_where_the_rules_know(
     assert any(
         line.startswith("why: ") and why in line for line in _status(table, tmp_path, capsys)
     )
+
+
+def test_a_view_read_after_the_game_moved_on_still_says_what_it_showed() -> None:
+    """The status is built when it is first read, and says what the view
+    saw then, not what the game became since (a web page reads it later)."""
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    before = c.view()
+    table.hands("insert E7", "p1")
+    after = c.view()
+    assert after.status["moves"] == ["W1", "E7"]
+    assert before.status["moves"] == ["W1"]
+    assert before.status["moves_applied"] == 1 and before.status["to_move"] == 1
+    assert after.status["moves_applied"] == 2 and after.status["to_move"] == 0
+    assert before.status != after.status
+    assert after.status == c.view().status
