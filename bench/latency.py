@@ -87,7 +87,7 @@ from firmware_bridge.host import SerialSensorSource
 from firmware_bridge.serial_port import Backoff, open_port
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
 from hardware.leds import LedStrip, SimStrip, create_strip, simulated
-from hardware.leds.base import FrameProcessor, wire_order
+from hardware.leds.base import FrameProcessor, wire_bytes
 from hardware.profiles import load_profile, reference_profile
 
 #: the longest any one step may take before the bench gives up
@@ -422,8 +422,8 @@ class Hands:
             if want is None:
                 if len(self._wire) > 256:
                     self._wire.clear()
-                pixels = wire_order(self._process(frame), self.profile.leds.order)
-                want = self._wire[frame] = bytes(c for px in pixels for c in px)
+                pixels = self._process.bytes(frame.data)
+                want = self._wire[frame] = wire_bytes(pixels, self.profile.leds.order)
             if self.mcu.shows(want, 0.2):
                 return True
         return False
@@ -811,7 +811,7 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="profile the loop's turns and print the N functions that took longest",
+        help="profile the loop's turns (its CPU time) and print the N functions that took longest",
     )
     args = parser.parse_args()
     games = [g for g in GAMES if g in args.games]
@@ -831,7 +831,7 @@ def main() -> None:
         if name is None:
             print(f"{game}: no shipped board plays it; skipped")
             continue
-        profiler = cProfile.Profile() if args.profile else None
+        profiler = cProfile.Profile(time.thread_time) if args.profile else None
         f = through_mcu(
             name,
             args.changes,
