@@ -233,6 +233,8 @@ class Painter:
     frame looks nothing up."""
 
     __slots__ = (
+        "_backdrops",
+        "_groups",
         "around",
         "centre",
         "count",
@@ -288,6 +290,35 @@ class Painter:
         else:
             self.centre = (0.0, 0.0)
             self.around = ()
+        self._backdrops: dict[tuple[RGB, RGB | None], bytes] = {}
+        self._groups: dict[frozenset[str], tuple[int, ...]] = {}
+
+    def leds(self, sites: frozenset[str]) -> tuple[int, ...]:
+        """The LEDs of ``sites``: worked out once per set (the sets the view
+        lights, the legal sites of a position, come back turn after turn)."""
+        found = self._groups.get(sites)
+        if found is None:
+            if len(self._groups) > 256:
+                self._groups.clear()
+            leds_of = self.leds_of
+            found = self._groups[sites] = tuple(i for name in sites for i in leds_of.get(name, ()))
+        return found
+
+    def backdrop(self, base: RGB, mover: RGB | None) -> bytes:
+        """The frame's first layers: every site but the displays in ``base``,
+        then, with ``mover``, the rails dimmed and the turn LEDs in it."""
+        key = (base, mover)
+        found = self._backdrops.get(key)
+        if found is None:
+            canvas = Canvas(self)
+            canvas.light(self.undisplayed, base)
+            if mover is not None:
+                canvas.light(self.rails, scale(mover, 0.2))
+                canvas.light(self.turn, mover)
+            if len(self._backdrops) > 64:
+                self._backdrops.clear()
+            found = self._backdrops[key] = bytes(canvas.buf)
+        return found
 
 
 class _Same:
@@ -327,7 +358,12 @@ class Canvas:
 
     def paint(self, sites: Iterable[str], colour: RGB) -> None:
         """Light the LEDs of ``sites`` (names; any not on this board skipped)."""
-        leds_of, buf, c = self.leds_of, self.buf, bytes(colour)
+        buf, c = self.buf, bytes(colour)
+        if isinstance(sites, frozenset):
+            for i in self.painter.leds(sites):
+                buf[3 * i : 3 * i + 3] = c
+            return
+        leds_of = self.leds_of
         for name in sites:
             for i in leds_of.get(name, ()):
                 buf[3 * i : 3 * i + 3] = c
@@ -366,16 +402,15 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         return canvas.frame()
 
     # 1. base (a display stays dark but for what it shows: a die's face reads clearly)
-    canvas.light(p.undisplayed, palette.base)
     mover = palette.player(view.to_move)
     if phase is Phase.GAME_OVER:
+        canvas.buf[:] = p.backdrop(palette.base, None)
         _celebrate(canvas, palette, view, now)
         return canvas.frame()
 
-    # 2. whose turn
-    if view.to_move is not None and phase is not Phase.SETUP:
-        canvas.light(p.rails, scale(mover, 0.2))
-        canvas.light(p.turn, mover)
+    # 2. whose turn (drawn with the base once per colour)
+    turn = view.to_move is not None and phase is not Phase.SETUP
+    canvas.buf[:] = p.backdrop(palette.base, mover if turn else None)
     for seat, owned in enumerate(view.player_sites):
         canvas.paint(owned.built, scale(palette.player(seat), 0.25))
 
