@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from functools import cached_property
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
@@ -162,30 +163,6 @@ class Beeline(Engine[State, Action]):
         self._spec = self._build_spec()
         #: every NODE from the hand, by colour and cell
         self._nodes = tuple(tuple(Node(colour, name) for name in b.names) for colour in (0, 1))
-        #: per cell and entry side, per kind: (the cell ahead or -1, exit side,
-        #: the MARK from the hand) for each way a MARK of that kind leaves
-        self._ways = tuple(
-            tuple(
-                tuple(
-                    (
-                        b.nbr[x][(entry + t) % 6],
-                        (entry + t) % 6,
-                        Mark(k, b.names[x], (entry + t) % 6),
-                    )
-                    for t in k.turns
-                )
-                for k in KINDS
-            )
-            for x in range(b.size)
-            for entry in range(6)
-        )
-        #: per cell, entry side and kinds held (a bit per kind): the cells ahead
-        #: of the MARKS of those kinds that may go there, as a mask
-        self._reach = tuple(
-            sum(1 << y for k in KINDS if held >> k & 1 for y, _, _ in self._ways[way][k] if y >= 0)
-            for way in range(b.size * 6)
-            for held in range(8)
-        )
         #: the kinds of MARK a hand may play, by hand
         self._held: dict[Hand, tuple[Kind, ...]] = {}
         #: NODES by colour, chunk of cells and the chunk's mask, made when first needed
@@ -203,6 +180,39 @@ class Beeline(Engine[State, Action]):
             ((b.starts[0],), (b.starts[1],)),
             (False, False),
             (FULL_HAND, FULL_HAND),
+        )
+
+    @cached_property
+    def _ways(self) -> tuple[tuple[tuple[tuple[int, int, Mark], ...], ...], ...]:
+        """Per cell and entry side, per kind: (the cell ahead or -1, exit side,
+        the MARK from the hand) for each way a MARK of that kind leaves (made
+        when first listed: a profile's check needs none)."""
+        b = self.geo
+        return tuple(
+            tuple(
+                tuple(
+                    (
+                        b.nbr[x][(entry + t) % 6],
+                        (entry + t) % 6,
+                        Mark(k, b.names[x], (entry + t) % 6),
+                    )
+                    for t in k.turns
+                )
+                for k in KINDS
+            )
+            for x in range(b.size)
+            for entry in range(6)
+        )
+
+    @cached_property
+    def _reach(self) -> tuple[int, ...]:
+        """Per cell, entry side and kinds held (a bit per kind): the cells
+        ahead of the MARKS of those kinds that may go there, as a mask."""
+        ways = self._ways
+        return tuple(
+            sum(1 << y for k in KINDS if held >> k & 1 for y, _, _ in ways[way][k] if y >= 0)
+            for way in range(self.geo.size * 6)
+            for held in range(8)
         )
 
     # -- the rules -----------------------------------------------------------
