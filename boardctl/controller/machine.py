@@ -461,7 +461,7 @@ class Controller(Conditions):
             (now - self.board.activity_at) / 60,
             why.value,
         )
-        self.fire("new_game", self.engines(*self.next_game))
+        self.fire("new_game", self._next_engine())
         self.fire("doze")
         return True
 
@@ -592,7 +592,17 @@ class Controller(Conditions):
         self.judge(deep=self.settled_for() >= 0)
 
     def start_next_game(self, *_: Any) -> None:
-        self.start_game(self.engines(*self.next_game))
+        self.start_game(self._next_engine())
+
+    def _next_engine(self) -> Engine[Any, Any]:
+        """The engine of the next game: the one played, when the next game is
+        the same game with the same options (an engine is pure: building
+        another, tens of milliseconds for some, would hold up the loop)."""
+        name, options = self.next_game
+        engine = self.engine
+        if engine.name == name and engine.options_json() == options:
+            return engine
+        return self.engines(name, options)
 
     # -- what to show (:mod:`.present`) and when to act (:mod:`.deadlines`) ---
     def view(self) -> View:
