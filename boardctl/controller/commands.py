@@ -86,7 +86,9 @@ def undo(c: Controller, now: float) -> str:
         raise ControllerError(
             "a game with another board is not undone: both boards keep the same record"
         )
-    depth = chances.undo_depth(c.engine, c.match.states, drawn=c.draws.source is not None)
+    depth = chances.undo_depth(
+        c.engine, c.match.states, drawn=lambda state: c.draws.drawn(c.engine, state)
+    )
     if depth and c.opponent.seats.any_computer:
         depth = _undo_past_computer(c, depth)
     if depth == 0:
@@ -145,6 +147,9 @@ def roll(c: Controller, text: str, now: float) -> str:
     state = c.match.state
     if not chances.chance_acts(c.engine, state):
         raise ControllerError("chance does not act now: it is a player's turn")
+    refused = c.draws.refusal(c.engine, state)
+    if refused is not None:
+        raise ControllerError(refused)
     if c.state is not Phase.AWAITING_MOVE:
         raise ControllerError(
             f"cannot take chance's outcome while {phase_words(c.state.value)}: "

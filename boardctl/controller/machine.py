@@ -80,7 +80,10 @@ class Controller(Conditions):
     before it shows; ``resume`` is ``(game, options, moves)`` of a game to go
     on with, ``seed`` its stored seed. ``chance`` draws chance's outcomes
     (without one they come from an operator or the board), each one only
-    once the choose button is pressed with ``chance_on_button``; ``engines`` builds
+    once the choose button is pressed with ``chance_on_button``; with
+    ``chance_by_operator`` an operator gives the outcomes the room may know
+    (a die) and ``chance`` draws only the secret ones (a card dealt face
+    down, :func:`.chance.secret`); ``engines`` builds
     an engine by name. ``seats`` says who plays each seat of the games
     started here (hands by default; ``resume_seats`` those of the game resumed,
     ``resume_plans`` the plies its computer's turns began at, with the moves
@@ -103,6 +106,7 @@ class Controller(Conditions):
         resume: tuple[str, Mapping[str, Any], list[str]] | None = None,
         chance: chances.ChanceSource | None = None,
         chance_on_button: bool = False,
+        chance_by_operator: bool = False,
         seed: int | None = None,
         engines: EngineFactory = create,
         seats: Seats = ALL_HANDS,
@@ -117,7 +121,7 @@ class Controller(Conditions):
         self.timing = timing or Timing()
         self.recorder: Recorder = recorder or NullRecorder()
         #: how chance's outcomes come (drawn at once, at a press, or given)
-        self.draws = chances.Draws(chance, chance_on_button)
+        self.draws = chances.Draws(chance, chance_on_button, chance_by_operator)
         self.engines = engines
         self.board = BoardTracker(profile, set_up=resume is not None and bool(resume[2]))
         self.since = 0.0
@@ -620,7 +624,7 @@ class Controller(Conditions):
             cursor=self.choice.cursor,
             fault=self.fault,
             fault_kind=self.fault_kind,
-            chance=self.draws.mode,
+            chance=self.draws.mode(self.engine, self.match.state),
             public_moves=tuple(self.public_moves),
             told_undone=self._told_undone[1] if self._told_undone else (),
             seats=self.opponent.seats,

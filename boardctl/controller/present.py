@@ -21,6 +21,7 @@ from typing import Any
 from boardctl import __version__
 from boardctl.controller.chance import chance_acts
 from boardctl.controller.choosing import Offer
+from boardctl.controller.confirming import Asking
 from boardctl.controller.opponent import ComputerView
 from boardctl.controller.reconcile import (
     Ambiguous,
@@ -55,7 +56,9 @@ class Scene:
     #: that is; shown only in that phase
     fault: str | None = None
     fault_kind: Fault | None = None
-    #: how chance acts: "random" (drawn by the controller) or "operator"
+    #: who gives chance's outcome now: "random" (drawn by the controller), "button"
+    #: (drawn at a press of the choose button), "operator" (told by a person) or
+    #: "none" (secret, and nothing draws it)
     chance: str = "random"
     #: the moves so far in public notation
     public_moves: tuple[str, ...] = ()
@@ -66,6 +69,8 @@ class Scene:
     seats: Seats = ALL_HANDS
     #: the computer's seat to act: thinking, its move shown, or failed
     computer: ComputerView | None = None
+    #: a button that would end the game under way, waiting for its second press
+    asking: Asking | None = None
 
 
 def _sites_of(path: Sequence[Any]) -> frozenset[str]:
@@ -145,6 +150,7 @@ def build_view(
         ),
         fault=fault_kind,
         computer=scene.computer,
+        asking=scene.asking,
     )
 
 
@@ -305,6 +311,8 @@ def _status(
             summary["computer"]["error"] = computer.error
             summary["fault"] = computer_fault(computer.error)
             summary["fault_kind"] = "computer"
+    if scene.asking is not None:
+        summary["confirm"] = {"button": scene.asking.button, "words": scene.asking.words}
     if fault is not None:
         summary["fault"] = fault
     if fault_kind is not None:
