@@ -232,3 +232,17 @@ def test_games_lists_who_won_each_finished_game(
     assert lines[0].endswith("0 moves")
     assert lines[1].endswith("0 moves, a draw")
     assert lines[2].endswith("1 move, red won")
+
+
+def test_a_status_that_says_the_same_is_built_once_for_every_turn_that_reads_it() -> None:
+    """A watcher that hears the status on every turn of the loop (the sound)
+    gets the one built before while nothing it says has changed."""
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    first = c.view().status
+    assert first["moves"] == ["W1"]
+    table.wait(0.5)  # the loop turns; nothing changes
+    assert c.view().status is first
+    table.hands("insert E7", "p1")
+    assert c.view().status is not first and c.view().status["moves"] == ["W1", "E7"]

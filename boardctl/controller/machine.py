@@ -38,7 +38,7 @@ from boardctl.controller.opponent import (
     Thinker,
 )
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
-from boardctl.controller.present import Scene, build_view
+from boardctl.controller.present import Scene, Status, build_view
 from boardctl.controller.reconcile import (
     Ambiguous,
     Played,
@@ -137,6 +137,8 @@ class Controller(Conditions):
         #: told actions a takeback by the board undid, and the number of
         #: actions before the first of them: shown until the game is past it
         self._told_undone: tuple[int, tuple[str, ...]] | None = None
+        #: the last view's status (the next view keeps it while it says the same)
+        self._status: Status | None = None
         configured = engines(
             game or profile.game, profile.game_options if options is None else options
         )
@@ -630,7 +632,10 @@ class Controller(Conditions):
             seats=self.opponent.seats,
             computer=self.computer_view(),
         )
-        return build_view(scene, self.engine, self.match, self.board, self.reconciler)
+        view = build_view(scene, self.engine, self.match, self.board, self.reconciler, self._status)
+        assert isinstance(view.status, Status)
+        self._status = view.status
+        return view
 
     def status(self) -> dict[str, Any]:
         """What ``boardctl status`` prints."""

@@ -83,10 +83,13 @@ def build_view(
     match: Match[Any, Any],
     board: BoardTracker,
     reconciler: Reconciler,
+    previous: Status | None = None,
 ) -> View:
     """The view of ``scene`` for the game ``match`` on ``board``: the sites
     to light for every legal action (each one's highlight, as reconciliation
-    works them out once per state) while a player at this board acts."""
+    works them out once per state) while a player at this board acts.
+    ``previous``: the last view's status, kept when this one would say the
+    same (a watcher that reads the status every turn builds it once)."""
     phase = scene.phase
     verdict = board.verdict
     state = match.state
@@ -126,6 +129,9 @@ def build_view(
     winning: frozenset[str] = frozenset()
     if outcome.over:
         winning = engine.winning_sites(state) or scene.last_move
+    status = Status(scene, engine, state, len(match.actions), verdict, winning, fault, fault_kind)
+    if previous is not None and previous.key == status.key:
+        status = previous
     return View(
         phase=phase,
         players=engine.players,
@@ -145,9 +151,7 @@ def build_view(
         since=scene.since,
         offers=tuple(o.sites for o in scene.offers) if phase is Phase.CHOOSING else (),
         cursor=scene.cursor if phase is Phase.CHOOSING else None,
-        status=Status(
-            scene, engine, state, len(match.actions), verdict, winning, fault, fault_kind
-        ),
+        status=status,
         fault=fault_kind,
         computer=scene.computer,
         asking=scene.asking,
@@ -193,7 +197,7 @@ class Status(Mapping[str, Any]):
     the verdict, the scene), so it says what the view saw whenever, and on
     whichever thread, it is read."""
 
-    __slots__ = ("_args", "_built")
+    __slots__ = ("_built", "key")
 
     def __init__(
         self,
@@ -206,7 +210,8 @@ class Status(Mapping[str, Any]):
         fault: str | None,
         fault_kind: Fault | None,
     ) -> None:
-        self._args: tuple[Any, ...] | None = (
+        #: what it is built from: a status with an equal key says the same
+        self.key: tuple[Any, ...] = (
             scene,
             engine,
             state,
@@ -221,9 +226,7 @@ class Status(Mapping[str, Any]):
     def _get(self) -> MappingProxyType[str, Any]:
         built = self._built
         if built is None:
-            assert self._args is not None
-            built = self._built = _status(*self._args)
-            self._args = None  # what it was built from may go
+            built = self._built = _status(*self.key)
         return built
 
     def __getitem__(self, key: str) -> Any:
