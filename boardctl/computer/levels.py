@@ -18,11 +18,34 @@ for players; docs/benchmarks.md gives how long each thinks.
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from boardctl.engines.playing import Playing
 from boardctl.errors import UnknownLevel
+
+
+class Sight(enum.Enum):
+    """How a level judges the positions it reaches."""
+
+    #: the game's evaluation (:meth:`Playing.evaluate`)
+    FULL = "full"
+    #: the game's beginner's view (:meth:`Playing.glance`): in a game that
+    #: offers one, each player's own chances only, blind to the other's
+    #: threats; elsewhere the evaluation itself
+    GLANCE = "glance"
+
+
+class Method(enum.Enum):
+    """How a level searches."""
+
+    #: Monte Carlo tree search (:mod:`.search`): every game
+    TREE = "tree"
+    #: alpha-beta (:mod:`.alphabeta`) in a game that suits it
+    #: (:attr:`Playing.suits_alphabeta`), the tree search elsewhere
+    ALPHABETA = "alphabeta"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +65,18 @@ class Level:
     exploration: float
     #: how it plays, in words for people
     style: str
+    #: how it judges a position: the full evaluation or a beginner's glance
+    sight: Sight = Sight.FULL
+    #: how it searches
+    method: Method = Method.TREE
+
+    def judge(self, engine: Playing[Any, Any]) -> Callable[[Any], tuple[float, ...]]:
+        """How this level values a position of ``engine``'s game."""
+        return engine.glance if self.sight is Sight.GLANCE else engine.evaluate
+
+    def alphabeta(self, engine: Playing[Any, Any]) -> bool:
+        """Whether it searches ``engine``'s game by alpha-beta."""
+        return self.method is Method.ALPHABETA and engine.suits_alphabeta
 
     def budget(self, engine: Playing[Any, Any]) -> int:
         """The positions it evaluates in ``engine``'s game: :attr:`positions`
@@ -56,8 +91,10 @@ LEVELS: tuple[Level, ...] = (
         "Puppy",
         1,
         0.5,
-        "Plays the move that looks best right now and takes a win it can see at once, "
-        "but never thinks about your reply: a friendly opponent for children and first games.",
+        "Plays the move that looks best right now to a beginner's eye and takes a win it can "
+        "see at once, but never thinks about your reply: a friendly opponent for children "
+        "and first games.",
+        Sight.GLANCE,
     ),
     Level(
         2,
