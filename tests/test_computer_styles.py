@@ -76,12 +76,13 @@ def _wins_within_turn(engine: Engine[Any, Any], state: Any) -> bool:
     return False
 
 
-def test_level_1_builds_its_own_lines_and_leaves_yours_open() -> None:
+def test_levels_1_and_2_build_their_own_lines_and_leave_yours_open() -> None:
     engine = create("duploline")
     state = engine.state_from_json(DUPLOLINE_OPEN_LINE)
     assert not _wins_within_turn(engine, state)
-    assert _wins_within_turn(engine, _after_turn(engine, state, 1)), "Puppy does not block"
-    for number in (2, 3):
+    for number in (1, 2):
+        assert _wins_within_turn(engine, _after_turn(engine, state, number)), number
+    for number in (3, 4, 5):
         assert not _wins_within_turn(engine, _after_turn(engine, state, number)), number
 
 

@@ -1,8 +1,13 @@
 """The computer opponent's five levels: how much it may think, and how.
 
-Weakness never comes from a random blunder. A lower level evaluates fewer
-positions, so it looks less far ahead and sees fewer of the opponent's
-replies; its moves are still the best it found, so they look natural.
+Weakness never comes from a random blunder. Each level is a budget and a
+style: a lower level evaluates fewer positions, so it looks less far ahead
+and sees fewer of the opponent's replies; levels 1 and 2 judge positions by
+the game's beginner's glance (:meth:`Playing.glance`: in DuploLine their own
+lines only, in bidiline the sticks counted; elsewhere the evaluation itself);
+level 5 searches by alpha-beta where the game suits it
+(:attr:`Playing.suits_alphabeta`: DuploLine, bidiline), the tree search
+elsewhere. Its moves are still the best it found, so they look natural.
 
 The budget is a number of positions evaluated (never a time, so a level
 plays the same everywhere, on this machine or a Raspberry Pi), multiplied by
@@ -101,8 +106,10 @@ LEVELS: tuple[Level, ...] = (
         "Easy",
         200,
         0.5,
-        "Checks your answers to its few most promising moves, so it falls for a threat it "
-        "does not look at and rarely makes one of its own.",
+        "Plans its own move a little ahead, still with a beginner's eye (in DuploLine its "
+        "own lines, in bidiline the sticks counted): it falls for a threat it does not look "
+        "at and rarely makes one of its own.",
+        Sight.GLANCE,
     ),
     Level(
         3,
@@ -125,7 +132,10 @@ LEVELS: tuple[Level, ...] = (
         30_000,
         0.5,
         "Thinks as far as the time allows (about half a second here, three seconds on a "
-        "Raspberry Pi Zero 2 W): sets up double threats and defends early.",
+        "Raspberry Pi Zero 2 W): sets up double threats and defends early. In DuploLine and "
+        "bidiline it reads exact sequences by alpha-beta.",
+        Sight.FULL,
+        Method.ALPHABETA,
     ),
 )
 
