@@ -12,7 +12,11 @@ as systemd's would. Prints:
   45 MB);
 - the wall time of ``boardctl --help`` (target under 0.3 s).
 
-    .venv/bin/python bench/daemon.py [--idle SECONDS]
+With ``--boards``, instead, per shipped reference board: the time to load and
+check its profile in a fresh process (imports done first; median of five
+processes; target under 30 ms), and the daemon's start to ``READY=1`` on it.
+
+    .venv/bin/python bench/daemon.py [--idle SECONDS] [--boards]
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import time
 from pathlib import Path
 
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
-from hardware.profiles import load_profile
+from hardware.profiles import builtin_profiles, load_profile
 
 BOARDCTL = str(Path(sys.executable).with_name("boardctl"))
 
@@ -92,13 +96,93 @@ def help_time(runs: int = 5) -> float:
     return statistics.median(times)
 
 
+#: what one fresh process runs to time a profile's load (imports first)
+LOAD_ONE = """
+import sys, time
+import boardctl.controller.scenes
+from boardctl.engines import GAMES, engine_class
+from hardware.profiles import load_profile
+for game in GAMES:
+    engine_class(game)
+t0 = time.perf_counter()
+load_profile(sys.argv[1])
+print(time.perf_counter() - t0)
+"""
+
+
+def profile_load_time(name: str, runs: int = 5) -> float:
+    """Median seconds to load and check profile ``name`` in a fresh process."""
+    times = []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", LOAD_ONE, name], check=True, capture_output=True, text=True
+        )
+        times.append(float(out.stdout))
+    return statistics.median(times)
+
+
+def ready_time(name: str) -> float | None:
+    """Seconds from starting ``boardctl run`` on board ``name`` to ``READY=1``;
+    None for a board whose sensors or LEDs are not on the serial link (this
+    machine has no GPIO or SPI to start it on)."""
+    profile = load_profile(name)
+    if profile.sensing != "serial" or profile.leds.backend != "serial":
+        return None
+    with (
+        tempfile.TemporaryDirectory(prefix="boardctl-bench-") as tmp,
+        VirtualMicrocontroller(
+            channels=profile.channel_count, leds=profile.leds.count, kinds=kinds_for(profile)
+        ) as mcu,
+        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
+    ):
+        Path(tmp, "none.toml").write_text("")
+        notify_path = os.path.join(tmp, "notify.sock")
+        notify.bind(notify_path)
+        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
+        env.pop("WATCHDOG_USEC", None)
+        env["GPIOZERO_PIN_FACTORY"] = "mock"  # the buttons beside the serial link
+        command = [
+            BOARDCTL, "run", "--profile", name, "--config", os.path.join(tmp, "none.toml"),
+            "--set", f'serial.port="{mcu.port}"', "--set", f'storage.state_dir="{tmp}"',
+            "--set", f'control.socket="{tmp}/control.sock"', "--set", "logging.level=warning",
+            "--set", 'web.listen=""',
+        ]  # fmt: skip
+        t0 = time.perf_counter()
+        daemon = subprocess.Popen(command, env=env)
+        try:
+            notify.settimeout(30.0)
+            while "READY=1" not in notify.recv(4096).decode().split("\n"):
+                pass
+            return time.perf_counter() - t0
+        finally:
+            daemon.send_signal(signal.SIGTERM)
+            daemon.wait(timeout=10)
+
+
+def boards() -> int:
+    """Start-up per reference board."""
+    print("board                 profile load (ms)   start to READY=1 (ms)")
+    for name in builtin_profiles():
+        load = profile_load_time(name)
+        ready = ready_time(name)
+        shown = "(GPIO or SPI here)" if ready is None else f"{ready * 1000:.0f}"
+        print(f"{name:20s}  {load * 1000:17.1f}   {shown:>21s}")
+    print("targets: profile load < 30 ms, READY=1 < 1500 ms")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure")
     parser.add_argument(
         "--browse", type=float, default=8.0, help="seconds a browser watches the live board"
     )
+    parser.add_argument(
+        "--boards", action="store_true", help="start-up per reference board, and nothing else"
+    )
     args = parser.parse_args()
+    if args.boards:
+        return boards()
 
     profile = load_profile("shiftago-colour")
     with (

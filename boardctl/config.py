@@ -62,7 +62,7 @@ class ControllerConfig:
     frame_rate_hz: int
     #: who gives chance's outcomes: "random" (the daemon draws them),
     #: "button" (the daemon draws each at a press of the choose button) or
-    #: "operator" (`boardctl roll`, or the board shows them)
+    #: "operator" (`boardctl roll`, or the board shows them; secret ones are drawn)
     chance: str
 
 
@@ -138,6 +138,22 @@ class ScheduleConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class SoundConfig:
+    #: short sounds for an action accepted, a wrong board, a turn, a choice,
+    #: the computer's move, the end of a game
+    cues: bool
+    #: a voice saying the same in words (espeak-ng)
+    voice: bool
+    #: 0 to 100 (%)
+    volume: int
+    #: quiet hours, local time, written as opening hours ("22:00-08:00"); "" never quiet
+    quiet: str
+    #: the ALSA device that plays: "auto" (the default one, where the machine has
+    #: a sound card), "" for none, or a name from `aplay -L` ("plughw:1,0")
+    device: str
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     board: BoardConfig
     game_options: Mapping[str, Any]
@@ -151,6 +167,7 @@ class Config:
     computer: ComputerConfig
     schedule: ScheduleConfig
     mqtt: MqttConfig
+    sound: SoundConfig
     #: who plays each seat ([game] seats: "hands,computer:3"); every seat hands by default
     seats: Seats = ALL_HANDS
     #: (section, key) -> where its value came from ("file:line: [section] key")
@@ -268,6 +285,7 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
     ("controller", "frame_rate_hz"): (1, 120),
     ("leds", "brightness"): (-1.0, 1.0),
     ("computer", "max_seconds"): (1.0, 120.0),
+    ("sound", "volume"): (0, 100),
 }
 _CHOICES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("logging", "level"): ("debug", "info", "warning", "error"),
@@ -497,6 +515,7 @@ def load(
     _check_web(built["web"], where)
     _check_schedule(built["schedule"], where)
     _check_mqtt(built["mqtt"], where)
+    _check_sound(built["sound"], where)
     return Config(**built, where=MappingProxyType(where))
 
 
@@ -507,6 +526,29 @@ def _check_schedule(schedule: ScheduleConfig, where: Mapping[tuple[str, str], st
         OpeningHours.parse(schedule.hours)
     except HoursError as exc:
         raise ConfigError(f"{where[('schedule', 'hours')]}: {exc}") from None
+
+
+#: the longest ALSA device name taken ("plughw:CARD=Headphones,DEV=0" is 28)
+MAX_DEVICE = 80
+
+
+def _check_sound(sound: SoundConfig, where: Mapping[tuple[str, str], str]) -> None:
+    """``[sound]``: quiet hours written as opening hours, an ALSA device name."""
+    from boardctl.controller.hours import HoursError, OpeningHours
+
+    try:
+        OpeningHours.parse(sound.quiet)
+    except HoursError as exc:
+        raise ConfigError(
+            f'{where[("sound", "quiet")]}: {exc}; e.g. "22:00-08:00", or "" for never quiet'
+        ) from None
+    device = sound.device
+    if len(device) > MAX_DEVICE or not re.fullmatch(r"[A-Za-z0-9_:,.=@-]*", device):
+        raise ConfigError(
+            f"{where[('sound', 'device')]}: {device[:40]!r} is not an ALSA device name: give "
+            '"auto" (the default device, where there is a sound card), "" for no speaker, '
+            'or a name `aplay -L` lists, e.g. "plughw:1,0"'
+        )
 
 
 #: the longest path a Unix socket may have (sun_path, less its closing NUL)

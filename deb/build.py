@@ -30,6 +30,8 @@ REVISION = "1"
 MAINTAINER = "boardctl maintainers <maintainers@users.noreply.a-seed-f7656f73.example>"
 #: the environment is made by Debian 12's Python 3.11 and must keep its minor version
 DEPENDS = "python3 (>= 3.11), python3 (<< 3.12), systemd"
+#: the speaker's player and the voice (docs/sound.md): the board plays without them
+RECOMMENDS = "alsa-utils, espeak-ng"
 #: what ``uname -m`` (and a wheel's platform tag) says on each architecture
 MACHINES = {"amd64": "x86_64", "arm64": "aarch64", "armhf": "armv7l"}
 WHEELHOUSE = "opt/boardctl/wheels"
@@ -104,6 +106,7 @@ Architecture: {arch}
 Maintainer: {MAINTAINER}
 Installed-Size: {installed_kib}
 Depends: {DEPENDS}
+Recommends: {RECOMMENDS}
 Section: misc
 Priority: optional
 Description: sensors, rules and LEDs that make a board game electronic

@@ -25,10 +25,10 @@ fig install "$(took "$t")"
 [ "$(boardctl --version)" = "boardctl ${VERSION%-*}" ] || fail "boardctl --version says $(boardctl --version)"
 check "boardctl --version: $(boardctl --version)"
 getent passwd boardctl >/dev/null || fail "no boardctl user"
-for g in gpio spi dialout; do
+for g in gpio spi dialout audio; do
     id -nG boardctl | tr ' ' '\n' | grep -qx "$g" || fail "boardctl is not in group $g"
 done
-check "the boardctl user, in gpio, spi and dialout"
+check "the boardctl user, in gpio, spi, dialout and audio"
 [ -L /etc/systemd/system/multi-user.target.wants/boardctl.service ] || fail "the service is not enabled"
 check "boardctl.service enabled"
 [ "$(readlink -f /usr/bin/boardctl)" = "$(readlink -f /opt/boardctl/venv)/bin/boardctl" ] ||

@@ -171,3 +171,30 @@ def test_a_mark_lifted_and_put_back_is_no_action_and_a_wrong_piece_is_shown() ->
     table.hands("lift k11")
     _play(table, SAMPLE[5:7])
     assert c.match.moves_text() == SAMPLE[:7]
+
+
+def test_a_wrong_board_says_why_in_the_rules_words() -> None:
+    table = _table()
+    _set_out(table)
+    c = table.controller
+    table.hands("place c5 red-sharp-w")  # Red's piece in Black's turn
+    table.wait(c.timing.grace + 0.1)
+    assert c.state is Phase.WRONG_BOARD
+    assert c.status()["why"] == "that is a red MARK, and black is to play"
+    table.hands("lift c5")
+    table.hands("place c5 black-sharp-e")  # Black's sharp turned the wrong way
+    table.wait(c.timing.grace + 0.1)
+    assert "leaves by se or w, not e" in c.status()["why"]
+    table.hands("lift c5")
+    _play(table, SAMPLE[:17])
+    # NBxg5/He6nw with the replaced sharp set down the wrong way
+    table.hands("lift g5")
+    table.hands("place g5 node-black")
+    table.hands("place e6 black-sharp-sw")
+    table.wait(c.timing.grace + 0.1)
+    assert c.state is Phase.WRONG_BOARD
+    assert "a sharp on e6 entered from" in c.status()["why"]
+    assert c.status()["why"].endswith("leaves by nw or e, not sw")
+    table.hands("lift e6")
+    table.hands("place e6 black-sharp-nw")
+    assert c.match.moves_text()[-1] == "NBxg5/He6nw"

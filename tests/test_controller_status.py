@@ -162,6 +162,11 @@ def test_new_with_options_only_keeps_the_boards_game(
         ),
         ("linie1", ["place a1 9N"], "player 1 holds no tile of kind 9"),
         ("linie1", ["place a1 2N"], "a rail would lead off the board"),
+        (
+            "beeline",
+            ["place b4 node-black", "place l10 node-red", "place c5 red-sharp-w"],
+            "that is a red MARK, and black is to play",
+        ),
     ],
 )
 def test_a_wrong_board_says_why_where_the_rules_know(
@@ -179,3 +184,34 @@ def test_a_wrong_board_says_why_where_the_rules_know(
     assert any(
         line.startswith("why: ") and why in line for line in _status(table, tmp_path, capsys)
     )
+
+
+def test_games_lists_who_won_each_finished_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.controller.store import Store
+
+    with Store(tmp_path / "g.db") as store:
+        store.begin("shiftago", {})
+        store.record("W1")
+        store.finish({"status": "won", "winner": 1, "reason": "red made a line of 5"})
+        store.begin("shiftago", {})
+        store.finish({"status": "draw", "winner": None, "reason": "the board is full"})
+        store.begin("shiftago", {})
+        listed = store.games()
+
+        def answer(body: Any) -> dict[str, Any]:
+            return {"ok": True, "games": store.games()}
+
+        with ControlServer(tmp_path / "control.sock", answer) as server:
+            assert main(["games", "--socket", str(server.path)]) == 0
+    assert [(g["status"], g["winner"]) for g in listed] == [
+        ("playing", None),
+        ("finished", None),
+        ("finished", 1),
+    ]
+    assert listed[2]["reason"] == "red made a line of 5"
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("0 moves")
+    assert lines[1].endswith("0 moves, a draw")
+    assert lines[2].endswith("1 move, red won")

@@ -165,6 +165,8 @@ def test_the_board_declaration_is_whole(game: str, options: dict[str, Any]) -> N
     board = engine.board()
     names = set(board.site_names)
     assert engine.sites() == board.site_names
+    # what the profile checks ask of every seat count: the same pieces, named alone
+    assert create(game, options).piece_codes() == board.codes
     assert len(board.players) == engine.players
     for site in board.sites:
         assert math.isfinite(site.x) and math.isfinite(site.y)

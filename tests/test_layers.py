@@ -15,6 +15,7 @@ PURE = [
     ROOT / "boardctl/sensing.py",
     ROOT / "boardctl/sim/hands.py",
     ROOT / "boardctl/plots.py",
+    *sorted((ROOT / "boardctl/sound").glob("*.py")),
     *(
         ROOT / f"boardctl/controller/{name}.py"
         for name in (
@@ -27,6 +28,11 @@ PURE = [
             "chance",
             "present",
             "machine",
+            "commands",
+            "buttons",
+            "cursor",
+            "deadlines",
+            "recorder",
             "idle",
             "hours",
             "phones",

@@ -108,12 +108,33 @@ def test_two_tiles_a_turn_a_stop_sign_an_exchange_and_a_wrong_tile() -> None:
     assert c.status()["task"] == "draw a tile from the stacks (1 to draw)"
 
 
+class _Deals:
+    """Chance that draws the outcomes of ``moves`` where they are chance's (the
+    daemon's source draws the cards dealt face down)."""
+
+    def __init__(self, engine: Any, moves: tuple[str, ...]) -> None:
+        state, self.draws = engine.initial(), dict[int, int]()
+        for ply, text in enumerate(moves):
+            action = engine.parse_action(text)
+            if engine.actor(state) == CHANCE:
+                outcomes = [a for a, _ in engine.chance_outcomes(state)]
+                self.draws[ply] = outcomes.index(action)
+            state = engine.apply(state, action)
+
+    def new_seed(self) -> int:
+        return 1
+
+    def draw(self, seed: int, ply: int, weights: Any) -> int:
+        return self.draws[ply]
+
+
 def _dealt(*cards: str) -> Table:
-    """The reference board with dealt cards, these dealt (told as outcomes)."""
-    table = Table(Controller(PROFILE, options={"secrets": "dealt"}))
-    table.settle()
-    for card in cards:
-        table.controller.roll(f"deal:{card}", table.now)
+    """The reference board with dealt cards, these dealt by the board."""
+    engine = create("linie1", {"secrets": "dealt"})
+    deals = _Deals(engine, tuple(f"deal:{card}" for card in cards))
+    table = Table(
+        Controller(PROFILE, options={"secrets": "dealt"}, chance=deals, chance_by_operator=True)
+    )
     table.settle()
     return table
 
@@ -135,10 +156,13 @@ def test_dealt_cards_light_no_hint_and_show_no_route() -> None:
 def _play_by_hands(table: Table, moves: tuple[str, ...]) -> None:
     """Each action as hands make it: a tile set down (and its stop sign put
     on), an exchange lifted and set, the streetcar put in its terminal and
-    moved cell by cell; draws and rolls told by an operator."""
+    moved cell by cell; draws and rolls told by an operator (the cards dealt
+    face down are drawn by the board)."""
     c = table.controller
     engine = c.engine
     for text in moves:
+        if text.startswith("deal:") and text in c.match.moves_text():
+            continue  # a card the board dealt face down (each is dealt once)
         state = c.match.state
         action = engine.parse_action(text)
         after = engine.layout(engine.apply(state, action))
@@ -368,7 +392,10 @@ def _record_table(record: str) -> Table:
     """The record's own board (a small one given by its options), empty."""
     data = _record(record)
     engine = create("linie1", data["options"])
-    table = Table(Controller(profile_for(engine, options=data["options"])))
+    # the board deals the cards face down; an operator tells each die
+    deals = _Deals(engine, tuple(data["moves"]))
+    profile = profile_for(engine, options=data["options"])
+    table = Table(Controller(profile, chance=deals, chance_by_operator=True))
     table.settle()
     return table
 
@@ -394,22 +421,46 @@ def test_telling_an_action_wakes_a_dozing_board() -> None:
     assert c.state is Phase.AWAITING_MOVE
 
 
-def test_with_dealt_cards_a_refused_tell_or_outcome_names_no_secret() -> None:
-    table = Table(Controller(PROFILE, options={"secrets": "dealt"}))
+def test_with_dealt_cards_and_an_operators_chance_the_board_deals_and_names_no_secret() -> None:
+    import random
+
+    from boardctl.daemon.chance import RandomChance
+
+    table = Table(
+        Controller(
+            PROFILE,
+            options={"secrets": "dealt"},
+            chance=RandomChance(random.Random(3)),
+            chance_by_operator=True,
+        )
+    )
     table.settle()
     c = table.controller
-    c.roll("deal:L2", table.now)
-    with pytest.raises(ControllerError) as refused:
-        c.roll("deal:L9", table.now)
-    # the outcomes left would tell that L2 was dealt: they read as the room sees them
-    assert str(refused.value).endswith("the outcomes are deal:L?")
-    for card in ("L1", "B4", "B2"):
-        c.roll(f"deal:{card}", table.now)
-    table.settle()
-    for text in ("start:t1a", "start:t2a/B3"):  # another line's terminal, another card
+    # no person may name a card dealt face down: the board deals them itself
+    assert c.public_moves == ["deal:L?", "deal:L?", "deal:B?", "deal:B?"]
+    status = c.status()
+    assert status["actor"] == 0 and "outcomes" not in status
+    lines = [c.engine.private_view(c.match.state, p)["line"] for p in (0, 1)]
+    other = next(n for n in range(1, 7) if n not in lines)
+    for text in (f"start:t{other}a", f"start:t{lines[0]}a/B9"):  # another line, another card
         with pytest.raises(ControllerError) as refused:
             c.play(text, table.now)
         assert str(refused.value) == f"{text!r} is not a legal action now"
+    # an undo takes back no card dealt: it would only be dealt the same again
+    with pytest.raises(ControllerError, match="only chance has acted"):
+        c.undo(table.now)
+
+
+def test_with_dealt_cards_and_no_chance_source_no_outcome_is_offered_to_name() -> None:
+    table = Table(Controller(PROFILE, options={"secrets": "dealt"}))
+    table.settle()
+    c = table.controller
+    status = c.status()
+    # the pages offer a button per outcome only when "chance" is "operator"
+    assert status["actor"] == "chance" and status["chance"] == "none"
+    with pytest.raises(ControllerError, match=r"secret .* no person can give it"):
+        c.roll("deal:L2", table.now)
+    assert c.match.moves_text() == []
 
 
 def test_with_chance_on_the_button_one_press_draws_the_turn_s_tiles_even_made_early() -> None:

@@ -99,11 +99,19 @@ def test_a_phone_plays_a_seat_from_its_private_page(chromium: Any) -> None:
             )
             phone = phone_context.new_page()
             phone.goto(str(link))
+            board = context.new_page()  # the public board, in the room
+            board.goto(url + "/")
             sim.hands("insert W3")
             sim.wait_status(lambda s: s["moves"] == ["W3"], 10.0)
+            # the room is told in words who plays apart and what they did, as for its own moves
+            _says(board, "turn", "red (player 2) on their phone to insert a marble")
+            _says(board, "problems", "red (player 2) on their phone is choosing a move")
             phone.click('button.phone-move[data-move="E1"]', timeout=PAGE_WAIT)
             lit = sim.wait_status(lambda s: (s.get("remote") or {}).get("doing") == "ready", 10.0)
             assert lit["remote"]["moves"] == ["E1"]
+            _says(
+                board, "problems", "red (player 2) on their phone played E1: make it on the board"
+            )
             phone.wait_for_function(
                 "document.getElementById('phone-said').textContent.includes('You chose E1')",
                 timeout=PAGE_WAIT,
@@ -113,6 +121,13 @@ def test_a_phone_plays_a_seat_from_its_private_page(chromium: Any) -> None:
         finally:
             context.close()
             phone_context.close()
+
+
+def _says(page: Any, element: str, words: str) -> None:
+    page.wait_for_function(
+        f"document.getElementById({element!r}).textContent.includes({words!r})",
+        timeout=PAGE_WAIT,
+    )
 
 
 def test_a_game_is_not_put_away_while_the_phone_player_chooses() -> None:

@@ -105,7 +105,7 @@ def test_two_boards_play_one_game(boards: Boards, capsys: pytest.CaptureFixture[
     assert main(["accept", "--socket", str(b.config.control.socket), "table-a"]) == 0
     out = capsys.readouterr().out
     assert "seats: remote:table-a, hands" in out
-    assert "the player at table-a (player 0) is to play, there" in out
+    assert "blue (player 1) at table-a is to play, there" in out
     a.wait_status(lambda s: s["remote_play"]["game"]["joined"], WAIT)
     assert not b.status()["remote_play"]["invitations"]
 
@@ -246,6 +246,19 @@ def test_the_operator_page_accepts_an_invitation_and_invites(boards: Boards, chr
         a.wait_status(lambda s: s["remote_play"]["game"]["joined"], WAIT)
         page.wait_for_function(
             "document.getElementById('remote-game')?.textContent.includes('table-a plays it')",
+            timeout=PAGE_WAIT,
+        )
+        # the room at table-b is told in words what the player at table-a does
+        board = context.new_page()
+        board.goto(str(b.daemon.web.url) + "/")
+        said = "document.getElementById('{}').textContent.includes('{}')"
+        board.wait_for_function(
+            said.format("turn", "blue (player 1) at table-a to insert a marble"),
+            timeout=PAGE_WAIT,
+        )
+        a.hands("insert W1")
+        board.wait_for_function(
+            said.format("problems", "blue (player 1) at table-a played W1: make it on the board"),
             timeout=PAGE_WAIT,
         )
         # and the other way: this board invites table-a from its page

@@ -21,6 +21,7 @@ from boardctl.controller.scenes import (
     confusable,
     parse_colour,
     render,
+    scale,
 )
 from boardctl.controller.view import Phase, View
 from boardctl.engines import Engine, create
@@ -226,3 +227,25 @@ def test_a_display_shows_what_the_engine_shows_in_the_movers_colour_and_is_dark_
         BLACK,
         BLACK,
     )
+
+
+def test_a_button_asking_before_it_ends_the_game_counts_down_in_white() -> None:
+    from boardctl.controller.confirming import CONFIRM_SECONDS, ask, confirms
+    from boardctl.controller.loop import animated
+
+    asking = ask("new", 10.0)
+    view = View(Phase.AWAITING_MOVE, to_move=0, asking=asking)
+    white = scale(PALETTE.highlight, 0.6)
+    lit = [
+        sum(frame[_led(s.name)] == white for s in PROFILE.sites if s.leds)
+        for frame in (render(view, PROFILE, PALETTE, 10.0 + t) for t in (0.0, 2.5, 4.9, 5.0))
+    ]
+    # every site at the press, fewer and fewer, none once the time is up
+    sites = sum(1 for s in PROFILE.sites if s.leds)
+    assert lit[0] == sites and sites > lit[1] > lit[2] > 0 and lit[3] == 0
+    assert animated(view) and not animated(View(Phase.AWAITING_MOVE, to_move=0))
+    assert confirms(asking, "new", 10.0 + CONFIRM_SECONDS - 0.1)
+    assert not confirms(asking, "new", 10.0 + CONFIRM_SECONDS)
+    assert not confirms(asking, "mode", 11.0)
+    assert "end this game" in asking.words
+    assert "Shiftago expert" in ask("mode", 0.0, "Shiftago expert").words

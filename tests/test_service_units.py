@@ -30,7 +30,7 @@ def test_unit_is_a_watched_notify_service_that_restarts() -> None:
         "StartLimitBurst=5",
         # /etc/boardctl/boardctl.toml if it is there: `run --config FILE` needs FILE
         "ExecStart=/x/bin/boardctl run",
-        "SupplementaryGroups=gpio spi dialout",
+        "SupplementaryGroups=gpio spi dialout audio",
         "StateDirectory=boardctl",
         "RuntimeDirectory=boardctl",
         # lgpio keeps files in the working directory; / is read-only to the service
@@ -100,6 +100,7 @@ def test_devices_are_allowed_by_their_kernel_driver_names() -> None:
         "char-spi rw",
         "char-ttyACM rw",
         "char-ttyUSB rw",
+        "char-alsa rw",
     ]
 
 

@@ -242,3 +242,44 @@ def test_linie1_fits_a_terminal_with_every_column_of_its_board(width: int, heigh
     assert [int(line[:3]) for line in rows] == list(range(1, 13))
     # whose turn it is stays; the engine's notes and the LEDs give way first
     assert any(line.startswith("player 1 to lay two tiles") for line in lines)
+
+
+def test_the_screen_says_what_the_player_apart_does() -> None:
+    status = {
+        "game": "shiftago",
+        "options": {},
+        "phase": "awaiting_move",
+        "moves": [],
+        "to_move": 0,
+        "remote": {"seat": 0, "board": "table-a", "doing": "waiting", "moves": []},
+    }
+    assert "blue (player 1) at table-a is to play, there" in controller_says(status)
+    status["remote"] = {"seat": 1, "board": "", "doing": "ready", "moves": ["E1"], "phone": True}
+    said = controller_says(status)
+    assert any(
+        line.startswith("red (player 2) on their phone played E1: make it here") for line in said
+    )
+
+
+def test_at_80_by_24_a_wrong_board_says_why_before_the_moves_and_the_lights() -> None:
+    engine = create("beeline")
+    state = engine.initial()
+    status = {
+        "game": "beeline",
+        "options": {},
+        "phase": "wrong_board",
+        "moves": [],
+        "to_move": 0,
+        "status": "playing",
+        "task": "play a piece",
+        "picture": engine.render(state),
+        "why": "that is a red MARK, and black is to play",
+        "offending": ["c5"],
+    }
+    note = "black is lit a cold blue-white: an LED cannot glow black"
+    lines = compose(status, None, Layout(load_profile("beeline"), width=80, height=24, note=note))
+    rows = lines.splitlines()
+    assert len(rows) == 24
+    assert "  WRONG BOARD: that is a red MARK, and black is to play" in rows
+    assert any(row.strip().startswith("take away or fix: c5") for row in rows)
+    assert "black (player 1) to play a piece" in rows

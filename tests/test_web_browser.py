@@ -271,8 +271,18 @@ class _Script:
 @pytest.fixture
 def secret_board() -> Iterator[tuple[Loop, WebServer]]:
     """The tiny dice game with dealt cards, its loop on a thread, and its web pages."""
+    yield from _secret_board(_Script(), by_operator=False)
+
+
+@pytest.fixture
+def secret_board_by_operator() -> Iterator[tuple[Loop, WebServer]]:
+    """As ``secret_board``, an operator throwing the die (the cards still dealt by the board)."""
+    yield from _secret_board(_Script(), by_operator=True)
+
+
+def _secret_board(chance: _Script, *, by_operator: bool) -> Iterator[tuple[Loop, WebServer]]:
     profile = dice_profile(secret=True)
-    controller = Controller(profile, engines=engines, chance=_Script())
+    controller = Controller(profile, engines=engines, chance=chance, chance_by_operator=by_operator)
     loop = Loop(controller, _Still())
     publisher = Publisher(profile)
     loop.watchers.append(publisher)
@@ -287,6 +297,76 @@ def secret_board() -> Iterator[tuple[Loop, WebServer]]:
         web.close()
         loop.stop()
         thread.join(5)
+
+
+def test_an_operator_is_offered_the_die_and_never_a_card_dealt_face_down(
+    secret_board_by_operator: tuple[Loop, WebServer], page: Any
+) -> None:
+    loop, web = secret_board_by_operator
+    page.goto(web.url + "/operator")
+    # the cards were dealt by the board; the die is the operator's to throw
+    buttons = page.locator("#acts button[data-chance]")
+    buttons.first.wait_for(timeout=WAIT)
+    assert sorted(buttons.evaluate_all("bs => bs.map(b => b.dataset.chance)")) == ["d1", "d2", "d3"]
+    assert "deal" not in page.locator("#acts").inner_text()
+    page.click('#acts button[data-chance="d2"]')
+    page.wait_for_function(
+        "document.querySelectorAll('#acts button[data-chance]').length === 0", timeout=WAIT
+    )
+    assert loop.controller.public_moves == ["deal:?", "deal:?", "d2"]
+
+
+def test_the_scoreboard_and_the_past_games_name_the_winner(tmp_path: Path, page: Any) -> None:
+    import random
+
+    from boardctl.controller.store import Store
+    from boardctl.daemon.chance import RandomChance
+
+    profile = dice_profile()
+    with Store(tmp_path / "games.db", synchronised=lambda: True) as store:
+        controller = Controller(
+            profile, engines=engines, chance=RandomChance(random.Random(5)), recorder=store
+        )
+        loop = Loop(controller, _Still(), store=store)
+        publisher = Publisher(profile)
+        loop.watchers.append(publisher)
+        thread = threading.Thread(target=loop.run, daemon=True)
+        thread.start()
+        web = WebServer("127.0.0.1:0", loop.submit, publisher, profile, keys=Keys())
+        try:
+            loop.emit(LinkUp("test"))
+            loop.emit(SensorSnapshot(tuple(0 for _ in profile.sites)))
+            for cell in range(len(profile.sites)):  # each player to move fills the next cell
+                status = _status_when(loop, lambda st, n=cell: len(st["stones"]) == n)
+                loop.emit(SensorChange(cell, status["to_move"] + 1))
+            status = _status_when(loop, lambda st: st["status"] != "playing")
+            won = f"{['white', 'black'][status['winner']]} (player {status['winner'] + 1}) won"
+            page.goto(web.url + "/score")
+            page.wait_for_function(
+                "document.getElementById('today').textContent.includes('won')", timeout=WAIT
+            )
+            assert page.locator("#today li").first.inner_text().startswith(f"{won} in ")
+            page.goto(web.url + "/operator")
+            page.wait_for_selector("#past li[data-game]", timeout=WAIT)
+            assert f"tinydice, {won}, " in page.locator("#past li[data-game]").first.inner_text()
+        finally:
+            web.close()
+            loop.stop()
+            thread.join(5)
+
+
+def _status_when(loop: Loop, met: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """The loop's status once ``met`` holds of it (the stones' count as ``stones``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status = loop.submit({"cmd": "status"})
+        status["stones"] = [m for m in status["moves"] if not m.startswith("d")]
+        if status.get("phase") == "awaiting_move" and met(status):
+            return status
+        if status.get("phase") == "game_over" and met(status):
+            return status
+        assert time.monotonic() < deadline, status
+        time.sleep(0.05)
 
 
 def test_a_players_private_page_shows_their_secret_and_no_other_page_does(
@@ -572,7 +652,7 @@ def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
         page.goto(str(sim.daemon.web.url) + "/sim")
         page.wait_for_selector("svg .site", timeout=WAIT, state="attached")
         page.wait_for_function("document.getElementById('turn').textContent !== ''", timeout=WAIT)
-        undone = False
+        undone = agreed = False
         for step in s.steps:
             before = dict(sim.layout)
             if step.command:
@@ -583,7 +663,10 @@ def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
                 _undo_by_taps(page, sim, before, len(status["moves"]))
                 _by_taps(page, sim, step.command)
                 sim.wait_status(step.expect.met, 10)
-        assert undone
+            if not agreed and _a_player_acts_after_a_move(status):
+                agreed = True
+                _names_and_colours_agree(sim, page)
+        assert undone and agreed
         status = sim.wait_status(lambda st: st["phase"] == "game_over", 5)
         assert status["winner"] == s.winner
         page.wait_for_function(
@@ -596,6 +679,93 @@ def test_a_whole_game_is_won_by_taps_on_a_phone(game: str, page: Any) -> None:
                 page.goto(str(sim.daemon.web.url) + path)
                 page.wait_for_function("document.body.dataset.moves !== '0'", timeout=WAIT)
                 shot(page, f"{name}-{game}")
+
+
+def _a_player_acts_after_a_move(status: dict[str, Any]) -> bool:
+    return (
+        len(status["moves"]) >= 2
+        and status["phase"] == "awaiting_move"
+        and isinstance(status.get("actor"), int)
+        and status.get("to_move") == status["actor"]
+    )
+
+
+#: each drawn piece with an owner, and whether it is drawn in its owner's colour
+_PIECES_IN_OWNERS_COLOURS = """() => {
+  const wrong = [];
+  let owned = 0;
+  for (const g of document.querySelectorAll("[data-site][data-piece]")) {
+    const code = g.getAttribute("data-piece");
+    for (const part of code.split("+")) {
+      const p = live.board.pieces.find((q) => q.code === part);
+      if (!p || p.owner === null || p.owner === undefined) continue;
+      owned += 1;
+      const colour = live.board.players[p.owner].colour.toLowerCase();
+      const drawn = [...g.querySelectorAll(".piece *")]
+        .flatMap((e) => [e.getAttribute("fill"), e.getAttribute("stroke")])
+        .filter((c) => c)
+        .map((c) => c.toLowerCase());
+      if (!drawn.includes(colour)) wrong.push(`${g.dataset.site}: ${part} not ${colour}`);
+    }
+  }
+  return { owned, wrong };
+}"""
+
+
+def _names_and_colours_agree(sim: Simulation, page: Any) -> None:
+    """What the LEDs light and the terminal says, every page says and draws:
+    the player to act named alike everywhere; each site tinted as its LED
+    glows; where that player may act lit in the colour the page gives them;
+    each player's pieces drawn in the colour their name says."""
+    from boardctl.sim.screen import turn_line
+
+    status = sim.wait_status(_a_player_acts_after_a_move, 5)
+    frame = sim.frame or ()
+    said = turn_line(status)
+    # each site's LED as it glows (the base glow, too dim to tell a colour, left out)
+    leds = {
+        site.name: "#{:02x}{:02x}{:02x}".format(*frame[site.leds[0]])
+        for site in sim.profile.sites
+        if site.leds and max(frame[site.leds[0]]) >= 24
+    }
+    spec = sim.daemon.loop.controller.engine.board()
+    owners = {p.code: p.owner for p in spec.pieces}
+    owned = sum(
+        owners.get(part) is not None for code in sim.layout.values() for part in code.split("+")
+    )
+    url = str(sim.daemon.web.url)
+    context = page.context
+    errors: list[str] = []
+    for path in ("/", "/sim", "/score", "/operator"):
+        other = context.new_page()
+        other.on("pageerror", lambda error: errors.append(str(error)))
+        other.set_viewport_size({"width": 390, "height": 844})
+        other.goto(url + path)
+        moves_shown(other, len(status["moves"]))
+        other.wait_for_function(
+            f"document.getElementById('turn').textContent === {said!r}", timeout=WAIT
+        )
+        if path != "/score":  # the pages that draw the board
+            other.wait_for_selector("[data-lit]", timeout=WAIT, state="attached")
+            tints = other.evaluate(
+                "Object.fromEntries([...document.querySelectorAll('[data-site][data-lit]')]"
+                ".map((g) => [g.dataset.site, g.dataset.lit]))"
+            )
+            assert tints == leds, path
+            players = other.evaluate("live.board.players")
+            mover = players[status["to_move"]]
+            assert said.startswith(f"{mover['label']} to "), (said, mover)
+            # where the named player may act glows in the colour the page gives them
+            lights = tuple(int(mover["lights"][i : i + 2], 16) for i in (1, 3, 5))
+            acts = {"#{:02x}{:02x}{:02x}".format(*(round(c * f) for c in lights)) for f in (0.6, 1)}
+            assert acts & set(leds.values()), (path, mover, sorted(set(leds.values())))
+            pieces = other.evaluate(_PIECES_IN_OWNERS_COLOURS)
+            assert pieces == {"wrong": [], "owned": owned}, path
+            note = other.evaluate("live.board.lights_note")
+            if note:  # a player lit in another colour than their pieces': the page says why
+                assert note in other.locator("#lights-note").inner_text(), path
+        other.close()
+    assert not errors, errors
 
 
 def test_a_fault_rests_the_public_pages_and_tells_the_operator_why(browser: Any) -> None:

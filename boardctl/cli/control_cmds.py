@@ -177,6 +177,9 @@ def _print_status(reply: dict[str, Any]) -> None:
         print(tell_it(reply["to_tell"]).replace("play ACTION", "boardctl play ACTION"))
     if reply.get("why"):
         print(f"why: {reply['why']}")
+    confirm = reply.get("confirm")
+    if isinstance(confirm, dict):
+        print(f"asking: {confirm.get('words')}")
     if reply.get("offending"):
         print(f"remove: {' '.join(reply['offending'])}")
     if reply.get("restore"):
@@ -189,17 +192,9 @@ def _print_status(reply: dict[str, Any]) -> None:
 def remote_lines(reply: dict[str, Any]) -> list[str]:
     """What ``status`` says of remote play: the other board's turn, the game
     with it, the invitations."""
-    lines = []
-    seat = reply.get("remote")
-    if isinstance(seat, dict):
-        where = "on their phone" if seat.get("phone") else f"at {seat.get('board')}"
-        who = f"the player {where} (player {seat.get('seat')})"
-        if seat.get("error"):
-            lines.append(f"{who}: {seat['error']}")
-        elif seat.get("doing") == "ready":
-            lines.append(f"{who} played {' then '.join(seat.get('moves', []))}: make it here")
-        else:
-            lines.append(f"{who} is to choose" if seat.get("phone") else f"{who} is to play, there")
+    from boardctl.sim.screen import remote_says
+
+    lines = remote_says(reply)
     play = reply.get("remote_play")
     if not isinstance(play, dict):
         return lines
@@ -242,6 +237,9 @@ def broker_text(broker: dict[str, Any]) -> str:
 def _status(args: argparse.Namespace) -> int:
     reply = _send(args, {"cmd": "status"})
     print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
+    sound = reply.get("sound")
+    if not args.json and isinstance(sound, dict) and sound.get("fault"):
+        print(f"sound: {sound['fault']}")  # the board plays on; `boardctl sound` says more
     if not args.json and reply.get("version"):
         # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
         print(f"running boardctl {reply['version']}")
@@ -326,9 +324,17 @@ def _games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reply["games"], indent=2))
         return 0
+    from boardctl.sim.screen import game_spec, player_name
+
     for g in reply["games"]:
         started = g["started"] or "date unsure"  # before the clock was set
-        print(f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {g['moves']} moves")
+        moves = f"{g['moves']} move{'' if g['moves'] == 1 else 's'}"
+        line = f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {moves}"
+        if g["status"] == "finished":
+            winner = g.get("winner")
+            won = "a draw" if winner is None else f"{player_name(game_spec(g), winner)} won"
+            line += f", {won}"
+        print(line)
     return 0
 
 

@@ -23,6 +23,7 @@ from boardctl.cli import (
     hardware_cmds,
     rules_cmds,
     sim_cmds,
+    sound_cmds,
     web_cmds,
 )
 from boardctl.errors import BoardctlError, shorten
@@ -33,6 +34,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     hardware_cmds,
     control_cmds,
     care_cmds,
+    sound_cmds,
     daemon_cmds,
     sim_cmds,
     web_cmds,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import signal
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -99,6 +100,21 @@ def _play(args: argparse.Namespace) -> int:
         except SeatError as exc:
             raise SimError(f"--seats {args.seats}: {exc}") from None
         args.set = [*args.set, _seats_setting(args.seats)]
+    # the board's sound plays here where this machine can, and is recorded either way
+    from hardware.audio import can_play
+
+    why = can_play()
+    play = why is None
+    untold = [why] if why is not None else []
+
+    def tell_sound() -> None:
+        """Say once, when the board runs, that its sound is not heard here."""
+        while untold:
+            print(
+                f"boardctl sim: {untold.pop()}: the board's sound is recorded, not played",
+                file=sys.stderr,
+            )
+
     # the daemon logs to a file: the terminal belongs to the board
     log_dir = state_directory(state) if state else None
     _quiet_logging(log_dir / "sim.log" if log_dir else None)
@@ -120,11 +136,13 @@ def _play(args: argparse.Namespace) -> int:
             state_dir=state,
             options=script.options,
             config_path=args.config,
+            play=play,
         ) as sim:
+            tell_sound()
             return run_demo(sim, script, delay=args.delay)
 
     if args.web:
-        return _web(args, game, state)
+        return _web(args, game, state, play, tell_sound)
 
     def make(new_game: str | None, options: dict[str, Any]) -> Simulation:
         chosen = new_game or game
@@ -137,6 +155,7 @@ def _play(args: argparse.Namespace) -> int:
             state_dir=state,
             options=options or None,
             config_path=args.config,
+            play=play,
         )
         try:
             sim.start()
@@ -146,6 +165,8 @@ def _play(args: argparse.Namespace) -> int:
         return sim
 
     console = Console(make)
+    if untold:  # the terminal belongs to the board: said under it, once
+        console.note = f"sound: {untold.pop()}: it is recorded, not played. {console.note}"
     try:
         return console.run()
     finally:
@@ -154,7 +175,13 @@ def _play(args: argparse.Namespace) -> int:
         console.sim.close()
 
 
-def _web(args: argparse.Namespace, game: str | None, state: str | None) -> int:
+def _web(
+    args: argparse.Namespace,
+    game: str | None,
+    state: str | None,
+    play: bool,
+    tell_sound: Callable[[], None],
+) -> int:
     """The simulated board with its web pages, until Ctrl-C."""
     import threading
 
@@ -162,7 +189,12 @@ def _web(args: argparse.Namespace, game: str | None, state: str | None) -> int:
 
     overrides = [*args.set, f'web.listen="{args.web}"']
     with Simulation(
-        game, args.profile, overrides=overrides, state_dir=state, config_path=args.config
+        game,
+        args.profile,
+        overrides=overrides,
+        state_dir=state,
+        config_path=args.config,
+        play=play,
     ) as sim:
         url = sim.daemon.web.url
         print(
@@ -170,6 +202,7 @@ def _web(args: argparse.Namespace, game: str | None, state: str | None) -> int:
             f"operator {url}/operator); Ctrl-C ends",
             flush=True,
         )
+        tell_sound()
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
     return 0

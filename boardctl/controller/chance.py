@@ -5,12 +5,14 @@ plays one of the engine's outcomes. It draws none itself (the core holds no
 random source): it is handed a :class:`ChanceSource`, which the daemon backs
 with a seeded random generator whose seed is stored with the game. Without a
 source the outcome comes from an operator (``boardctl roll TEXT``) or from the
-board. Pure.
+board. An outcome the room may not know (a card dealt face down) no person can
+give: with an operator's chance, the source still draws those (:func:`secret`).
+Pure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from boardctl.engines import CHANCE, Engine
@@ -46,14 +48,97 @@ def chance_acts(engine: Rules[Any, Any], state: Any) -> bool:
     return engine.actor(state) is CHANCE
 
 
-def undo_depth(engine: Rules[Any, Any], states: Sequence[Any], *, drawn: bool) -> int:
-    """How many actions an operator's undo takes back: the last one; and when
-    chance's outcomes are ``drawn`` by the controller, every outcome drawn
-    after the last player's action as well (they would only be drawn again).
-    0 when there is nothing an undo may take back."""
-    if not drawn:
-        return min(1, len(states) - 1)
+def secret(engine: Engine[Any, Any], state: Any) -> bool:
+    """Whether chance acts in ``state`` with outcomes the room may not know
+    (their public text hides them: ``deal:L?``), so that no person can name
+    the one to play."""
+    return chance_acts(engine, state) and any(
+        engine.public_action(state, a) != engine.format_action(a)
+        for a, _ in engine.chance_outcomes(state)
+    )
+
+
+def undo_depth(
+    engine: Rules[Any, Any], states: Sequence[Any], *, drawn: Callable[[Any], bool]
+) -> int:
+    """How many actions an operator's undo takes back: the last one, and
+    before it every outcome the controller ``drawn`` in its state (they
+    would only be drawn again). 0 when there is nothing an undo may take
+    back."""
     for depth, before in enumerate(reversed(states[:-1]), start=1):
-        if not chance_acts(engine, before):
+        if not (chance_acts(engine, before) and drawn(before)):
             return depth
     return 0
+
+
+class Draws:
+    """How chance's outcomes come in a controller: drawn from ``source`` (each
+    one at once, or with ``on_button`` only once the choose button was pressed:
+    :meth:`ask`), or, without a source, given by an operator or the board.
+    With ``by_operator`` an operator gives the outcomes a person may know (a
+    die) and ``source`` draws only the secret ones (:func:`secret`)."""
+
+    def __init__(
+        self, source: ChanceSource | None, on_button: bool = False, by_operator: bool = False
+    ) -> None:
+        self.source = source
+        self.on_button = on_button
+        self.by_operator = by_operator
+        #: the choose button pressed while chance acts: draw its outcomes
+        self.asked = False
+
+    def drawn(self, engine: Engine[Any, Any], state: Any) -> bool:
+        """Whether chance's outcome in ``state`` is drawn here (else an
+        operator or the board gives it)."""
+        if self.source is None:
+            return False
+        return not self.by_operator or secret(engine, state)
+
+    def mode(self, engine: Engine[Any, Any], state: Any) -> str:
+        """Who gives chance's outcome in ``state``, as the status says:
+        ``random`` (drawn at once), ``button`` (drawn at a press),
+        ``operator`` (given by a person) or ``none`` (secret, and nothing
+        here draws it)."""
+        if self.drawn(engine, state):
+            return "button" if self.on_button else "random"
+        return "none" if secret(engine, state) else "operator"
+
+    def refusal(self, engine: Engine[Any, Any], state: Any) -> str | None:
+        """Why a person cannot give chance's outcome in ``state``: it is
+        secret (a card dealt face down); None when they can."""
+        if not secret(engine, state):
+            return None
+        if not self.drawn(engine, state):
+            how = "it, and this board draws none"
+        else:
+            press = " at a press of the choose button" if self.on_button else ""
+            how = f"it: the board draws it{press}"
+        return (
+            f"chance's outcome now is secret (a card dealt face down), so no person can give {how}"
+        )
+
+    def ask(self) -> None:
+        """The choose button: draw chance's next outcomes once chance acts."""
+        self.asked = True
+
+    def forget(self) -> None:
+        """A press no longer counts (the game went back or began anew)."""
+        self.asked = False
+
+    def next(self, engine: Engine[Any, Any], state: Any, seed: int | None, ply: int) -> Any:
+        """The outcome to play now in ``state``, action number ``ply`` of the
+        game seeded ``seed``; None when chance does not act, nothing is drawn
+        here, or the press of the button is awaited."""
+        if self.source is None or seed is None or not chance_acts(engine, state):
+            return None
+        if not self.drawn(engine, state):
+            return None
+        if self.on_button and not self.asked:
+            return None
+        return outcome_action(engine, state, self.source, seed, ply)
+
+    def drew(self, engine: Engine[Any, Any], state: Any) -> None:
+        """Outcomes were drawn up to ``state``: one press draws them up to
+        the next player's action."""
+        if not chance_acts(engine, state):
+            self.asked = False

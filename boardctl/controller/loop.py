@@ -103,7 +103,12 @@ def _words(value: str | list[Any]) -> str | list[str]:
 
 def animated(view: View) -> bool:
     """Whether the scene changes with time alone (blinking, waves)."""
-    return view.phase not in _STILL or bool(view.destinations) or view.computer is not None
+    return (
+        view.phase not in _STILL
+        or bool(view.destinations)
+        or view.computer is not None
+        or view.asking is not None
+    )
 
 
 class Loop:

@@ -19,7 +19,9 @@ from types import MappingProxyType
 from typing import Any
 
 from boardctl import __version__
+from boardctl.controller.chance import chance_acts
 from boardctl.controller.choosing import Offer
+from boardctl.controller.confirming import Asking
 from boardctl.controller.opponent import ComputerView
 from boardctl.controller.reconcile import (
     Ambiguous,
@@ -46,14 +48,16 @@ class Scene:
     board_name: str
     #: the sites the last action touched
     last_move: frozenset[str]
-    #: the sites where the player to act may act (each legal action's highlight)
-    legal: frozenset[str]
     #: the options of a choice, or the candidates of an ambiguous board
     offers: tuple[Offer, ...] = ()
     cursor: int | None = None
+    #: why the controller is (or was last) in FAULT, and which kind of fault
+    #: that is; shown only in that phase
     fault: str | None = None
     fault_kind: Fault | None = None
-    #: how chance acts: "random" (drawn by the controller) or "operator"
+    #: who gives chance's outcome now: "random" (drawn by the controller), "button"
+    #: (drawn at a press of the choose button), "operator" (told by a person) or
+    #: "none" (secret, and nothing draws it)
     chance: str = "random"
     #: the moves so far in public notation
     public_moves: tuple[str, ...] = ()
@@ -64,6 +68,8 @@ class Scene:
     seats: Seats = ALL_HANDS
     #: the computer's seat to act: thinking, its move shown, or failed
     computer: ComputerView | None = None
+    #: a button that would end the game under way, waiting for its second press
+    asking: Asking | None = None
 
 
 def _sites_of(path: Sequence[Any]) -> frozenset[str]:
@@ -77,7 +83,9 @@ def build_view(
     board: BoardTracker,
     reconciler: Reconciler,
 ) -> View:
-    """The view of ``scene`` for the game ``match`` on ``board``."""
+    """The view of ``scene`` for the game ``match`` on ``board``: the sites
+    to light for every legal action (each one's highlight, as reconciliation
+    works them out once per state) while a player at this board acts."""
     phase = scene.phase
     verdict = board.verdict
     state = match.state
@@ -85,8 +93,16 @@ def build_view(
     legal: frozenset[str] = frozenset()
     if phase is Phase.CHOOSING:
         legal = frozenset(s for o in scene.offers for s in o.sites)
-    elif phase in PLAYING and not secret:
-        legal = scene.legal
+    elif (
+        phase in PLAYING
+        and not secret
+        and scene.computer is None
+        and not chance_acts(engine, state)
+    ):
+        legal = reconciler.expect(state).highlights
+    fault, fault_kind = None, None
+    if phase is Phase.FAULT:
+        fault, fault_kind = scene.fault, scene.fault_kind or Fault.SENSORS
     destinations: frozenset[str] = frozenset()
     lifted: frozenset[str] = frozenset()
     ambiguous = False
@@ -128,9 +144,10 @@ def build_view(
         since=scene.since,
         offers=tuple(o.sites for o in scene.offers) if phase is Phase.CHOOSING else (),
         cursor=scene.cursor if phase is Phase.CHOOSING else None,
-        status=_status(scene, engine, match, board, winning),
-        fault=scene.fault_kind,
+        status=_status(scene, engine, match, board, winning, fault, fault_kind),
+        fault=fault_kind,
         computer=scene.computer,
+        asking=scene.asking,
     )
 
 
@@ -170,6 +187,8 @@ def _status(
     match: Match[Any, Any],
     board: BoardTracker,
     winning: frozenset[str],
+    fault: str | None,
+    fault_kind: Fault | None,
 ) -> MappingProxyType[str, Any]:
     """What ``boardctl status`` answers: the game's summary and what the
     controller says about the board, all of it public."""
@@ -228,10 +247,12 @@ def _status(
             summary["computer"]["error"] = computer.error
             summary["fault"] = computer_fault(computer.error)
             summary["fault_kind"] = "computer"
-    if scene.fault is not None:
-        summary["fault"] = scene.fault
-    if scene.fault_kind is not None:
-        summary["fault_kind"] = scene.fault_kind.value
+    if scene.asking is not None:
+        summary["confirm"] = {"button": scene.asking.button, "words": scene.asking.words}
+    if fault is not None:
+        summary["fault"] = fault
+    if fault_kind is not None:
+        summary["fault_kind"] = fault_kind.value
     if isinstance(verdict, Ambiguous):
         summary["candidates"] = [list(o.texts) for o in scene.offers]
     if scene.phase is Phase.CHOOSING:

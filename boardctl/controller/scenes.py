@@ -28,6 +28,9 @@ profile's site -> LED mapping:
    blinking in the player's colour (amber and colour in turn when ambiguous);
 7. errors and restore hints: offending sites blink magenta, sites to restore
    glow cyan; a takeback offer blinks the sites that would go back;
+   a button that would end the game under way and waits for its second
+   press (:mod:`.confirming`): every site white, going out one by one as
+   the time for the second press runs out;
 8. celebration: the winner's colour sweeping across the board, the winning
    line bright;
 9. attract and fault: an idle wave of the player colours (over it, once a
@@ -337,7 +340,20 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         canvas.paint(view.offending, palette.error if blink else BLACK)
     if phase is Phase.TAKEBACK_OFFERED:
         canvas.paint(view.takeback, palette.restore if blink else palette.highlight)
+
+    # a button asking before it ends the game: every site white, going out one by one
+    if view.asking is not None:
+        _countdown(canvas, profile, palette, view.asking.left(now))
     return canvas.frame()
+
+
+def _countdown(canvas: Canvas, profile: BoardProfile, palette: Palette, left: float) -> None:
+    """The share ``left`` of the sites, in the order of their LEDs, lit white:
+    the time a second press of the button is waited for, running out."""
+    sites = [s for s in profile.sites if s.leds]
+    sites.sort(key=lambda s: s.leds[0])
+    lit = math.ceil(len(sites) * left)
+    canvas.paint({s.name for s in sites[:lit]}, scale(palette.highlight, 0.6))
 
 
 #: seconds the thinking light takes to go once round the board

@@ -367,17 +367,24 @@ class Store:
 
     def games(self, limit: int = 50) -> list[dict[str, Any]]:
         """The latest games, newest first: id, game, status, dates (None where
-        the clock could not tell them), moves played."""
+        the clock could not tell them), moves played, and of a finished game
+        its ``winner`` (a 0-based seat; None: a draw, or not finished) and the
+        ``reason`` it ended."""
         rows = self._db.execute(
             "SELECT g.id, g.game, g.status, "
             "CASE WHEN g.started_unsure THEN NULL ELSE g.started END, "
             "CASE WHEN g.ended_unsure THEN NULL ELSE g.ended END, "
-            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
+            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result "
             "FROM games g ORDER BY g.id DESC LIMIT ?",
             (limit,),
         ).fetchall()
         keys = ("id", "game", "status", "started", "ended", "moves")
-        return [dict(zip(keys, row, strict=True)) for row in rows]
+        listed = []
+        for row in rows:
+            game = dict(zip(keys, row[:-1], strict=True))
+            game["winner"], game["reason"] = _ending(row[-1])
+            listed.append(game)
+        return listed
 
     def finished(self, limit: int = 2000) -> list[dict[str, Any]]:
         """The latest finished games, newest first (:func:`finished_games`)."""
@@ -421,6 +428,22 @@ class Store:
                 str(ply + 1): list(tried) for ply, tried in self.plans(game_id).items()
             }
         return record
+
+
+def _ending(result: str | None) -> tuple[int | None, str | None]:
+    """The winner's seat and the reason of a stored result (None, None where
+    there is none or it cannot be read: a listing never fails on one game)."""
+    try:
+        data = json.loads(result) if result is not None else {}
+    except ValueError:
+        return None, None
+    if not isinstance(data, dict):
+        return None, None
+    winner, reason = data.get("winner"), data.get("reason")
+    return (
+        winner if isinstance(winner, int) and not isinstance(winner, bool) else None,
+        reason if isinstance(reason, str) else None,
+    )
 
 
 def finished_games(db: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from boardctl.controller.confirming import Asking
 from boardctl.controller.opponent import ComputerView
 from boardctl.engines.describe import PlayerSites
 
@@ -168,6 +169,8 @@ class View:
     fault: Fault | None = None
     #: the computer's seat to act: thinking, its move to make shown, or failed
     computer: ComputerView | None = None
+    #: a button that would end the game under way, waiting for its second press
+    asking: Asking | None = None
 
 
 def status_of(view: View) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from boardctl.controller.scenes import Colours
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
 from boardctl.daemon.chance import RandomChance
+from boardctl.daemon.sound import Sounder
 from boardctl.daemon.statistics import Statistics
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.daemon.thinker import ProcessThinker
@@ -48,6 +49,7 @@ from boardctl.daemon.timesync import ClockWatch
 from boardctl.engines import Engine, create
 from boardctl.errors import BadOptions, BoardctlError, ConfigError
 from boardctl.sensing import SensorSource
+from boardctl.sound.settings import SoundSettings
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +171,9 @@ class Hardware:
     #: the serial link to the microcontroller, when there is one (the sensors may
     #: be it, or it combined with the GPIO buttons)
     link: Any = None
+    #: the audio output (hardware.audio: the speaker, the recording twin); None
+    #: opens the one ``[sound] device`` names
+    audio: Any = None
 
 
 def open_hardware(
@@ -359,8 +364,10 @@ class Daemon:
                 timing=timing_of(cfg),
                 recorder=store,
                 resume=resume,
-                chance=None if cfg.controller.chance == "operator" else RandomChance(),
+                # an operator gives the outcomes a person may know; secret ones are drawn
+                chance=RandomChance(),
                 chance_on_button=cfg.controller.chance == "button",
+                chance_by_operator=cfg.controller.chance == "operator",
                 seed=store.seed() if resume is not None else None,
                 seats=cfg.seats,
                 resume_seats=store.seats() if resume is not None else None,
@@ -386,6 +393,11 @@ class Daemon:
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
                 lighting=lighting,
             )
+            # the sound beside the LEDs: heard first, so the pages get each sound this turn
+            sounder = stack.enter_context(open_sound(cfg, hardware, clock_set, state_dir))
+            loop.watchers.insert(0, sounder)
+            loop.reports["sound"] = sounder.report
+            loop.commands["sound"] = sounder.command
             statistics = Statistics(state_dir / DATABASE)
             if broker is not None:
                 from boardctl.fleet.start import start_fleet
@@ -471,6 +483,37 @@ class Daemon:
         if interval and now - self._last_ping >= interval / 4:
             self._last_ping = now
             self.notifier.watchdog()
+
+
+@contextlib.contextmanager
+def open_sound(
+    cfg: Config, hardware: Hardware, synchronised: Callable[[], bool], state_dir: Path
+) -> Iterator[Sounder]:
+    """The sound of ``cfg``'s ``[sound]``: the hardware's audio output (the
+    simulator's twin) or the speaker ``[sound] device`` names, the voice, the
+    worker; stopped at the end of the block."""
+    from hardware.audio import Speaker, open_speaker
+    from hardware.audio.espeak import Espeak
+
+    s = cfg.sound
+    configured = SoundSettings(s.cues, s.voice, s.volume, OpeningHours.parse(s.quiet))
+    output, note = (hardware.audio, None) if hardware.audio is not None else open_speaker(s.device)
+    if note is not None:
+        log.info("sound: %s", note)
+    with contextlib.ExitStack() as stack:
+        speaker = None
+        if output is not None:
+            speaker = stack.enter_context(Speaker(output, Espeak()))
+        keeper = stack.enter_context(KeptSettings(state_dir / DATABASE))
+        yield Sounder(
+            configured,
+            speaker,
+            local=lambda: datetime.now().astimezone(),
+            synchronised=synchronised,
+            keeper=keeper,
+            note=note,
+            device=s.device if hardware.audio is None else "simulated",
+        )
 
 
 class _Relay:

@@ -53,7 +53,7 @@ Environment=PYTHONUNBUFFERED=1
 
 User={USER}
 Group={USER}
-SupplementaryGroups=gpio spi dialout
+SupplementaryGroups=gpio spi dialout audio
 StateDirectory=boardctl
 StateDirectoryMode=0750
 RuntimeDirectory=boardctl
@@ -64,14 +64,16 @@ WorkingDirectory=/run/boardctl
 ConfigurationDirectory=boardctl
 UMask=0077
 
-# Devices: GPIO character devices, SPI, the microcontroller's serial port. char-NAME
-# is a driver's name in /proc/devices: gpiochip, spi (spidev), ttyACM, ttyUSB.
+# Devices: GPIO character devices, SPI, the microcontroller's serial port, the
+# speaker (ALSA). char-NAME is a driver's name in /proc/devices: gpiochip, spi
+# (spidev), ttyACM, ttyUSB, alsa.
 DevicePolicy=closed
 DeviceAllow=char-gpiochip rw
 DeviceAllow=/dev/gpiomem rw
 DeviceAllow=char-spi rw
 DeviceAllow=char-ttyACM rw
 DeviceAllow=char-ttyUSB rw
+DeviceAllow=char-alsa rw
 
 # Sandbox: nothing beyond the state, runtime and configuration directories.
 NoNewPrivileges=yes
@@ -117,11 +119,13 @@ WantedBy=multi-user.target
 def sysusers() -> str:
     """The sysusers.d file that makes the service's user and its groups."""
     return f"""\
-# boardctl's service user: reads GPIO and SPI, opens the microcontroller's port.
+# boardctl's service user: reads GPIO and SPI, opens the microcontroller's port,
+# plays on the speaker.
 u {USER} - "boardctl board controller" /var/lib/boardctl
 m {USER} gpio
 m {USER} spi
 m {USER} dialout
+m {USER} audio
 """
 
 

@@ -39,6 +39,13 @@ class PhysicalBoard(abc.ABC, Generic[S, A]):
         """The board, pieces and players of this game with these options
         (built once: engines cache it)."""
 
+    def piece_codes(self) -> frozenset[str]:
+        """The codes of every piece of :meth:`board`: what the profile checks
+        ask of every seat count. The default reads them off the board; an
+        engine with thousands of pieces may name them without building each
+        one's description, with the same answer."""
+        return self.board().codes
+
     def sites(self) -> tuple[str, ...]:
         """Every site of the board, in a fixed order."""
         return self.board().site_names

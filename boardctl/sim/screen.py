@@ -141,6 +141,8 @@ def fit_width(line: str, width: int) -> list[str]:
 
 #: how readily a line of the screen gives way when the terminal is too short
 BLANK, EXTRA, OPTIONS, KEPT = 3, 2, 1, 0
+#: a row of a board's picture: its name (``12``, ``m``) and then the cells
+_ROW = re.compile(r"\s*(?:[0-9]{1,2}|[a-z])\s{2}")
 
 
 def fit_height(body: Sequence[tuple[str, int]], tail: Sequence[str], height: int) -> list[str]:
@@ -317,7 +319,31 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
     if status.get("told_undone"):
         lines.append(tell_again(status["told_undone"]))
     lines += computer_says(status)
+    lines += remote_says(status)
+    confirm = status.get("confirm")
+    if isinstance(confirm, dict):
+        lines.append(str(confirm.get("words")))
     return lines
+
+
+def remote_says(status: Mapping[str, Any]) -> list[str]:
+    """What the player who plays apart (at another board, on their phone) is
+    doing, in words: ``blue (player 1) at table-a played W1: make it here``."""
+    remote = status.get("remote")
+    if not isinstance(remote, dict):
+        return []
+    seat = remote.get("seat")
+    where = "on their phone" if remote.get("phone") else f"at {remote.get('board')}"
+    who = f"{player_label(game_spec(status), seat if isinstance(seat, int) else None)} {where}"
+    if remote.get("error"):
+        return [f"{who}: {remote['error']}"]
+    if remote.get("doing") == "ready":
+        moves = " then ".join(str(m) for m in remote.get("moves", []))
+        return [
+            f"{who} played {moves}: make it here as the LEDs show (blinking: take off; "
+            "breathing: put there)"
+        ]
+    return [f"{who} is choosing a move" if remote.get("phone") else f"{who} is to play, there"]
 
 
 def computer_says(status: Mapping[str, Any]) -> list[str]:
@@ -380,7 +406,8 @@ def compose(
         # the LEDs under it, giving way whole where the height is short
         # the grid is kept (up to its last numbered row); the engine's notes under
         # it wrap and give way, after the LEDs, before anything else
-        numbered = [n for n, line in enumerate(board) if line[:4].strip().isdigit()]
+        # (a row is named by a number or a letter: Linie 1's 12, Beeline's m)
+        numbered = [n for n, line in enumerate(board) if _ROW.match(line)]
         grid = (max(numbered) + 1) if numbered else len(board)
         body += [(clip(line, width), KEPT) for line in board[:grid]]
         body += [("\n".join(fit_width(line, width)), EXTRA) for line in board[grid:]]
@@ -394,22 +421,22 @@ def compose(
             else ("\n".join(fit_width(line, width)), EXTRA)
             for n, line in enumerate(picture)
         ]
-    text = [""]
-    text.append(turn_line(status))
+    # what the controller says stays; the lights' note gives way before it
+    text = [("", BLANK), (turn_line(status), KEPT)]
     if layout.note:
-        text.append(f"lights: {layout.note}")
+        text.append((f"lights: {layout.note}", OPTIONS))
     scores = status.get("scores")
     if scores is not None:
-        text.append(
-            "scores: " + "  ".join(f"{player_name(spec, i)} {s}" for i, s in enumerate(scores))
-        )
+        says = "  ".join(f"{player_name(spec, i)} {s}" for i, s in enumerate(scores))
+        text.append((f"scores: {says}", KEPT))
     moves = list(status.get("moves", []))
     shown = " ".join(moves[-12:])
-    text.append(f"moves ({len(moves)}): {'... ' if len(moves) > 12 else ''}{shown or 'none'}")
-    text.append(f"controller: {phase_words(status.get('phase'))}")
-    text += ["  " + line for line in controller_says(status)]
-    text.append("")
-    body += [("\n".join(fit_width(line, width)), BLANK if not line else KEPT) for line in text]
+    more = "... " if len(moves) > 12 else ""
+    text.append((f"moves ({len(moves)}): {more}{shown or 'none'}", KEPT))
+    text.append((f"controller: {phase_words(status.get('phase'))}", KEPT))
+    text += [("  " + line, KEPT) for line in controller_says(status)]
+    text.append(("", BLANK))
+    body += [("\n".join(fit_width(line, width)), rank) for line, rank in text]
     tail = [
         part
         for line in [note, *command_help(spec, status.get("to_move"))]

@@ -143,7 +143,9 @@ class Simulation:
 
     ``game`` and ``profile`` (a name or a file; the game's reference board by
     default) choose the board; ``overrides`` are ``section.key=value`` settings;
-    ``state_dir`` keeps the games (a temporary directory by default).
+    ``state_dir`` keeps the games (a temporary directory by default);
+    ``play`` plays the board's sound on this machine's speaker too (it is
+    always recorded: :attr:`audio`).
     """
 
     def __init__(
@@ -155,7 +157,9 @@ class Simulation:
         state_dir: str | Path | None = None,
         options: Mapping[str, Any] | None = None,
         config_path: str | Path | None = None,
+        play: bool = False,
     ) -> None:
+        self.play = play
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if state_dir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="boardctl-sim-")
@@ -180,6 +184,8 @@ class Simulation:
         self.vmcu: Any = None
         self.tap: Tap | None = None
         self.strip: Any = None
+        #: the recording twin of the speaker: what was played and said, with times
+        self.audio: Any = None
 
     # -- life cycle ---------------------------------------------------------------
     def __enter__(self) -> Simulation:
@@ -199,6 +205,7 @@ class Simulation:
         from boardctl.daemon.systemd_notify import Notifier
         from firmware_bridge.host import SerialSensorSource
         from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
+        from hardware.audio import AplayOutput, RecordingAudio
         from hardware.leds import SimStrip, simulated
 
         profile = self.profile
@@ -218,10 +225,11 @@ class Simulation:
         source = SerialSensorSource(self.vmcu.port, expected_sensors=profile.channel_count)
         self.tap = Tap(source)
         self.strip = SimStrip(simulated(profile.leds), profile)
+        self.audio = RecordingAudio(AplayOutput() if self.play else None)
         self.daemon = Daemon(
             self.config,
             profile,
-            hardware=Hardware(self.tap, self.strip),
+            hardware=Hardware(self.tap, self.strip, audio=self.audio),
             notifier=Notifier(environ={}),
             on_frame=self._on_frame,
             hands=self.hands_by_page,

@@ -45,6 +45,7 @@ from microdot.microdot import NoCaseDict
 from boardctl import plots
 from boardctl.board import BoardProfile
 from boardctl.errors import shorten
+from boardctl.sound.cues import notes_json
 from boardctl.textfiles import parse_json
 from boardctl.web.address import link_address, qr_image
 from boardctl.web.auth import LOCKOUT_SECONDS, Keys, Session, Throttle, split_listen
@@ -75,6 +76,7 @@ OPERATOR_COMMANDS = frozenset(
         "games",
         "export",
         "settings",
+        "sound",
         # remote play (docs/fleet.md): an invitation from another board
         "accept",
         "decline",
@@ -115,6 +117,7 @@ STATIC = {
     "venue.js": "text/javascript",
     "stats.js": "text/javascript",
     "phone.js": "text/javascript",
+    "sound.js": "text/javascript",
 }
 
 Submit = Callable[[Mapping[str, Any], float], dict[str, Any]]
@@ -700,6 +703,11 @@ class WebServer:
                 headers={"Content-Type": "image/svg+xml", "Cache-Control": "no-cache"},
             )
 
+        @route("/api/cues")
+        async def cue_notes(request: Request) -> Any:
+            # the notes of the board's cues, for a page that plays them itself
+            return answer({"ok": True, "cues": notes_json()})
+
         @route("/api/address")
         async def address(request: Request) -> Any:
             return answer({"ok": True, "url": self._address(request)})
@@ -708,7 +716,12 @@ class WebServer:
         async def today(request: Request) -> Any:
             reply = await self.today()
             done = [
-                {"game": g.get("game"), "moves": g.get("moves"), "ended": g.get("ended")}
+                {
+                    "game": g.get("game"),
+                    "moves": g.get("moves"),
+                    "ended": g.get("ended"),
+                    "winner": g.get("winner"),
+                }
                 for g in reply.get("games", [])
                 if g.get("status") == "finished" and _local_day(g.get("ended")) == date.today()
             ]

@@ -53,7 +53,7 @@ def check_wiring(
                 "give each site its own channel (boardctl calibrate finds them)",
             )  # fmt: skip
     reporting_code = [s for s in sites if s.reports is Reports.CODE]
-    if reporting_code and not codes:
+    if reporting_code and not codes and not r.reported_in("codes"):
         r.problem(
             "codes", "", f"{reporting_code[0].name} reports a code but [codes] names no piece",
             'add [codes] with a line per sensor code, e.g. 2 = "p0"',

@@ -58,14 +58,17 @@ def game_layout(game: str, options: Mapping[str, Any] | None = None) -> GameLayo
     and :class:`~boardctl.errors.UnknownGame` for a game without an engine.
     """
     opts = dict(options or {})
-    spec = create(game, opts).board()
-    pieces = set(spec.codes)
-    seats = create(game, opts).players
+    engine = create(game, opts)
+    spec = engine.board()
+    pieces = set(engine.piece_codes())
+    seats = engine.players
     fields = {f.name for f in dataclasses.fields(engine_class(game).Options)}
     if "players" in fields:
         for players in _SEATS:
+            if players == engine.players:
+                continue
             try:
-                pieces |= create(game, {**opts, "players": players}).board().codes
+                pieces |= create(game, {**opts, "players": players}).piece_codes()
             except BoardctlError:
                 continue
             seats = max(seats, players)
@@ -79,9 +82,11 @@ def check_game(
     sites: list[Site],
     codes: dict[int, str],
     palette: list[str] | tuple[str, ...] = (),
+    origin: Mapping[int, tuple[str, str]] | None = None,
 ) -> None:
     """The profile's game, its options, its codes, its sites and its palette
-    against the engine."""
+    against the engine; ``origin`` tells where each code is written (a key of
+    ``[codes]`` or a field of ``[codes.fields]``)."""
     if not game:
         return
     if game not in known_games():
@@ -98,12 +103,25 @@ def check_game(
             "fix or remove the option (docs/engines.md lists each game's options)",
         )  # fmt: skip
         return
-    for value, code in codes.items():
-        if code not in layout.pieces:
-            r.problem(
-                "codes", str(value), f"{excerpt(code)} is not a {game} piece",
-                _pieces_hint(layout.pieces),
-            )  # fmt: skip
+    wrong = sorted((value, code) for value, code in codes.items() if code not in layout.pieces)
+    written = [(v, c) for v, c in wrong if (origin or {}).get(v, ("codes",))[0] == "codes"]
+    made = [(v, c) for v, c in wrong if (origin or {}).get(v, ("codes",))[0] != "codes"]
+    for value, code in written[:SHOWN_PIECES]:
+        r.problem("codes", str(value), f"{excerpt(code)} is not a {game} piece",
+                  _pieces_hint(layout.pieces))  # fmt: skip
+    if len(written) > SHOWN_PIECES:
+        r.problem(
+            "codes", "", f"{len(written) - SHOWN_PIECES} more codes are not {game} pieces",
+            "name only the game's pieces (docs/boards.md describes each game's codes)",
+        )  # fmt: skip
+    if made:
+        value, code = made[0]
+        more = f" and {len(made) - 1} more codes they make are" if len(made) > 1 else " is"
+        r.problem(
+            "codes", "fields", f"{value} ({excerpt(code)}){more} not {game} pieces",
+            "describe only the game's pieces: fewer values, a lower several, or needs "
+            "(docs/boards.md describes each game's codes)",
+        )  # fmt: skip
     if len(palette) > layout.seats:
         r.problem(
             "board", "palette", f"{len(palette)} colours, and {game} seats at most "

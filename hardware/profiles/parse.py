@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from boardctl.board import BUTTONS, BoardProfile, LedChain, Reports, Site
+from hardware.profiles.codes import CodesReader
 from hardware.profiles.electrical import (
     BCM_PINS,
     LED_BACKENDS,
@@ -38,6 +39,8 @@ class Parser:
 
     r: Report
     require_channels: bool = True
+    #: where each code is written (:class:`~.codes.CodesReader`)
+    code_origin: dict[int, tuple[str, str]] = field(default_factory=dict)
 
     def build(self, data: Mapping[str, Any]) -> BoardProfile | None:
         """The profile, or None when anything is wrong (the problems are in ``r``)."""
@@ -77,7 +80,7 @@ class Parser:
         sites = self.sites(self.r.table(data, "sites", required=True), count)
 
         check_wiring(self.r, sites, codes, sensing, settings, buttons, leds)
-        check_game(self.r, game, options, sites, codes, palette)
+        check_game(self.r, game, options, sites, codes, palette, self.code_origin)
         if self.r.problems or leds is None:
             return None
         return BoardProfile(
@@ -299,18 +302,9 @@ class Parser:
                 )  # fmt: skip
 
     def codes(self, t: dict[str, Any]) -> dict[int, str]:
-        codes: dict[int, str] = {}
-        for key, value in t.items():
-            if not re.fullmatch(r"\d+", key) or int(key) < 2:
-                self.r.problem(
-                    "codes", key, "not a sensor code",
-                    "codes are whole numbers from 2 up (0 reads empty, 1 present)",
-                )  # fmt: skip
-                continue
-            if not isinstance(value, str) or not value:
-                self.r.problem("codes", key, f"bad value {value!r}", 'expected a piece code "p0"')
-                continue
-            codes[int(key)] = value
+        reader = CodesReader(self.r)
+        codes = reader.read(t)
+        self.code_origin = reader.origin
         return codes
 
     def buttons(self, t: dict[str, Any]) -> dict[str, int]:

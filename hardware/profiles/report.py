@@ -65,6 +65,8 @@ class Report:
     text: str
     problems: list[str] = field(default_factory=list)
     _order: list[int] = field(default_factory=list)
+    #: the tables a problem was reported in
+    _tables: set[str] = field(default_factory=set)
 
     def sorted_problems(self) -> list[str]:
         """The problems in the order of the lines they are on."""
@@ -88,6 +90,11 @@ class Report:
         name = f"{table}.{key}" if table and key else table or key
         self.problems.append(f"{where}: {name}: {message}; {fix}")
         self._order.append(line or 0)
+        self._tables.add(table.partition(".")[0] or key)
+
+    def reported_in(self, table: str) -> bool:
+        """Whether a problem was reported in ``table`` or a table inside it."""
+        return table in self._tables
 
     def unknown_keys(self, table: str, got: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
         for key in got:

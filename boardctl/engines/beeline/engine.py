@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from functools import cached_property
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
@@ -53,6 +54,8 @@ _FLAGS = ("dead_ends", "replaced_at_own_start", "winning_piece_excused")
 _PLAYERS = (PlayerSpec("black", "#303030"), PlayerSpec("red", "#d02020"))
 #: the layout code of every piece code (0, empty, has none)
 _PIECE_NAMES = ("", *(piece_name(c) for c in range(1, MARK0 + 36)))
+#: the piece code of every layout code
+_CODES = {name: code for code, name in enumerate(_PIECE_NAMES) if code}
 #: what the rule on the opponent's RUT says of a piece (:meth:`Beeline._rut_rule`)
 _LEGAL, _REFUSED, _FOLLOW_UP = 0, 1, 2
 #: positions with no more actions than this are searched whole
@@ -162,30 +165,6 @@ class Beeline(Engine[State, Action]):
         self._spec = self._build_spec()
         #: every NODE from the hand, by colour and cell
         self._nodes = tuple(tuple(Node(colour, name) for name in b.names) for colour in (0, 1))
-        #: per cell and entry side, per kind: (the cell ahead or -1, exit side,
-        #: the MARK from the hand) for each way a MARK of that kind leaves
-        self._ways = tuple(
-            tuple(
-                tuple(
-                    (
-                        b.nbr[x][(entry + t) % 6],
-                        (entry + t) % 6,
-                        Mark(k, b.names[x], (entry + t) % 6),
-                    )
-                    for t in k.turns
-                )
-                for k in KINDS
-            )
-            for x in range(b.size)
-            for entry in range(6)
-        )
-        #: per cell, entry side and kinds held (a bit per kind): the cells ahead
-        #: of the MARKS of those kinds that may go there, as a mask
-        self._reach = tuple(
-            sum(1 << y for k in KINDS if held >> k & 1 for y, _, _ in self._ways[way][k] if y >= 0)
-            for way in range(b.size * 6)
-            for held in range(8)
-        )
         #: the kinds of MARK a hand may play, by hand
         self._held: dict[Hand, tuple[Kind, ...]] = {}
         #: NODES by colour, chunk of cells and the chunk's mask, made when first needed
@@ -203,6 +182,39 @@ class Beeline(Engine[State, Action]):
             ((b.starts[0],), (b.starts[1],)),
             (False, False),
             (FULL_HAND, FULL_HAND),
+        )
+
+    @cached_property
+    def _ways(self) -> tuple[tuple[tuple[tuple[int, int, Mark], ...], ...], ...]:
+        """Per cell and entry side, per kind: (the cell ahead or -1, exit side,
+        the MARK from the hand) for each way a MARK of that kind leaves (made
+        when first listed: a profile's check needs none)."""
+        b = self.geo
+        return tuple(
+            tuple(
+                tuple(
+                    (
+                        b.nbr[x][(entry + t) % 6],
+                        (entry + t) % 6,
+                        Mark(k, b.names[x], (entry + t) % 6),
+                    )
+                    for t in k.turns
+                )
+                for k in KINDS
+            )
+            for x in range(b.size)
+            for entry in range(6)
+        )
+
+    @cached_property
+    def _reach(self) -> tuple[int, ...]:
+        """Per cell, entry side and kinds held (a bit per kind): the cells
+        ahead of the MARKS of those kinds that may go there, as a mask."""
+        ways = self._ways
+        return tuple(
+            sum(1 << y for k in KINDS if held >> k & 1 for y, _, _ in ways[way][k] if y >= 0)
+            for way in range(self.geo.size * 6)
+            for held in range(8)
         )
 
     # -- the rules -----------------------------------------------------------
@@ -817,6 +829,41 @@ class Beeline(Engine[State, Action]):
                     f"{name} is {COLOURS[p]}'s own RUT: a NODE {COLOURS[colour]} up there would "
                     "close the line for good; option dead_ends allows it"
                 )
+        return None
+
+    def why_wrong(self, state: State, changed: Mapping[str, str | None]) -> str | None:
+        """One piece set on an empty cell, or a replacement made (a MARK's cell
+        now holding a NODE, that MARK set on an empty cell): the rules' reason,
+        a MARK of the other colour first."""
+        if state.end is not End.PLAYING:
+            return None
+        before = self.layout(state)
+        codes = _CODES
+        if any(piece is None or piece not in codes for piece in changed.values()):
+            return None
+        put = {site: codes[piece] for site, piece in changed.items() if piece is not None}
+        if len(put) == 1:
+            ((cell, code),) = put.items()
+            if cell in before:
+                return None
+            if code < MARK0:
+                return self.why_illegal(state, Node(code - 1, cell))
+            owner, kind, side = mark_parts(code)
+            mover = COLOURS[state.player]
+            if owner != state.player:
+                return f"that is a {COLOURS[owner]} MARK, and {mover} is to play"
+            return self.why_illegal(state, Mark(KINDS[kind], cell, side))
+        if len(put) == 2:
+            nodes = [s for s, c in put.items() if c < MARK0 and s in before]
+            marks = [s for s, c in put.items() if c >= MARK0 and s not in before]
+            if len(nodes) != 1 or len(marks) != 1:
+                return None
+            (cell,), (to,) = nodes, marks
+            replaced = codes.get(before[cell], 0)
+            owner, kind, side = mark_parts(put[to])
+            if replaced < MARK0 or mark_parts(replaced)[:2] != (owner, kind):
+                return None
+            return self.why_illegal(state, Replace(put[cell] - 1, cell, KINDS[kind], to, side))
         return None
 
     def why_illegal(self, state: State, action: Action) -> str | None:

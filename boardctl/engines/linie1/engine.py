@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
@@ -202,37 +203,68 @@ class Linie1(Engine[State, Action]):
         self._rolls = tuple((Roll("H" if v == H else str(v)), w) for v, w in self.faces)
         self.start_hand = tuple(dict(data.start_hand).get(k, 0) for k in range(geo.kinds + 1))
         self.stack_counts = tuple([0] + [t.stack for t in data.tiles])
-        self._board = self._build_board()
+        #: the physical board, built when first asked for (a profile's check
+        #: asks every seat count's, the game only its own)
+        self._board: BoardSpec | None = None
         self._empty = bytes(geo.width * geo.width)
-        # each track cell's neighbours: (side bit, cell, what it is, the bit of
-        # the side facing back), and what the frame alone allows there
-        w2 = geo.width * geo.width
-        self._around: list[tuple[tuple[int, int, int, int], ...]] = [()] * w2
-        self._static_forb = [0] * w2
-        self._static_rail = [0] * w2
-        self._static_bare = [0] * w2
-        for c in geo.track_cells:
-            self._around[c] = tuple(
-                (1 << d, c + geo.offsets[d], geo.kind[c + geo.offsets[d]], 1 << opposite(d))
-                for d in range(4)
-            )
-            for bit, _, k, _ in self._around[c]:
-                if k == TERMINAL:
-                    self._static_rail[c] |= bit
-                    self._static_bare[c] |= bit
-                elif k != TRACK:
-                    self._static_forb[c] |= bit
-                    self._static_bare[c] |= bit
-        #: every single-tile Lay, built once: _single[cell][code]
-        size_codes = (geo.kinds + 1) * 4
-        self._single: list[list[Lay]] = [
-            [Lay(((cell, code),)) for code in range(size_codes)] if cell in geo.names else []
-            for cell in range(geo.width * geo.width)
-        ]
         #: the board as the evaluation floods it, made when first needed
         self._net: Network | None = None
         #: the sites a lay on one cell touches, built once
         self._lay_sites = {cell: frozenset({name}) for cell, name in geo.names.items()}
+
+    @cached_property
+    def _frame(
+        self,
+    ) -> tuple[list[tuple[tuple[int, int, int, int], ...]], list[int], list[int], list[int]]:
+        """Each track cell's neighbours: (side bit, cell, what it is, the bit
+        of the side facing back); and what the frame alone allows there: the
+        sides where no rail may be, where a rail may lead, where none need be
+        (made when first needed: a profile's check lists nothing)."""
+        geo = self.geo
+        w2 = geo.width * geo.width
+        around: list[tuple[tuple[int, int, int, int], ...]] = [()] * w2
+        forb = [0] * w2
+        rail = [0] * w2
+        bare = [0] * w2
+        for c in geo.track_cells:
+            around[c] = tuple(
+                (1 << d, c + geo.offsets[d], geo.kind[c + geo.offsets[d]], 1 << opposite(d))
+                for d in range(4)
+            )
+            for bit, _, k, _ in around[c]:
+                if k == TERMINAL:
+                    rail[c] |= bit
+                    bare[c] |= bit
+                elif k != TRACK:
+                    forb[c] |= bit
+                    bare[c] |= bit
+        return around, forb, rail, bare
+
+    @cached_property
+    def _around(self) -> list[tuple[tuple[int, int, int, int], ...]]:
+        return self._frame[0]
+
+    @cached_property
+    def _static_forb(self) -> list[int]:
+        return self._frame[1]
+
+    @cached_property
+    def _static_rail(self) -> list[int]:
+        return self._frame[2]
+
+    @cached_property
+    def _static_bare(self) -> list[int]:
+        return self._frame[3]
+
+    @cached_property
+    def _single(self) -> list[list[Lay]]:
+        """Every single-tile Lay, built once: ``_single[cell][code]``."""
+        geo = self.geo
+        size_codes = (geo.kinds + 1) * 4
+        return [
+            [Lay(((cell, code),)) for code in range(size_codes)] if cell in geo.names else []
+            for cell in range(geo.width * geo.width)
+        ]
 
     # -- the game --------------------------------------------------------
     def initial(self) -> State:
@@ -1369,7 +1401,29 @@ class Linie1(Engine[State, Action]):
 
     # -- the physical board ----------------------------------------------
     def board(self) -> BoardSpec:
+        if self._board is None:
+            self._board = self._build_board()
         return self._board
+
+    def piece_codes(self) -> frozenset[str]:
+        """The pieces' codes as :meth:`_build_board` names them, without
+        describing each of the thousands."""
+        lines = len(self.geo.data.lines)
+        subsets = self._car_subsets(lines)
+        codes = {"stop", *(f"car{i + 1}" for i in range(lines))}
+        codes.update("+".join(s) for s in subsets if len(s) > 1)
+        extras = ["+".join(("", *stop, *s)) for stop in ((), ("stop",)) for s in subsets]
+        for name in self.geo.code_names.values():
+            codes.update([name + extra for extra in extras])
+        return frozenset(codes)
+
+    def _car_subsets(self, lines: int) -> list[tuple[str, ...]]:
+        """The streetcars that may stand on one site together: a car per
+        player at most."""
+        subsets: list[tuple[str, ...]] = [()]
+        for car in (f"car{i + 1}" for i in range(lines)):
+            subsets += [(*s, car) for s in subsets if len(s) < self.players]
+        return subsets
 
     def _build_board(self) -> BoardSpec:
         geo = self.geo
@@ -1423,9 +1477,7 @@ class Linie1(Engine[State, Action]):
             )
         lines = len(geo.data.lines)
         cars = [f"car{i + 1}" for i in range(lines)]
-        subsets: list[tuple[str, ...]] = [()]
-        for car in cars:
-            subsets += [(*s, car) for s in subsets if len(s) < self.players]
+        subsets = self._car_subsets(lines)
         pieces = [PieceSpec("stop", "stop sign", look=Look("sign", "#d02020", "H"))]
         for i, car in enumerate(cars):
             colour = geo.data.lines[i][0]
@@ -1435,22 +1487,18 @@ class Linie1(Engine[State, Action]):
         for s in subsets:
             if len(s) > 1:
                 pieces.append(PieceSpec("+".join(s), " and ".join(s), parts=s))
+        # the tiles' with their stop signs and streetcars on them
+        extras = [(stop, stop + s) for stop in ((), ("stop",)) for s in subsets]
+        withs = [(e, "+".join(("", *e)), " with " + ", ".join(e)) for _, e in extras if e]
         for code, name in geo.code_names.items():
             kind = geo.data.tiles[(code >> 2) - 1]
-            for stop in ((), ("stop",)):
-                for s in subsets:
-                    parts = (name, *stop, *s)
-                    text = "+".join(parts)
-                    pieces.append(
-                        PieceSpec(
-                            text,
-                            f"{kind.name} tile {name}"
-                            + (" with " + ", ".join(parts[1:]) if parts[1:] else ""),
-                            parts=parts if len(parts) > 1 else (),
-                            orientation=code & 3,
-                            look=None if parts[1:] else self._tile_look(code),
-                        )
-                    )
+            turn = code & 3
+            title = f"{kind.name} tile {name}"
+            pieces.append(PieceSpec(name, title, orientation=turn, look=self._tile_look(code)))
+            pieces += [
+                PieceSpec(name + plus, title + words, parts=(name, *extra), orientation=turn)
+                for extra, plus, words in withs
+            ]
         return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players], cells="square")
 
     def _tile_look(self, code: int) -> Look:

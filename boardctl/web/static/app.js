@@ -316,15 +316,31 @@ function turnText(st) {
   if (live.connected === false) return "disconnected: the board's controller is not answering";
   if (!st) return "waiting for the board";
   if (st.phase === "fault" && !STAFF) return RESTING;
+  // a button pressed once that would end the game: what a second press does
+  if (st.confirm) return st.confirm.words;
   if (st.status && st.status !== "playing") {
     if (st.winner !== null && st.winner !== undefined) return `${playerName(st.winner)} wins` + (st.reason ? `: ${st.reason}` : "");
     return `game over: ${st.reason || st.status}`;
   }
   if (st.actor === "chance") return `chance to act (${(st.outcomes || []).join(", ")})`;
   if (st.to_move === null || st.to_move === undefined) return st.task || "";
-  const c = st.computer;
-  const who = c && c.seat === st.to_move ? `${playerWord(st.to_move)} (the computer, level ${c.level})` : playerName(st.to_move);
+  const c = st.computer, r = st.remote;
+  const who = c && c.seat === st.to_move ? `${playerWord(st.to_move)} (the computer, level ${c.level})`
+    : r && r.seat === st.to_move ? `${playerName(st.to_move)} ${remoteWhere(r)}` : playerName(st.to_move);
   return `${who} to ${st.task || "move"}`;
+}
+
+// a player who plays apart from this board: at another board, or on their phone
+function remoteWhere(r) {
+  return r.phone ? "on their phone" : `at ${r.board}`;
+}
+
+function remoteText(st) {
+  const r = st && st.remote;
+  if (!r || r.error) return [];
+  const who = `${playerName(r.seat)} ${remoteWhere(r)}`;
+  if (r.doing === "ready") return [`${who} played ${r.moves.join(" then ")}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).`];
+  return [r.phone ? `${who} is choosing a move: the lights show it once chosen.` : `${who} is playing there: their move is lit here once made.`];
 }
 
 function computerText(st) {
@@ -362,6 +378,7 @@ function problemText(st) {
   if (st.candidates && st.candidates.length) out.push(`The board can be read more than one way: ${st.candidates.map((c) => c.join(" ")).join(" or ")}; make the move clearer.`);
   if (st.choices && st.choices.length) out.push(`Choose one: ${st.choices.join(", ")}.`);
   out.push(...computerText(st));
+  out.push(...remoteText(st));
   return out;
 }
 
@@ -446,8 +463,13 @@ function say(text, bad) {
 // each viewer at a different moment.
 function listen(render) {
   const src = new EventSource("/api/events");
-  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); render(); });
-  src.addEventListener("state", (e) => { live.state = JSON.parse(e.data); render(); });
+  src.addEventListener("board", (e) => { live.board = JSON.parse(e.data); drawPast(); render(); });
+  src.addEventListener("state", (e) => {
+    live.state = JSON.parse(e.data);
+    render();
+    // for the page's other parts (sound.js plays the board's sounds)
+    document.dispatchEvent(new CustomEvent("boardctl:state", { detail: live.state }));
+  });
   src.addEventListener("lights", (e) => { live.lights = JSON.parse(e.data); render(); });
   src.onerror = () => {
     // the page says so at once: a turn shown from before is not the board's now
@@ -469,6 +491,7 @@ function renderLive(onClick, layout) {
   const b = live.board;
   if (b && $("game")) $("game").textContent = STAFF ? `${b.title} on ${b.board}` : b.title;
   if ($("turn")) $("turn").textContent = turnText(st);
+  lightsNote(b);
   showScores($("scores"), st);
   fillList($("moves"), st ? (st.moves || []).slice(-8).reverse() : []);
   fillList($("problems"), problemText(st));
@@ -479,10 +502,25 @@ function renderLive(onClick, layout) {
   document.body.dataset.phase = st ? st.phase : "";
 }
 
+// under the turn, why a player is lit in another colour than their pieces'
+// ("black is lit a cold blue-white: an LED cannot glow black")
+function lightsNote(b) {
+  const turn = $("turn");
+  if (!turn) return;
+  let note = $("lights-note");
+  if (!note) {
+    note = el("p", { id: "lights-note", class: "note" });
+    turn.after(note);
+  }
+  const words = b && b.lights_note ? `Lights: ${b.lights_note}.` : "";
+  if (note.textContent !== words) note.textContent = words;
+  note.hidden = !words;
+}
+
 async function scorePage() {
   const today = async () => {
     const t = await getJSON("/api/today");
-    fillList($("today"), (t.games || []).map((g) => `${g.game}: ${g.moves} moves, ended ${new Date(g.ended).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`));
+    fillList($("today"), (t.games || []).map((g) => `${wonText(g)} in ${g.moves} moves, ended ${new Date(g.ended).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`));
   };
   listen(() => {
     const st = live.state;
@@ -605,13 +643,31 @@ function localTime(stamp) {
   return isNaN(d) ? String(stamp || "") : d.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 }
 
+// who won a finished game of the list ("blue won", "a draw"); a game of
+// another kind than the board's by its seat alone
+function wonText(g) {
+  if (g.winner === null || g.winner === undefined) return "a draw";
+  const own = live.board && live.board.game === g.game;
+  return `${own ? playerName(g.winner) : `player ${g.winner + 1}`} won`;
+}
+
 async function pastGames() {
   const reply = await post("/api/command", { cmd: "games" });
   if (!reply.ok) return;
+  live.past = reply.games;
+  drawPast();
+}
+
+// drawn again when the board's players arrive, so a winner is never left named
+// by a seat number the page said before it knew the board
+function drawPast() {
+  const games = live.past;
+  if (!games || !$("past")) return;
   // games left with no move at all are set apart, counted, not listed one by one
-  const empty = reply.games.filter((g) => g.status === "abandoned" && !g.moves);
-  const rows = reply.games.filter((g) => !empty.includes(g)).map((g) => {
-    const li = el("li", { "data-game": g.id }, `#${g.id} ${g.game}, ${g.status}, ${g.moves} moves, ${g.started ? `started ${localTime(g.started)}` : "date unsure"} `);
+  const empty = games.filter((g) => g.status === "abandoned" && !g.moves);
+  const rows = games.filter((g) => !empty.includes(g)).map((g) => {
+    const ending = g.status === "finished" ? wonText(g) : g.status;
+    const li = el("li", { "data-game": g.id }, `#${g.id} ${g.game}, ${ending}, ${g.moves} moves, ${g.started ? `started ${localTime(g.started)}` : "date unsure"} `);
     li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, "record"));
     return li;
   });

@@ -1,0 +1,80 @@
+"""``boardctl sound``: the board's cues, voice, volume and quiet hours, shown or
+changed while it runs (the control socket's ``sound`` request, kept across
+restarts), and a check of its speaker."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+_SWITCH = {"on": True, "off": False, "default": None}
+
+
+def register(subparsers: Any) -> None:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "sound",
+        help="show or set the board's cues, voice, volume and quiet hours; check its speaker",
+    )
+    p.add_argument(
+        "--socket",
+        help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
+    )
+    p.add_argument("--json", action="store_true", help="print the raw JSON answer")
+    p.add_argument("--cues", choices=list(_SWITCH), help="the short sounds on or off")
+    p.add_argument("--voice", choices=list(_SWITCH), help="the voice on or off")
+    p.add_argument("--volume", metavar="PERCENT", help="0 to 100, or 'default'")
+    p.add_argument(
+        "--quiet",
+        metavar="HOURS",
+        help="quiet hours, e.g. '22:00-08:00'; 'never' for none; 'default' for "
+        "the configuration's [sound] quiet",
+    )
+    p.add_argument(
+        "--check", action="store_true", help="play a cue and say a sentence on the board now"
+    )
+    p.set_defaults(handler=_sound)
+
+
+def _sound(args: argparse.Namespace) -> int:
+    from boardctl.cli.control_cmds import _send
+    from boardctl.errors import ConfigError
+
+    body: dict[str, Any] = {"cmd": "sound"}
+    if args.cues is not None:
+        body["cues"] = _SWITCH[args.cues]
+    if args.voice is not None:
+        body["voice"] = _SWITCH[args.voice]
+    if args.volume is not None:
+        if args.volume == "default":
+            body["volume"] = None
+        elif args.volume.isdigit():
+            body["volume"] = int(args.volume)
+        else:
+            raise ConfigError(
+                f"--volume {args.volume!r}: give a whole number from 0 to 100, or 'default'"
+            )
+    if args.quiet is not None:
+        body["quiet"] = {"default": None, "never": ""}.get(args.quiet, args.quiet)
+    if args.check:
+        body["check"] = True
+    sound = _send(args, body)["sound"]
+    if args.json:
+        print(json.dumps(sound, indent=2))
+        return 0
+    print(f"cues    {'on' if sound['cues'] else 'off'}")
+    print(f"voice   {'on' if sound['voice'] else 'off'}")
+    print(f"volume  {sound['volume']} %")
+    quiet = sound["quiet"] or "never"
+    now = " (quiet now)" if sound.get("quiet_now") else ""
+    print(f"quiet   {quiet}{now}")
+    if sound["quiet"] and not sound.get("clock_synchronised", True):
+        print("        the clock is not synchronised yet: the board sounds until it is")
+    speaker = sound.get("device") or "none"
+    print(f"speaker {speaker if sound.get('speaker') else 'none'}")
+    for key in ("fault", "note"):
+        if sound.get(key):
+            print(f"        {sound[key]}")
+    if args.check:
+        print("a cue and a sentence are on their way to the speaker (and to open web pages)")
+    return 0

@@ -1,0 +1,223 @@
+"""The board's sound beside its LEDs: the loop's events heard, said apart.
+
+:class:`Sounder` is one of the loop's watchers. On the loop's thread, once a
+turn, it hears the turn's status (:func:`boardctl.sound.notices.listen`),
+makes the sentences in the board's language, keeps the last few for the web
+pages (which may play them on a phone: ``heard`` in the state they are
+pushed) and hands each to the audio worker (:class:`hardware.audio.Speaker`),
+which renders and plays on a thread of its own. It never waits.
+
+The settings in force are the configuration's ``[sound]``, or an operator's,
+set with the control socket's ``sound`` command (the operator page, ``boardctl
+sound``) and kept in the game database across restarts. During the quiet hours
+nothing is played or said; until the system clock is synchronised the hours
+cannot be told, and the board sounds as in the day.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any, Protocol
+
+from boardctl import i18n
+from boardctl.controller.lighting import Keeper
+from boardctl.controller.store import StoreError
+from boardctl.engines import Engine
+from boardctl.sound import phrases
+from boardctl.sound.cues import Cue
+from boardctl.sound.notices import Board, Heard, listen
+from boardctl.sound.settings import KEYS, SoundError, SoundSettings
+from hardware.audio import Speaker, Utterance
+
+log = logging.getLogger(__name__)
+
+#: the sentences and cues kept for the web pages (the newest)
+RECENT = 8
+#: the slot of an operator's check of the speaker
+CHECK = "check"
+
+
+class Watched(Protocol):
+    """What the sounder reads of the controller."""
+
+    @property
+    def engine(self) -> Engine[Any, Any]: ...
+
+
+class Sounder:
+    """Hears the loop and speaks through ``speaker`` (None: no speaker on the
+    board; the web pages may still play). ``local`` gives the local time,
+    ``synchronised`` whether the system clock is set, ``language`` the board's
+    language; ``keeper`` keeps an operator's settings; ``note`` says why
+    there is no speaker."""
+
+    def __init__(
+        self,
+        configured: SoundSettings,
+        speaker: Speaker | None,
+        *,
+        local: Callable[[], datetime],
+        synchronised: Callable[[], bool] = lambda: True,
+        language: Callable[[], str] = lambda: i18n.DEFAULT,
+        keeper: Keeper | None = None,
+        note: str | None = None,
+        device: str = "",
+    ) -> None:
+        self.configured = configured
+        self.settings = configured
+        self.speaker = speaker
+        self.local = local
+        self.synchronised = synchronised
+        self.language = language
+        self.keeper = keeper
+        self.note = note
+        self.device = device
+        self.heard: Heard | None = None
+        #: how many notices were made (each one's number, for the pages)
+        self.number = 0
+        self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self._boards: tuple[Any, Board] | None = None
+        kept = keeper.load() if keeper is not None else {}
+        for key in KEYS:
+            if f"sound.{key}" in kept:
+                try:
+                    self.settings = self.settings.changed({key: kept[f"sound.{key}"]}, configured)
+                except SoundError as exc:
+                    log.warning("a kept sound setting is not used: %s", exc)
+        if speaker is not None:
+            speaker.prepare(self.settings.volume)
+
+    # -- the loop's watcher ---------------------------------------------------------
+    def __call__(self, controller: Any, view: Any, frame: Any) -> None:
+        self.hear(view.status, self._board(controller))
+
+    def hear(self, status: Mapping[str, Any], board: Board) -> None:
+        """Hear one turn's status: what is due is said (unless quiet), what is
+        over is withdrawn."""
+        self.heard, notices = listen(self.heard, status, board)
+        if self.speaker is not None:
+            self.speaker.withdraw(self.heard.over)
+        s = self.settings
+        if not notices or not (s.cues or s.voice) or self.quiet():
+            return
+        language = self.language()
+        said = []
+        with i18n.language(language):
+            for notice in notices:
+                cue = notice.cue.value if notice.cue is not None and s.cues else None
+                text = notice.phrase.text() if notice.phrase is not None and s.voice else None
+                if cue is not None or text is not None:
+                    said.append(Utterance(notice.slot, cue, text, language, s.volume))
+        self._say(*said)
+
+    def _say(self, *utterances: Utterance) -> None:
+        """Keep ``utterances`` for the pages and hand them to the worker, at once."""
+        for utterance in utterances:
+            self.number += 1
+            self.recent.append(
+                {
+                    "n": self.number,
+                    "cue": utterance.cue,
+                    "text": utterance.text,
+                    "language": utterance.language,
+                    "volume": utterance.volume,
+                }
+            )
+        if self.speaker is not None and utterances:
+            self.speaker.say(*utterances)
+
+    def _board(self, controller: Any) -> Board:
+        """The names the sentences use, for the game played now (worked out
+        once per game), and what the sensors see."""
+        engine = controller.engine
+        if self._boards is None or self._boards[0] is not engine:
+            spec = engine.board()
+            self._boards = (
+                engine,
+                Board(
+                    players=tuple(p.name for p in spec.players),
+                    pieces={p.code: p.name for p in spec.pieces},
+                ),
+            )
+        names = self._boards[1]
+        return Board(names.players, names.pieces, controller.board.sensed)
+
+    def quiet(self) -> bool:
+        """Whether the quiet hours hold now (never while the clock is unset)."""
+        quiet = self.settings.quiet
+        if quiet.always or not self.synchronised():
+            return False
+        t = self.local()
+        return self.settings.silent_at(t.weekday(), t.hour * 60 + t.minute)
+
+    # -- what the pages and the status read -----------------------------------------
+    def report(self) -> dict[str, Any]:
+        """The settings in force, the speaker's fault and the newest sounds
+        (any thread; returns at once)."""
+        out: dict[str, Any] = {
+            **self.settings.json(),
+            "speaker": self.speaker is not None,
+            "heard": list(self.recent),
+        }
+        fault = self.speaker.fault if self.speaker is not None else None
+        if fault is not None:
+            out["fault"] = fault
+        elif self.note is not None:
+            out["note"] = self.note
+        return out
+
+    # -- an operator's command ------------------------------------------------------------
+    def command(self, body: Mapping[str, Any], now: float) -> dict[str, Any]:
+        """``sound``: read the settings, set some (null: the configuration's
+        again), or ``"check": true`` to hear a cue and a sentence at once."""
+        changes = {k: v for k, v in body.items() if k not in ("cmd", "check")}
+        settings = self.settings.changed(changes, self.configured)
+        for key in KEYS:
+            if key in changes:
+                value = changes[key]
+                self._keep(key, None if value is None else settings.json()[key])
+        if settings != self.settings:
+            log.info("sound: %s", settings.json())
+            if self.speaker is not None and settings.volume != self.settings.volume:
+                self.speaker.prepare(settings.volume)
+        self.settings = settings
+        if body.get("check") is not None:
+            if not isinstance(body["check"], bool):
+                raise SoundError("check must be true or false")
+            if body["check"]:
+                self.check()
+        return {"sound": self.answer()}
+
+    def check(self) -> None:
+        """A cue and a sentence, whatever the settings and the hours: an
+        operator's check of the speaker."""
+        language = self.language()
+        with i18n.language(language):
+            text = phrases.check()
+        self._say(
+            Utterance(CHECK, Cue.YOUR_TURN.value, text, language, max(self.settings.volume, 30))
+        )
+
+    def answer(self) -> dict[str, Any]:
+        """What ``sound`` answers: the settings in force and configured, the
+        speaker and the worker's figures."""
+        out = self.report()
+        out.pop("heard")
+        out["device"] = self.device
+        out["quiet_now"] = self.quiet()
+        out["clock_synchronised"] = self.synchronised()
+        out["configured"] = self.configured.json()
+        if self.speaker is not None:
+            out["worker"] = self.speaker.state()
+        return out
+
+    def _keep(self, key: str, value: Any) -> None:
+        if self.keeper is None:
+            return
+        try:
+            self.keeper.save(f"sound.{key}", value)
+        except StoreError as exc:
+            raise SoundError(f"{exc}; the setting is not changed") from None

@@ -1,0 +1,112 @@
+"""Every sentence the board's voice says, in one place for the translators.
+
+Each function makes one sentence in the current language
+(:func:`boardctl.i18n.language`: the board's, where the voice renders it). The
+texts are English msgids with named placeholders; the names they are given
+(players, pieces, games) are translated as they are filled in. Sites and
+moves are the game's notation (``d4``, ``W3``, ``e3-e4``), which reads the
+same in every language. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from boardctl.i18n import _, ngettext
+
+
+def sentence(text: str) -> str:
+    """``text`` as it begins a sentence (the page shows what the voice says)."""
+    return text[:1].upper() + text[1:]
+
+
+def to_play(player: str) -> str:
+    """A player at this board is to act: ``Red to play``."""
+    return sentence(_("{player} to play").format(player=_(player)))
+
+
+def scores(player: str, points: int) -> str:
+    """``Blue scores 2 points``."""
+    return sentence(
+        ngettext(
+            "{player} scores {points} point", "{player} scores {points} points", points
+        ).format(player=_(player), points=points)
+    )
+
+
+def computer_plays(move: str) -> str:
+    """The computer's move is lit, for the hands to make: ``The computer plays e3 to e4``."""
+    return _("The computer plays {move}").format(move=move)
+
+
+def board_plays(board: str, move: str) -> str:
+    """Another board's player moved, for the hands here to make."""
+    return _("The player at {board} plays {move}").format(board=board, move=move)
+
+
+def move_from_to(start: str, end: str) -> str:
+    """A move written ``e3-e4``, as it is said: ``e3 to e4``."""
+    return _("{start} to {end}").format(start=start, end=end)
+
+
+def then(first: str, second: str) -> str:
+    """Two actions of one turn, in order."""
+    return _("{first}, then {second}").format(first=first, second=second)
+
+
+def both(first: str, second: str) -> str:
+    """Two sites or things together: ``d4 and e5``."""
+    return _("{first} and {second}").format(first=first, second=second)
+
+
+def take_off(piece: str, sites: str) -> str:
+    """A piece lies where it must not: ``Take the blue marble off d4``."""
+    return _("Take the {piece} off {sites}").format(piece=_(piece), sites=sites)
+
+
+def take_pieces_off(sites: str) -> str:
+    """Pieces lie where they must not, on several sites."""
+    return _("Take the pieces off {sites}").format(sites=sites)
+
+
+def put_back(piece: str, site: str) -> str:
+    """A piece must come back: ``Put the red marble back on c3``."""
+    return _("Put the {piece} back on {site}").format(piece=_(piece), site=site)
+
+
+def board_differs() -> str:
+    """The board is wrong, and no single site says how."""
+    return _("The board differs from the game")
+
+
+def choose(count: int) -> str:
+    """Several actions fit the board: the players pick one."""
+    return ngettext("Choose one of {count} move", "Choose one of {count} moves", count).format(
+        count=count
+    )
+
+
+def wins(player: str) -> str:
+    """``Red wins``."""
+    return sentence(_("{player} wins").format(player=_(player)))
+
+
+def draw() -> str:
+    return _("The game is a draw")
+
+
+def game_over() -> str:
+    """The game ended with no winner to name."""
+    return _("The game is over")
+
+
+def check() -> str:
+    """The sentence an operator's check of the speaker says."""
+    return _("This is the board's voice: the speaker works")
+
+
+def listed(items: Sequence[str]) -> str:
+    """``d4``, ``d4 and e5``, ``c3, d4 and e5``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return both(", ".join(items[:-1]), items[-1])

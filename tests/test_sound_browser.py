@@ -1,0 +1,114 @@
+"""The board's sound on a phone's page, in a real browser (Debian's chromium):
+nothing plays before a tap (the browsers' autoplay rules), the visible button
+turns it on and off, and then each cue the board plays is played with the
+browser's audio (counted on an instrumented AudioContext) and each sentence
+said by its voice; the operator changes the sound and checks the speaker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from boardctl.sim.session import Simulation
+
+WAIT = 8000  # ms
+
+#: counts what the page asks of the browser's audio and voice
+INSTRUMENT = """
+window.heardHere = { contexts: 0, oscillators: 0, started: 0, said: [] };
+const RealContext = window.AudioContext;
+window.AudioContext = class extends RealContext {
+  constructor(...args) { super(...args); window.heardHere.contexts += 1; }
+  createOscillator() {
+    const osc = super.createOscillator();
+    window.heardHere.oscillators += 1;
+    const start = osc.start.bind(osc);
+    osc.start = (...args) => { window.heardHere.started += 1; return start(...args); };
+    return osc;
+  }
+};
+if (window.speechSynthesis) {
+  window.speechSynthesis.speak = (u) => window.heardHere.said.push([u.text, u.lang]);
+}
+"""
+
+
+@pytest.fixture
+def sim() -> Iterator[Simulation]:
+    with Simulation(
+        "shiftago",
+        overrides=['web.listen="127.0.0.1:0"', "controller.settle_ms=40", "sound.voice=true"],
+    ) as s:
+        yield s
+
+
+def _move(sim: Simulation, page: Any, hand: str) -> None:
+    n = len(sim.status()["moves"])
+    sim.hands(hand)
+    sim.wait_status(lambda st: len(st["moves"]) == n + 1, 5.0)
+    page.wait_for_function(f"document.body.dataset.moves === '{n + 1}'", timeout=WAIT)
+
+
+def _heard(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate("window.heardHere"))
+
+
+def test_the_phone_plays_the_boards_cues_after_a_tap(sim: Simulation, page: Any) -> None:
+    page.add_init_script(INSTRUMENT)
+    page.goto(f"{sim.daemon.web.url}/")
+    button = page.locator("#sound")
+    assert button.inner_text().startswith("Sound off")
+    _move(sim, page, "insert W3")
+    assert _heard(page) == {"contexts": 0, "oscillators": 0, "started": 0, "said": []}, (
+        "nothing plays before a tap"
+    )
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true"
+    assert button.inner_text().startswith("Sound on")
+    _move(sim, page, "insert E3")
+    # the accepted tick (one note) and the turn's two notes, and the words
+    page.wait_for_function(
+        "window.heardHere.said.some(([text]) => text === 'Blue to play')", timeout=WAIT
+    )
+    heard = _heard(page)
+    assert heard["contexts"] == 1
+    assert heard["started"] >= 3 and heard["started"] == heard["oscillators"]
+    assert heard["said"] == [["Blue to play", "en"]], "only what came after the tap"
+    button.click()  # off again: silence
+    assert button.get_attribute("aria-pressed") == "false"
+    _move(sim, page, "insert W4")
+    sim.wait_status(lambda st: st["sound"]["heard"][-1]["text"] == "Red to play", 5.0)
+    assert _heard(page)["said"] == heard["said"]
+    assert _heard(page)["started"] == heard["started"]
+
+
+def test_the_operator_changes_the_sound_and_checks_the_speaker(sim: Simulation, page: Any) -> None:
+    page.goto(f"{sim.daemon.web.url}/operator")
+    page.wait_for_function(
+        "document.getElementById('sound-note').textContent.includes('quiet')", timeout=WAIT
+    )
+    assert page.locator("#sound-voice").is_checked()
+    assert page.locator("#sound-volume").input_value() == "70"
+    page.locator("#sound-voice").uncheck()
+    page.locator("#sound-quiet").fill("22:00-08:00")
+    page.locator("#sound-save").click()
+    page.wait_for_function(
+        "document.getElementById('said').textContent === 'sound settings saved'", timeout=WAIT
+    )
+    sound = sim.request({"cmd": "sound"})["sound"]
+    assert (sound["voice"], sound["quiet"]) == (False, "22:00-08:00")
+    page.locator("#sound-quiet").fill("25:00-08:00")
+    page.locator("#sound-save").click()
+    page.wait_for_function(
+        "document.getElementById('said').textContent.includes('quiet hours')", timeout=WAIT
+    )
+    sim.audio.fail = "no speaker on ALSA device 'default' (audio open error)"
+    page.locator("#sound-check").click()
+    assert sim.audio.wait_for(
+        lambda heard: any(p.text.startswith("This is the board's voice") for p in heard), 5.0
+    )
+    page.wait_for_function(
+        "document.getElementById('sound-note').textContent.includes('no speaker')", timeout=WAIT
+    )
