@@ -829,7 +829,7 @@ class Beeline(Engine[State, Action]):
     def _unusable(self, x: int, p: int) -> str:
         name = self.geo.names[x]
         if (self.geo.out >> x) & 1:
-            return f"{name} is out of bounds"
+            return M_("{cell} is out of bounds", cell=name)
         q = 1 - p
         if (self.geo.dark[q] >> x) & 1:
             return M_(
@@ -932,9 +932,12 @@ class Beeline(Engine[State, Action]):
             if code < MARK0:
                 return self.why_illegal(state, Node(code - 1, cell))
             owner, kind, side = mark_parts(code)
-            mover = COLOURS[state.player]
             if owner != state.player:
-                return f"that is a {COLOURS[owner]} MARK, and {mover} is to play"
+                return M_(
+                    "that is a {owner} MARK, and {player} is to play",
+                    owner=_PLAYERS[owner].name,
+                    player=_PLAYERS[state.player].name,
+                )
             return self.why_illegal(state, Mark(KINDS[kind], cell, side))
         if len(put) == 2:
             nodes = [s for s, c in put.items() if c < MARK0 and s in before]
@@ -1183,7 +1186,7 @@ class Beeline(Engine[State, Action]):
         pieces = [
             PieceSpec(
                 piece_name(node_code(c)),
-                M_("NODE {player} up", player=_PLAYERS[c].name),
+                M_("NODE ({player} side up)", player=_PLAYERS[c].name),
                 look=Look("node", _PLAYERS[c].colour),
             )
             for c in (0, 1)
