@@ -62,6 +62,13 @@ def next_variant(c: Controller, now: float) -> None:
     """The mode button: a new game in the game's next variant (Shiftago:
     Express, then Expert), other options kept. A game without variants
     has nothing to switch."""
+    options = next_options(c)
+    log.info("mode: a new game of %s %s", c.engine.name, options["variant"])
+    new(c, c.engine.name, options, now)
+
+
+def next_options(c: Controller) -> dict[str, Any]:
+    """The options of a game in the next variant (:func:`next_variant`)."""
     variants = c.engine.variants
     if not variants:
         raise ControllerError(f"{c.engine.name} has no variants to switch between")
@@ -69,8 +76,7 @@ def next_variant(c: Controller, now: float) -> None:
     current = options.get("variant", variants[0])
     index = variants.index(current) if current in variants else -1
     options["variant"] = variants[(index + 1) % len(variants)]
-    log.info("mode: a new game of %s %s", c.engine.name, options["variant"])
-    new(c, c.engine.name, options, now)
+    return options
 
 
 def undo(c: Controller, now: float) -> str:

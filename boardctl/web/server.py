@@ -204,8 +204,11 @@ class WebServer:
         stats: Any = None,
         venue: Callable[[], dict[str, Any]] | None = None,
         venue_stats: Callable[[], dict[str, Any]] | None = None,
+        voiced: Callable[[int], bytes | None] | None = None,
     ) -> None:
         host, port = split_listen(listen)
+        #: the board's newest sentences as WAV, by number (the sound's; None: no voice)
+        self.voiced = voiced
         self.listen = listen
         #: every board of the venue, from the broker (``/venue``; None: on no broker)
         self.venue = venue
@@ -237,7 +240,8 @@ class WebServer:
         self._turned_away = 0
         self._waiting = 0
         self._checking = 0
-        self._today: tuple[float, dict[str, Any]] | None = None
+        #: today's games as last asked: when, the game's ending then, the answer
+        self._today: tuple[float, Any, dict[str, Any]] | None = None
         self._asking_today: asyncio.Future[dict[str, Any]] | None = None
         self._hands_lock: asyncio.Lock | None = None
         #: the loop's answers to operators, to the public pages, and password checks:
@@ -454,10 +458,17 @@ class WebServer:
 
     async def today(self) -> dict[str, Any]:
         """The loop's list of games for the public pages: asked at most once
-        every :data:`TODAY_SECONDS`, and once for everyone asking meanwhile."""
+        every :data:`TODAY_SECONDS`, and once for everyone asking meanwhile;
+        at once when the game on the board has ended since (its winner is
+        listed while the room still looks)."""
         aloop = asyncio.get_running_loop()
-        if self._today is not None and aloop.time() - self._today[0] < TODAY_SECONDS:
-            return self._today[1]
+        ending = self._ending()
+        if (
+            self._today is not None
+            and aloop.time() - self._today[0] < TODAY_SECONDS
+            and self._today[1] == ending
+        ):
+            return self._today[2]
         if self._asking_today is None:
             asking = aloop.run_in_executor(
                 self._public, self.submit, {"cmd": "games", "limit": 50}, 5.0
@@ -467,10 +478,18 @@ class WebServer:
             def done(fut: asyncio.Future[dict[str, Any]]) -> None:
                 self._asking_today = None
                 if not fut.cancelled() and fut.exception() is None:
-                    self._today = (aloop.time(), fut.result())
+                    self._today = (aloop.time(), ending, fut.result())
 
             asking.add_done_callback(done)
         return await asyncio.shield(self._asking_today)
+
+    def _ending(self) -> Any:
+        """The game on the board as far as today's games care: how many
+        actions it ended after, or None while it is under way."""
+        state = self.publisher.get("state") or {}
+        if state.get("status") in (None, "playing"):
+            return None
+        return (state.get("game"), len(state.get("moves") or ()))
 
     async def stats(self, scope: str, csv: bool = False) -> dict[str, Any] | None:
         """The statistics of this board (``board``: read from its database on a
@@ -707,6 +726,20 @@ class WebServer:
         async def cue_notes(request: Request) -> Any:
             # the notes of the board's cues, for a page that plays them itself
             return answer({"ok": True, "cues": notes_json()})
+
+        @route("/api/voice/<number>")
+        async def voice(request: Request, number: str) -> Any:
+            # one of the board's newest sentences, spoken by its own voice, for a
+            # page whose browser has none in the board's language
+            if self.voiced is None or not number.isdigit() or len(number) > 12:
+                return refuse("no such sentence", 404)
+            aloop = asyncio.get_running_loop()
+            wav = await aloop.run_in_executor(self._public, self.voiced, int(number))
+            if wav is None:
+                return refuse("no such sentence among the newest", 404)
+            return Response(
+                wav, headers={"Content-Type": "audio/wav", "Cache-Control": "max-age=600"}
+            )
 
         @route("/api/address")
         async def address(request: Request) -> Any:

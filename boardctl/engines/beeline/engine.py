@@ -1091,7 +1091,7 @@ class Beeline(Engine[State, Action]):
         pieces = [
             PieceSpec(
                 piece_name(node_code(c)),
-                f"NODE {COLOURS[c]} up",
+                f"NODE ({COLOURS[c]} side up)",
                 look=Look("node", _PLAYERS[c].colour),
             )
             for c in (0, 1)

@@ -518,13 +518,29 @@ function lightsNote(b) {
 }
 
 async function scorePage() {
-  const today = async () => {
-    const t = await getJSON("/api/today");
-    fillList($("today"), (t.games || []).map((g) => `${wonText(g)} in ${g.moves} moves, ended ${new Date(g.ended).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`));
+  let listed = null;
+  const drawToday = () => {
+    $("today").dataset.board = live.board ? live.board.game : "";
+    const games = listed.map((g) => `${wonText(g)} in ${g.moves} moves, ended ${new Date(g.ended).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`);
+    fillList($("today"), games.length ? games : ["No game has finished here today yet."]);
   };
+  const today = async () => {
+    // a list not fetched (the page left, the daemon gone) is asked again in 30 s
+    const t = await getJSON("/api/today").catch(() => null);
+    if (!t) return;
+    listed = t.games || [];
+    drawToday();
+  };
+  let ended = "";
   listen(() => {
     const st = live.state;
     renderLive();
+    // a game just over is listed at once
+    const over = st && st.status && st.status !== "playing" ? `${st.game} ${(st.moves || []).length}` : "";
+    if (over && over !== ended) today();
+    ended = over;
+    // drawn again once the board is known: a winner is named by their colour
+    if (listed && live.board && $("today").dataset.board !== live.board.game) drawToday();
     const won = st && st.winner !== null && st.winner !== undefined;
     document.body.classList.toggle("moment", !!won);
     if ($("winner")) $("winner").textContent = won ? `${playerName(st.winner)} wins!` : "";
@@ -541,6 +557,8 @@ function optionInputs(game) {
   holder.replaceChildren();
   // the current game's options as they are now, else the engine's defaults
   const now = live.board && live.board.game === game ? live.board.options : {};
+  holder.dataset.built = JSON.stringify([game, now]);
+  delete holder.dataset.touched;
   for (const d of (live.me.options || {})[game] || []) {
     const value = d.name in now ? now[d.name] : d.default;
     const field = el("div", { class: "field" });
@@ -701,8 +719,10 @@ function actButtons(holder, st, run) {
 function renderOperator() {
   renderLive();
   const st = live.state, b = live.board;
-  const sel = $("game-choice");
-  if (b && live.me && live.me.operator && !sel.dataset.touched && sel.value !== b.game && live.me.games.includes(b.game)) {
+  const sel = $("game-choice"), opts = $("options");
+  // the form shows the game on the board, its options as they are, until the operator changes it
+  const untouched = !sel.dataset.touched && !opts.dataset.touched;
+  if (b && live.me && live.me.operator && untouched && live.me.games.includes(b.game) && opts.dataset.built !== JSON.stringify([b.game, b.options])) {
     sel.value = b.game;
     optionInputs(b.game);
     seatInputs();
@@ -754,7 +774,7 @@ async function operatorPage() {
     optionInputs(sel.value);
     seatInputs();
     sel.onchange = () => { sel.dataset.touched = "1"; optionInputs(sel.value); seatInputs(); };
-    $("options").onchange = () => seatInputs();
+    $("options").onchange = () => { $("options").dataset.touched = "1"; seatInputs(); };
     pastGames();
   };
   $("login-form").onsubmit = async (e) => {
@@ -773,6 +793,9 @@ async function operatorPage() {
     e.preventDefault();
     if (!secondPress($("new"), "Press again to end the game under way")) return;
     operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions(), seats: readSeats() });
+    // the new game's options come back with the board: the form follows them again
+    delete $("game-choice").dataset.touched;
+    delete $("options").dataset.touched;
   };
   $("undo").onclick = () => operatorCommand({ cmd: "undo" });
   $("lighting-brightness").oninput = () => { $("brightness").textContent = `${$("lighting-brightness").value} %`; };
