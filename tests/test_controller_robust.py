@@ -154,10 +154,19 @@ def test_the_mode_button_switches_shiftago_between_express_and_expert() -> None:
     controller = Controller(profile_for(engine), options={"players": 3})
     table = Table(controller)
     table.hands("insert W1", "p0")
+    # a game under way ends only at a second press, the first saying what it will do
     controller.feed(ButtonPress("mode"), table.now)
+    assert controller.match.moves_text() == ["W1"]
+    words = controller.status()["confirm"]["words"]
+    assert words == (
+        "Press mode again within 5 seconds to end this game and start a game of Shiftago expert."
+    )
+    controller.feed(ButtonPress("mode"), table.now + 1.0)
     assert controller.engine.options_json()["variant"] == "expert"
     assert controller.engine.options_json()["players"] == 3
-    controller.feed(ButtonPress("mode"), table.now)
+    assert "confirm" not in controller.status()
+    # no move yet: nothing to end, one press
+    controller.feed(ButtonPress("mode"), table.now + 1.5)
     assert controller.engine.options_json()["variant"] == "express"
 
 
@@ -168,3 +177,44 @@ def test_the_mode_button_on_a_game_without_variants_changes_nothing() -> None:
     table.hands("place d4 white-disc")
     controller.feed(ButtonPress("mode"), table.now)
     assert controller.match.moves_text() == ["D+d4"]
+
+
+def test_the_new_button_mid_game_asks_and_a_second_press_in_time_ends_it() -> None:
+    from boardctl.controller.confirming import CONFIRM_SECONDS
+    from boardctl.controller.scenes import Palette, render, scale
+
+    engine = create("shiftago")
+    profile = profile_for(engine)
+    controller = Controller(profile)
+    table = Table(controller)
+    table.hands("insert W1", "p0")
+    table.hands("insert E1", "p1")
+    controller.feed(ButtonPress("new"), table.now)
+    status = controller.status()
+    assert status["moves"] == ["W1", "E1"], "one press ends nothing"
+    assert status["confirm"] == {
+        "button": "new",
+        "words": "Press new game again within 5 seconds to end this game and start a new one.",
+    }
+    # the LEDs count the time for the second press down: every site white, then fewer
+    white = scale(Palette().highlight, 0.6)
+    lit = [
+        sum(frame[s.leds[0]] == white for s in profile.sites if s.leds)
+        for frame in (
+            render(controller.view(), profile, Palette(), table.now + t) for t in (0.0, 4.0)
+        )
+    ]
+    assert lit[0] == sum(1 for s in profile.sites if s.leds) > lit[1] > 0
+    # too late: the question is let go by itself, the game goes on
+    table.wait(CONFIRM_SECONDS + 0.1)
+    assert "confirm" not in controller.status()
+    controller.feed(ButtonPress("new"), table.now)
+    assert controller.match.moves_text() == ["W1", "E1"]
+    # another button lets the question go: a press of new after it asks again
+    controller.feed(ButtonPress("mode"), table.now + 0.5)
+    assert controller.status()["confirm"]["button"] == "mode"
+    controller.feed(ButtonPress("new"), table.now + 1.0)
+    assert controller.match.moves_text() == ["W1", "E1"]
+    controller.feed(ButtonPress("new"), table.now + 2.0)
+    assert controller.match.moves_text() == []
+    assert "confirm" not in controller.status()

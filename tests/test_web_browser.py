@@ -230,6 +230,54 @@ def test_operator_starts_a_new_game_and_undoes_a_move(sim: Simulation, page: Any
     )
 
 
+def test_the_new_button_mid_game_asks_on_every_page_before_it_ends_the_game(
+    sim: Simulation, browser: Any
+) -> None:
+    url = fresh(sim)
+    play(sim, "insert W1")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    try:
+        pages = {path: context.new_page() for path in ("/", "/score")}
+        for path, p in pages.items():
+            p.goto(url + path)
+            moves_shown(p, 1)
+        assert sim.request({"cmd": "press", "button": "new"})["ok"]
+        asked = "Press new game again within 5 seconds to end this game and start a new one."
+        for p in pages.values():
+            p.wait_for_function(
+                f"document.getElementById('turn').textContent === {asked!r}", timeout=WAIT
+            )
+        assert sim.status()["moves"] == ["W1"]
+        assert sim.request({"cmd": "press", "button": "new"})["ok"]
+        sim.wait_status(lambda st: not st["moves"], 5.0)
+        for p in pages.values():
+            moves_shown(p, 0)
+            assert p.locator("#turn").inner_text() != asked
+    finally:
+        context.close()
+
+
+def test_the_operators_form_shows_the_options_of_the_game_on_the_board(
+    sim: Simulation, page: Any
+) -> None:
+    url = fresh(sim)
+    assert sim.request({"cmd": "new", "game": "shiftago", "options": {"variant": "expert"}})["ok"]
+    sim.wait_status(lambda st: st["options"]["variant"] == "expert", 5.0)
+    page.goto(url + "/operator")
+    page.wait_for_selector("#panel:not([hidden])", timeout=WAIT)
+    variant = page.locator('#options select[name="variant"]')
+    page.wait_for_function(
+        "document.querySelector('#options select[name=variant]')"
+        ".selectedOptions[0].textContent === 'Expert'",
+        timeout=WAIT,
+    )
+    # the operator's own choice is kept while the board plays on
+    variant.select_option(label="Express")
+    play(sim, "insert W1")
+    moves_shown(page, 1)
+    assert variant.evaluate("s => s.selectedOptions[0].textContent") == "Express"
+
+
 def test_the_simulator_is_played_to_a_win_by_clicks(sim: Simulation, page: Any) -> None:
     url = fresh(sim)
     page.goto(url + "/sim")
@@ -336,6 +384,12 @@ def test_the_scoreboard_and_the_past_games_name_the_winner(tmp_path: Path, page:
         try:
             loop.emit(LinkUp("test"))
             loop.emit(SensorSnapshot(tuple(0 for _ in profile.sites)))
+            page.goto(web.url + "/score")
+            page.wait_for_function(
+                "document.getElementById('today').textContent"
+                " === 'No game has finished here today yet.'",
+                timeout=WAIT,
+            )
             for cell in range(len(profile.sites)):  # each player to move fills the next cell
                 status = _status_when(loop, lambda st, n=cell: len(st["stones"]) == n)
                 loop.emit(SensorChange(cell, status["to_move"] + 1))

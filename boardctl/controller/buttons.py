@@ -5,8 +5,11 @@ A press wakes a dozing board. While the mover chooses, ``mode`` (or
 one picked (:mod:`.cursor`); ``choose`` asks the computer for another move
 while it shows one, and draws chance's outcomes when they wait for a press.
 Otherwise ``new``, ``undo`` and ``mode`` are the operator's commands of those
-names (:mod:`.commands`). A press that cannot do anything now is logged with
-the reason, never raised: a button has no one to answer.
+names (:mod:`.commands`), but ``new`` and ``mode`` end a game under way only
+at a second press within a few seconds: the first asks (:mod:`.confirming`),
+the LEDs counting the time down and the status saying what a second press
+does; any other press lets the question go. A press that cannot do anything
+now is logged with the reason, never raised: a button has no one to answer.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from boardctl.controller import commands
 from boardctl.controller.commands import ControllerError
+from boardctl.controller.confirming import Asking, ask, confirms
 from boardctl.controller.view import Phase
 
 if TYPE_CHECKING:
@@ -25,6 +29,8 @@ log = logging.getLogger(__name__)
 
 #: the buttons that step through the options of a choice
 STEPPERS = ("mode", "choose")
+#: the buttons that end a game under way, asking first
+ENDING = ("new", "mode")
 
 
 def press(c: Controller, name: str, now: float) -> None:
@@ -32,6 +38,7 @@ def press(c: Controller, name: str, now: float) -> None:
     c.now = now
     if c.state is Phase.ATTRACT:
         c.fire("wake")
+    asked, c.asking = c.asking, None  # a press answers the question, or lets it go
     try:
         if name == "choose" and c.computer_shows_move():
             commands.another(c, now)
@@ -39,6 +46,9 @@ def press(c: Controller, name: str, now: float) -> None:
             _step_cursor(c, now)
         elif c.state is Phase.CHOOSING and name == "undo" and c.choice.cursor is not None:
             c.choice.let_go()
+        elif name in ENDING and _under_way(c) and not confirms(asked, name, now):
+            c.asking = _ask(c, name, now)
+            log.info("button %s: %s", name, c.asking.words)
         elif name == "new":
             commands.new(c, None, None, now)
         elif name == "undo":
@@ -55,6 +65,25 @@ def press(c: Controller, name: str, now: float) -> None:
     except ControllerError as exc:
         log.warning("button %s: %s", name, exc)
     c.update(now)
+
+
+def lapse(c: Controller, now: float) -> None:
+    """Time passed: a question no second press answered in time is let go."""
+    if c.asking is not None and c.asking.lapsed(now):
+        log.info("button %s: not pressed again, the game goes on", c.asking.button)
+        c.asking = None
+
+
+def _under_way(c: Controller) -> bool:
+    """A game that a new one would end: an action played, not over."""
+    return bool(c.match.actions) and not c.match.outcome().over
+
+
+def _ask(c: Controller, name: str, now: float) -> Asking:
+    if name != "mode":
+        return ask(name, now)
+    variant = commands.next_options(c)["variant"]  # refused where there is none
+    return ask(name, now, f"a game of {c.engine.title or c.engine.name} {variant}")
 
 
 def _step_cursor(c: Controller, now: float) -> None:

@@ -5,8 +5,9 @@ of a changed board (shorter behind a broken light gate), the grace before a
 wrong board shows red, the hold of a takeback or of a cleared board, a board
 on its way to an action for too long, the attract animation, a game put away
 (:mod:`.idle`), a light-gate pulse forgotten, an option picked with the
-buttons taken, a game that could not be saved tried again, a failed computer
-player asked again. Pure: the controller hands its own times.
+buttons taken, a button's question no second press answered let go, a game
+that could not be saved tried again, a failed computer player asked again.
+Pure: the controller hands its own times.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def next_deadline(
     over: bool,
     awaited: bool,
     option_taken_at: float | None = None,
+    asked_until: float | None = None,
     save_again_at: float | None = None,
     think_again_at: float | None = None,
 ) -> float | None:
@@ -35,7 +37,8 @@ def next_deadline(
     ``played``/``over``: the actions played and whether the game is over;
     ``awaited``: a player away from the board is to act (the game is never
     put away); the other times, when given, are the option picked being
-    taken, the game saved again, the computer asked again."""
+    taken, a button's question let go, the game saved again, the computer
+    asked again."""
     times: list[float] = []
     base = board.changed_at + board.settle_time(timing.settle, timing.settle_gated)
     for extra in (0.0, timing.grace, timing.takeback_hold, timing.clear_hold):
@@ -49,7 +52,7 @@ def next_deadline(
     )
     if put_away is not None:
         times.append(put_away[0])
-    for at in (option_taken_at, save_again_at, think_again_at):
+    for at in (option_taken_at, asked_until, save_again_at, think_again_at):
         if at is not None:
             times.append(at)
     future = [t for t in times if t > now]

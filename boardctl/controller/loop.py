@@ -28,6 +28,7 @@ from boardctl.controller.store import StoreError
 from boardctl.controller.view import Phase, View
 from boardctl.engines import Engine, PlayerSpec
 from boardctl.errors import BoardctlError
+from boardctl.message import said
 from boardctl.seats import Seats
 from boardctl.sensing import SensorEvent
 
@@ -191,7 +192,7 @@ class Loop:
         self.start()
         while self.turn():
             pass
-        self.output.show(tuple((0, 0, 0) for _ in range(self.controller.profile.leds.count)))
+        self.output.show(Frame.dark(self.controller.profile.leds.count))
 
     def turn(self, block: bool = True) -> bool:
         """Take one event (waiting until the next deadline at most), handle it
@@ -236,13 +237,13 @@ class Loop:
             try:
                 item.reply = {"ok": True, **self.command(item.body, now)}
             except StoreError as exc:
-                item.reply = {"ok": False, "error": str(exc)}
+                item.reply = {"ok": False, "error": said(exc)}
                 if item.body.get("cmd") not in _READS:
                     # a new game or an undo that cannot be saved: the board
                     # must not go on as if it had been
                     self.controller.fail(str(exc), now)
             except (BoardctlError, LookupError, TypeError, ValueError) as exc:
-                item.reply = {"ok": False, "error": str(exc)}
+                item.reply = {"ok": False, "error": said(exc)}
             except Exception as exc:  # a request must never stop the loop
                 log.exception("control request %r failed", dict(item.body))
                 item.reply = {"ok": False, "error": f"the controller failed: {exc}"}
@@ -280,7 +281,7 @@ class Loop:
         """Show the scene of ``view`` (the turn's view) at ``now``."""
         self._view = view
         if self.lighting is not None and self.lighting.dark(view):
-            frame: Frame = tuple((0, 0, 0) for _ in range(self.controller.profile.leds.count))
+            frame: Frame = Frame.dark(self.controller.profile.leds.count)
         else:
             frame = render(view, self.controller.profile, self.palette, now)
         if frame != self._last:

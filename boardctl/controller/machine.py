@@ -27,6 +27,7 @@ from boardctl.controller import buttons, commands, idle
 from boardctl.controller import chance as chances
 from boardctl.controller.choosing import Offer, steps_of
 from boardctl.controller.commands import ControllerError, checked_seats
+from boardctl.controller.confirming import Asking
 from boardctl.controller.cursor import Choice
 from boardctl.controller.deadlines import next_deadline
 from boardctl.controller.opponent import (
@@ -38,7 +39,7 @@ from boardctl.controller.opponent import (
     Thinker,
 )
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
-from boardctl.controller.present import Scene, build_view
+from boardctl.controller.present import Scene, Status, build_view
 from boardctl.controller.reconcile import (
     Ambiguous,
     Played,
@@ -134,9 +135,14 @@ class Controller(Conditions):
         self.fault_at = 0.0
         #: the choice on offer: its options, the cursor, one the board left open
         self.choice = Choice()
+        #: the new or mode button pressed once in a game under way: what a
+        #: second press will do, until when (:mod:`.buttons`)
+        self.asking: Asking | None = None
         #: told actions a takeback by the board undid, and the number of
         #: actions before the first of them: shown until the game is past it
         self._told_undone: tuple[int, tuple[str, ...]] | None = None
+        #: the last view's status (the next view keeps it while it says the same)
+        self._status: Status | None = None
         configured = engines(
             game or profile.game, profile.game_options if options is None else options
         )
@@ -257,6 +263,7 @@ class Controller(Conditions):
         """Time passed: settle, grace, attract, a choice confirmed; a game that
         could not be saved is tried again."""
         self.now = now
+        buttons.lapse(self, now)
         if (
             self.state is Phase.FAULT
             and self.fault_kind is Fault.STORAGE
@@ -479,7 +486,7 @@ class Controller(Conditions):
             (now - self.board.activity_at) / 60,
             why.value,
         )
-        self.fire("new_game", self.engines(*self.next_game))
+        self.fire("new_game", self._next_engine())
         self.fire("doze")
         return True
 
@@ -601,6 +608,7 @@ class Controller(Conditions):
         self.choice.open = None
         self._told_undone = None
         self.draws.forget()
+        self.asking = None  # a new game from anywhere answers a button's question
         self.board.new_game()
         self.seed = self.draws.source.new_seed() if self.draws.source is not None else None
         self.opponent.begin(self._seated(self.next_seats))
@@ -610,7 +618,17 @@ class Controller(Conditions):
         self.judge(deep=self.settled_for() >= 0)
 
     def start_next_game(self, *_: Any) -> None:
-        self.start_game(self.engines(*self.next_game))
+        self.start_game(self._next_engine())
+
+    def _next_engine(self) -> Engine[Any, Any]:
+        """The engine of the next game: the one played, when the next game is
+        the same game with the same options (an engine is pure: building
+        another, tens of milliseconds for some, would hold up the loop)."""
+        name, options = self.next_game
+        engine = self.engine
+        if engine.name == name and engine.options_json() == options:
+            return engine
+        return self.engines(name, options)
 
     # -- what to show (:mod:`.present`) and when to act (:mod:`.deadlines`) ---
     def view(self) -> View:
@@ -633,8 +651,12 @@ class Controller(Conditions):
             told_undone=self._told_undone[1] if self._told_undone else (),
             seats=self.opponent.seats,
             computer=self.computer_view(),
+            asking=self.asking,
         )
-        return build_view(scene, self.engine, self.match, self.board, self.reconciler)
+        view = build_view(scene, self.engine, self.match, self.board, self.reconciler, self._status)
+        assert isinstance(view.status, Status)
+        self._status = view.status
+        return view
 
     def status(self) -> dict[str, Any]:
         """What ``boardctl status`` prints."""
@@ -653,6 +675,7 @@ class Controller(Conditions):
             over=bool(self.match.actions) and self.match.outcome().over,
             awaited=self._awaited(),
             option_taken_at=self.choice.deadline(self.timing.choose_hold),
+            asked_until=self.asking.until if self.asking is not None else None,
             save_again_at=self.fault_at + self.timing.retry_save if storage else None,
             think_again_at=(
                 self.opponent.failed_at + self.opponent.retry

@@ -39,12 +39,12 @@ async function phonePlayer() {
         const key = `${r.ply}:${r.moves.join(",")}`;
         if (moves.dataset.shown !== key) {
           moves.dataset.shown = key;
-          said.textContent = "Your turn: choose your move; the board lights it for the hands there.";
+          said.textContent = _("Your turn: choose your move; the board lights it for the hands there.");
           moves.replaceChildren(...r.moves.map((m) => {
             const b = phoneEl("button", { type: "button", class: "phone-move", "data-move": m }, m);
             b.onclick = async () => {
               const sent = await phonePost("/api/phone", { action: m, ply: r.ply }, me.csrf);
-              said.textContent = sent.ok ? `You chose ${m}: it is lit on the board.` : sent.error;
+              said.textContent = sent.ok ? _("You chose {move}: it is lit on the board.", { move: m }) : sent.error;
               if (sent.ok) moves.replaceChildren();
             };
             return b;
@@ -77,12 +77,12 @@ async function phoneOperator() {
       box.dataset.shown = key;
       box.hidden = !phones.length;
       const rows = phones.map(([, i]) => {
-        const p = phoneEl("p", { class: "phone-seat" }, `Player ${i + 1} plays on their phone. `);
-        const b = phoneEl("button", { type: "button", "data-phone": String(i) }, "Make their link");
+        const p = phoneEl("p", { class: "phone-seat" }, _("Player {number} plays on their phone.", { number: i + 1 }) + " ");
+        const b = phoneEl("button", { type: "button", "data-phone": String(i) }, _("Make their link"));
         b.onclick = async () => {
           const r = await phonePost("/api/private-link", { player: i }, me.csrf);
           const url = r.ok ? new URL(r.link, location.href).href : r.error;
-          p.replaceChildren(`Player ${i + 1} plays on their phone: `, phoneEl("a", { href: url, class: "phone-link", "data-player": String(i) }, url));
+          p.replaceChildren(_("Player {number} plays on their phone:", { number: i + 1 }) + " ", phoneEl("a", { href: url, class: "phone-link", "data-player": String(i) }, url));
         };
         p.append(b);
         return p;
