@@ -11,19 +11,31 @@ function phoneEl(tag, attrs, text) {
   return node;
 }
 
+// a request the daemon does not answer (stopped, restarting) is an answer
+// saying so: the page goes on asking, and never breaks on it
+const PHONE_UNANSWERED = { ok: false, error: "the board's controller is not answering" };
+
 async function phoneSession() {
-  const r = await fetch("/api/session", { credentials: "same-origin" });
-  return r.json();
+  try {
+    const r = await fetch("/api/session", { credentials: "same-origin" });
+    return await r.json();
+  } catch (e) {
+    return PHONE_UNANSWERED;
+  }
 }
 
 async function phonePost(url, body, csrf) {
-  const r = await fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf || "" },
-    body: JSON.stringify(body),
-  });
-  return r.json();
+  try {
+    const r = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf || "" },
+      body: JSON.stringify(body),
+    });
+    return await r.json();
+  } catch (e) {
+    return PHONE_UNANSWERED;
+  }
 }
 
 async function phonePlayer() {
@@ -77,12 +89,14 @@ async function phoneOperator() {
       box.dataset.shown = key;
       box.hidden = !phones.length;
       const rows = phones.map(([, i]) => {
-        const p = phoneEl("p", { class: "phone-seat" }, `Player ${i + 1} plays on their phone. `);
+        // named as every page names them (app.js's playerName: "red (player 2)")
+        const who = playerName(i);
+        const p = phoneEl("p", { class: "phone-seat" }, `${who} plays on their phone. `);
         const b = phoneEl("button", { type: "button", "data-phone": String(i) }, "Make their link");
         b.onclick = async () => {
           const r = await phonePost("/api/private-link", { player: i }, me.csrf);
           const url = r.ok ? new URL(r.link, location.href).href : r.error;
-          p.replaceChildren(`Player ${i + 1} plays on their phone: `, phoneEl("a", { href: url, class: "phone-link", "data-player": String(i) }, url));
+          p.replaceChildren(`${who} plays on their phone: `, phoneEl("a", { href: url, class: "phone-link", "data-player": String(i) }, url));
         };
         p.append(b);
         return p;
