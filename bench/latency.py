@@ -38,17 +38,33 @@ still that long before a move is played) is excluded: the figures above are the
 immediate redraw that answers each change, and the frame that shows a played
 move is measured apart, from the moment its settle time expired to that frame.
 
-The in-process figure (the second table) feeds the loop directly, on one
+The virtual microcontroller runs in a process of its own (as a board's is a
+chip of its own), so the figures are the daemon's: the reader thread and the
+loop's thread, not a third thread of the bench sharing their interpreter.
+
+The loop's own work is counted in its thread's CPU time (``time.thread_time``)
+for every turn that answers a change, from taking the change off the queue to
+the frame handed on (judging, the phase machine, the view, drawing the scene,
+processing the frame for the LEDs and encoding it for the serial link, all
+included). A move's turn also writes the move to the game database, a real
+``Store`` (WAL, ``synchronous=FULL``) in ``--db-dir``: its wall time (what a
+player waits for) is counted apart, per move, and so is the turn's CPU time.
+
+The in-process figure (the last table) feeds the loop directly, on one
 thread, with a fake clock that jumps over the settle time.
 
-    .venv/bin/python bench/latency.py [--changes N] [--moves N]
+    .venv/bin/python bench/latency.py [--changes N] [--moves N] [--db-dir DIR] [--games G ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import multiprocessing
+import pstats
 import random
 import statistics
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -60,6 +76,7 @@ from boardctl.board import BoardProfile, LedChain, Reports, Site
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Frame
+from boardctl.controller.store import Store
 from boardctl.controller.view import Phase, View
 from boardctl.engines import CHANCE, GAMES, SiteSpec, create
 from boardctl.engines.base import Engine
@@ -70,7 +87,7 @@ from firmware_bridge.host import SerialSensorSource
 from firmware_bridge.serial_port import Backoff, open_port
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
 from hardware.leds import LedStrip, SimStrip, create_strip, simulated
-from hardware.leds.base import FrameProcessor, wire_order
+from hardware.leds.base import FrameProcessor, wire_bytes
 from hardware.profiles import load_profile, reference_profile
 
 #: the longest any one step may take before the bench gives up
@@ -106,6 +123,10 @@ class Answer:
     read: float
     frame: float
     framed: bool
+    #: the CPU time of the loop's thread in the turn that answered it
+    cpu: float = 0.0
+    #: whether that turn also played a move (and wrote it to the database)
+    moved: bool = False
 
 
 @dataclass(slots=True)
@@ -117,6 +138,8 @@ class Commit:
     state: Any
     #: the move as the controller recorded it
     text: str
+    #: the CPU time of the loop's thread in the turn that played it
+    cpu: float = 0.0
 
 
 @dataclass
@@ -135,7 +158,7 @@ class Probe:
     game: int = 0
     #: what the controller made of the board at its last redraw, for the message
     #: given when the bench stops
-    verdict: str = ""
+    verdict: Any = None
 
     def wait(self, predicate: Callable[[], bool], what: str) -> None:
         with self.cond:
@@ -143,7 +166,7 @@ class Probe:
                 raise SystemExit(
                     f"latency bench: {what} did not happen within {DEADLINE} s "
                     f"(phase {self.phase}, {self.moves} moves played; "
-                    f"the controller's verdict: {self.verdict})"
+                    f"the controller's verdict: {self.verdict!r})"
                 )
 
     def wait_count(self, items: Sequence[Any], count: int, what: str) -> None:
@@ -176,6 +199,21 @@ class TimedLoop(Loop):
         self.probe = probe
         self._match = controller.match
         self._pending: list[SensorChange] = []
+        #: the loop thread's CPU clock when the turn began
+        self._cpu0 = 0.0
+
+    #: a profiler of the loop's turns (``--profile``), if one is wanted
+    profiler: cProfile.Profile | None = None
+
+    def turn(self, block: bool = True) -> bool:
+        self._cpu0 = time.thread_time()
+        if self.profiler is None:
+            return super().turn(block)
+        self.profiler.enable()
+        try:
+            return super().turn(block)
+        finally:
+            self.profiler.disable()
 
     def handle(self, item: Any, now: float) -> None:
         super().handle(item, now)
@@ -186,30 +224,134 @@ class TimedLoop(Loop):
         """The turn's frame: it answers every change handled in the turn."""
         shown = self.frames_shown
         super().draw(view, now)
+        cpu = time.thread_time() - self._cpu0  # the turn's work, the bookkeeping below not
         c = self.controller
         p = self.probe
         framed = self.frames_shown != shown
         at = self.out.at if framed else time.monotonic()
         with p.cond:
+            moved = c.match is self._match and len(c.match.actions) > p.moves
             for item in self._pending:
                 read = p.reads[len(p.answers)]
-                p.answers.append(Answer(item.channel, item.value, read, at, framed))
+                p.answers.append(Answer(item.channel, item.value, read, at, framed, cpu, moved))
             self._pending.clear()
             p.phase = c.state.value
-            p.verdict = repr(c.verdict)
+            p.verdict = c.verdict
             if c.match is not self._match:
                 self._match = c.match
                 p.game += 1
-            elif len(c.match.actions) > p.moves:
-                at = self.out.at if self.frames_shown != shown else time.monotonic()
+            elif moved:
                 # a turn of two steps may be played at once (the second step
                 # came before the first had settled): one commit for each
                 for i in range(p.moves, len(c.match.actions)):
                     text = c.engine.format_action(c.match.actions[i])
                     state = c.match.states[i + 1]
-                    p.commits.append(Commit(c.board.changed_at + c.timing.settle, at, state, text))
+                    expired = c.board.changed_at + c.timing.settle
+                    p.commits.append(Commit(expired, at, state, text, cpu))
             p.moves = len(c.match.actions)
             p.cond.notify_all()
+
+
+class TimedStore:
+    """The game database, timing each write of a move: its wall time (what
+    the loop waits for, fsync included) and the loop thread's CPU time."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def record(self, *args: Any, **kwargs: Any) -> None:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        self.store.record(*args, **kwargs)
+        self.cpu.append(time.thread_time() - c0)
+        self.wall.append(time.perf_counter() - t0)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+# -- the virtual microcontroller, in a process of its own -------------------------------
+
+
+def _serve_mcu(
+    conn: Any, channels: int, leds: int, kinds: list[int], scan_ms: float, stable_scans: int
+) -> None:
+    """The child process: the virtual microcontroller, changed on the parent's word."""
+    with VirtualMicrocontroller(
+        channels, leds=leds, kinds=kinds, scan_ms=scan_ms, stable_scans=stable_scans
+    ) as mcu:
+        conn.send(mcu.port)
+        while True:
+            what, *args = conn.recv()
+            if what == "set":
+                channel, value = args
+                at = time.monotonic()  # the hand: system-wide, the parent's clock too
+                if value:
+                    mcu.place(channel, value)
+                else:
+                    mcu.lift(channel)
+                conn.send(at)
+            elif what == "leds":
+                want, timeout = args
+                start = max(0, len(mcu.led_frames) - 1)
+
+                def shown(want: bytes = want, start: int = start) -> bool:
+                    return want in mcu.led_frames[start:]
+
+                conn.send(mcu.wait_until(shown, timeout))
+            else:
+                conn.send(None)
+                return
+
+
+class McuProcess:
+    """A :class:`VirtualMicrocontroller` run in a child process, with its pty
+    opened by this one. A context manager."""
+
+    def __init__(
+        self, channels: int, leds: int, kinds: list[int], scan_ms: float, stable_scans: int
+    ) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(
+            target=_serve_mcu,
+            args=(child, channels, leds, kinds, scan_ms, stable_scans),
+            name="virtual-mcu",
+            daemon=True,
+        )
+        self._process.start()
+        child.close()
+        if not self._conn.poll(DEADLINE):
+            raise SystemExit("latency bench: the virtual microcontroller's process did not start")
+        self.port: str = self._conn.recv()
+        #: what lies on each sensor now
+        self.board = [0] * channels
+
+    def set(self, channel: int, value: int) -> float:
+        """Put ``value`` on sensor ``channel`` (0: lift); when it was done."""
+        self._conn.send(("set", channel, value))
+        self.board[channel] = value
+        at: float = self._conn.recv()
+        return at
+
+    def shows(self, frame: bytes, timeout: float) -> bool:
+        """Wait until the microcontroller has shown ``frame`` (now or later)."""
+        self._conn.send(("leds", frame, timeout))
+        return bool(self._conn.recv())
+
+    def close(self) -> None:
+        if self._process.is_alive():
+            self._conn.send(("close",))
+            self._conn.poll(DEADLINE)
+        self._process.join(DEADLINE)
+        self._conn.close()
+
+    def __enter__(self) -> McuProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 # -- hands ------------------------------------------------------------------------------
@@ -220,7 +362,7 @@ class Hands:
 
     def __init__(
         self,
-        mcu: VirtualMicrocontroller,
+        mcu: McuProcess,
         profile: BoardProfile,
         probe: Probe,
         serial_leds: Output | None,
@@ -256,11 +398,7 @@ class Hands:
             if self.mcu.board[channel] == value:
                 continue
             n = len(self.made) + 1
-            self.made.append(time.monotonic())
-            if value:
-                self.mcu.place(channel, value)
-            else:
-                self.mcu.lift(channel)
+            self.made.append(self.mcu.set(channel, value))
             self.probe.wait_count(self.probe.answers, n, f"the answer to change {n}")
             a = self.probe.answers[n - 1]
             if (a.channel, a.value) != (channel, value):
@@ -268,22 +406,27 @@ class Hands:
                     f"latency bench: change {n} set channel {channel} to {value} "
                     f"but the loop answered channel {a.channel} = {a.value}"
                 )
-            if self.serial_leds is not None and not self.mcu.wait_until(self.leds_shown, DEADLINE):
+            if self.serial_leds is not None and not self.leds_shown():
                 raise SystemExit(f"latency bench: the LEDs never showed the answer to change {n}")
 
     def leds_shown(self) -> bool:
-        """Whether the microcontroller shows the newest frame (on its thread)."""
+        """Wait until the microcontroller shows the newest frame handed to the
+        strip (asked again with the newer one while the scene moves)."""
         assert self.serial_leds is not None
-        frame = self.serial_leds.last
-        if frame is None:
-            return True
-        want = self._wire.get(frame)
-        if want is None:
-            if len(self._wire) > 256:
-                self._wire.clear()
-            pixels = wire_order(self._process(frame), self.profile.leds.order)
-            want = self._wire[frame] = bytes(c for px in pixels for c in px)
-        return bool(self.mcu.led_frames) and self.mcu.led_frames[-1] == want
+        until = time.monotonic() + DEADLINE
+        while time.monotonic() < until:
+            frame = self.serial_leds.last
+            if frame is None:
+                return True
+            want = self._wire.get(frame)
+            if want is None:
+                if len(self._wire) > 256:
+                    self._wire.clear()
+                pixels = self._process.bytes(frame.data)
+                want = self._wire[frame] = wire_bytes(pixels, self.profile.leds.order)
+            if self.mcu.shows(want, 0.2):
+                return True
+        return False
 
     def insert(self, cells: Sequence[str], piece: str) -> None:
         """Push a piece into a track whose path is ``cells``: the run ahead slides
@@ -324,24 +467,43 @@ class Figures:
     settle_to_frame: list[float]
     #: moves recorded under another notation that leaves the same position
     renamed: int
+    #: the loop thread's CPU time in each turn that answered a change and
+    #: played no move, and in each turn that played a move
+    cpu_change: list[float] = field(default_factory=list)
+    cpu_move: list[float] = field(default_factory=list)
+    #: each move's write to the game database: wall time and CPU time
+    store_wall: list[float] = field(default_factory=list)
+    store_cpu: list[float] = field(default_factory=list)
 
 
 def through_mcu(
-    profile_name: str, changes: int, timing: Timing, scan_ms: float, stable_scans: int, seed: int
+    profile_name: str,
+    changes: int,
+    timing: Timing,
+    scan_ms: float,
+    stable_scans: int,
+    seed: int,
+    db_dir: str | None = None,
+    profiler: cProfile.Profile | None = None,
 ) -> Figures:
     profile = load_profile(profile_name)
     probe = Probe()
-    controller = Controller(profile, timing=timing)
-    engine: Engine[Any, Any] = controller.engine
     rng = random.Random(seed)
     serial_leds = profile.leds.backend == "serial"
-    with VirtualMicrocontroller(
-        profile.channel_count,
-        leds=profile.leds.count if serial_leds else 0,
-        kinds=kinds_for(profile),
-        scan_ms=scan_ms,
-        stable_scans=stable_scans,
-    ) as mcu:
+    with (
+        tempfile.TemporaryDirectory(prefix="latency-", dir=db_dir) as directory,
+        Store(f"{directory}/games.db") as database,
+        McuProcess(
+            profile.channel_count,
+            profile.leds.count if serial_leds else 0,
+            kinds_for(profile),
+            scan_ms,
+            stable_scans,
+        ) as mcu,
+    ):
+        store = TimedStore(database)
+        controller = Controller(profile, timing=timing, recorder=store)
+        engine: Engine[Any, Any] = controller.engine
         timed: list[TimedPort] = []
 
         def opener(path: str) -> TimedPort:
@@ -369,6 +531,7 @@ def through_mcu(
         strip.open()
         output = Output(strip)
         loop = TimedLoop(controller, output, probe)
+        loop.profiler = profiler
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)
         runner.start()
         source.start(emit)
@@ -455,6 +618,10 @@ def through_mcu(
         unframed=sum(not answers[i].framed for i in measured),
         settle_to_frame=[probe.commits[i].frame - probe.commits[i].expired for i in commits],
         renamed=renamed,
+        cpu_change=[answers[i].cpu for i in measured if not answers[i].moved],
+        cpu_move=[probe.commits[i].cpu for i in commits],
+        store_wall=store.wall,
+        store_cpu=store.cpu,
     )
 
 
@@ -629,7 +796,25 @@ def main() -> None:
     parser.add_argument("--scan-ms", type=float, default=1.0, help="the firmware's scan period")
     parser.add_argument("--stable-scans", type=int, default=2, help="the firmware's debounce")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--db-dir",
+        default=None,
+        help="where the game database is written (default: the system's temporary directory); "
+        "a directory on the file system to measure, e.g. an SD card's",
+    )
+    parser.add_argument("--games", nargs="*", default=list(GAMES), help="the games to run")
+    parser.add_argument(
+        "--no-in-process", action="store_true", help="leave out the in-process table"
+    )
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="profile the loop's turns (its CPU time) and print the N functions that took longest",
+    )
     args = parser.parse_args()
+    games = [g for g in GAMES if g in args.games]
     timing = Timing(
         settle=args.settle, grace=5.0, takeback_hold=5.0, clear_hold=0.05, attract_after=0
     )
@@ -640,12 +825,23 @@ def main() -> None:
         "excluded (the controller's default is "
         f"{Timing().settle * 1000:.0f} ms)"
     )
-    for game in GAMES:
+    print(f"The game database: {args.db_dir or tempfile.gettempdir()} (WAL, synchronous=FULL)")
+    for game in games:
         name = reference_profile(game)
         if name is None:
             print(f"{game}: no shipped board plays it; skipped")
             continue
-        f = through_mcu(name, args.changes, timing, args.scan_ms, args.stable_scans, args.seed)
+        profiler = cProfile.Profile(time.thread_time) if args.profile else None
+        f = through_mcu(
+            name,
+            args.changes,
+            timing,
+            args.scan_ms,
+            args.stable_scans,
+            args.seed,
+            args.db_dir,
+            profiler,
+        )
         print(
             f"{game}: {f.changes} sensor changes in {f.moves} moves, {f.games} games "
             f"({f.unframed} changes left the frame as it was; {f.renamed} moves recorded "
@@ -656,11 +852,23 @@ def main() -> None:
         print(f"  firmware + pty, hand -> read:   {ms(f.hand_to_read)}")
         print(f"  whole, hand -> frame:           {ms(f.hand_to_frame)}")
         print(f"  settle expired -> move's frame: {ms(f.settle_to_frame)}   ({f.moves} moves)")
+        print(
+            f"  loop CPU, turn answering a change: {ms(f.cpu_change)}   "
+            "(target median 0.3, p99 1 ms)"
+        )
+        print(f"  loop CPU, turn playing a move:     {ms(f.cpu_move)}")
+        print(f"  of which the database write, CPU:  {ms(f.store_cpu)}")
+        print(f"  the database write, wall:          {ms(f.store_wall)}")
+        if profiler is not None:
+            print(f"  the loop's turns, profiled ({game}):")
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+    if args.no_in_process:
+        return
     print(
         "In process (the loop fed directly on one thread, fake clock, settle excluded): "
         "change entering the loop -> frame"
     )
-    for game in GAMES:
+    for game in games:
         if reference_profile(game) is None:
             print(f"  {game:<10} no shipped board plays it; skipped")
             continue

@@ -57,12 +57,13 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
 DEFAULT_GAMES = ("shiftago", "duploline", "bidiline")
 
 
-def pairs(levels: list[int]) -> list[tuple[str, str]]:
-    """(player, opponent): each level against the one below, then against
-    the random and the greedy player."""
+def pairs(levels: list[int], steps_only: bool = False) -> list[tuple[str, str]]:
+    """(player, opponent): each level against the one below, then (unless
+    ``steps_only``) against the random and the greedy player."""
     out = [(f"L{n}", f"L{n - 1}") for n in levels if n > 1]
-    out += [(f"L{n}", "random") for n in levels]
-    out += [(f"L{n}", "greedy") for n in levels]
+    if not steps_only:
+        out += [(f"L{n}", "random") for n in levels]
+        out += [(f"L{n}", "greedy") for n in levels]
     return out
 
 
@@ -262,6 +263,9 @@ def main() -> None:
         "--levels", action="store_true", help="also time every level from midgame positions"
     )
     parser.add_argument("--positions", type=int, default=20, help="positions per game timed")
+    parser.add_argument(
+        "--steps", action="store_true", help="only each level against the one below"
+    )
     parser.add_argument("--opening", type=int, default=2, help="random actions to open a game")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -277,7 +281,7 @@ def main() -> None:
     tasks = [
         Task(config, player, opponent, number, args.opening, args.seed)
         for config in configs
-        for player, opponent in pairs(levels)
+        for player, opponent in pairs(levels, args.steps)
         for number in range(_games_for((player, opponent), args.games, args.slow_games))
     ]
     # the slowest games first, so the two workers finish together

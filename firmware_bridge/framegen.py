@@ -28,7 +28,7 @@ from firmware_bridge.link import HostLink, LinkStats
 
 #: types the microcontroller sends, and the host
 TO_HOST = (p.HELLO, p.SNAPSHOT, p.CHANGES, p.HEARTBEAT, p.NOTICE)
-TO_MCU = (p.CONNECT, p.ACK, p.LEDS)
+TO_MCU = (p.CONNECT, p.ACK, p.LEDS, p.LEDS_PART)
 #: the sensor count of the sessions the harness opens
 SENSORS = 4
 #: the boot id of the microcontroller the host side talks to
@@ -115,6 +115,13 @@ def well_formed_body(pick: Picker, msg_type: int) -> bytes:
     elif msg_type == p.LEDS:
         count = pick.integer(0, 6) if pick.integer(0, 3) else pick.integer(0, 600)
         _put16(out, _u16(pick))
+        _put16(out, count)
+        out += pick.binary(3 * count)
+    elif msg_type == p.LEDS_PART:
+        count = pick.integer(0, 6) if pick.integer(0, 3) else pick.integer(0, 600)
+        _put16(out, _u16(pick))
+        _put16(out, _u16(pick))
+        _put16(out, pick.integer(0, 8) if pick.integer(0, 3) else _u16(pick))
         _put16(out, count)
         out += pick.binary(3 * count)
     else:

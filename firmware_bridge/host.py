@@ -87,8 +87,9 @@ class SerialSensorSource:
 
     # ------------------------------------------------------------ extras
 
-    def set_leds(self, pixels: Sequence[tuple[int, int, int]]) -> None:
-        """Show ``pixels`` (r, g, b per LED of the chain); only the newest frame matters."""
+    def set_leds(self, pixels: bytes | Sequence[tuple[int, int, int]]) -> None:
+        """Show ``pixels`` (bytes, r g b per LED of the chain, or an (r, g, b)
+        per LED); only the newest frame matters."""
         with self._lock:
             self._link.set_leds(pixels)
             self._link.poll(time.monotonic())

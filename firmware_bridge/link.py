@@ -89,6 +89,10 @@ class LinkStats:
     reconnects: int = 0
     version_refusals: int = 0
     led_frames_sent: int = 0
+    #: of those, the frames sent as the LEDs that changed (LEDS_PART, since 1.1)
+    led_parts_sent: int = 0
+    #: the LED bytes sent (r g b per LED, whole frames and parts)
+    led_bytes_sent: int = 0
     notices: int = 0
 
 
@@ -142,6 +146,8 @@ class HostLink:
         self._led_no = 0
         self._led_sent_at: float | None = None
         self._led_shown = -1
+        #: the number and bytes of the last frame sent (what a part changes)
+        self._sent: tuple[int, bytes] | None = None
 
     # ------------------------------------------------------------ outputs
 
@@ -201,30 +207,56 @@ class HostLink:
 
     # ------------------------------------------------------------ LEDs
 
-    def set_leds(self, pixels: Sequence[tuple[int, int, int]]) -> None:
-        """The newest LED frame; sent now if the link is up, else once it is."""
-        buf = bytearray()
-        for i, px in enumerate(pixels):
-            if len(px) != 3 or not all(0 <= c <= 255 for c in px):
-                raise ValueError(f"LED {i} is {px!r}: give (r, g, b) with each value in 0..255")
-            buf += bytes(px)
-        if len(buf) + 7 + p.HEADER_LEN + p.CRC_LEN > p.MAX_PAYLOAD:
+    def set_leds(self, pixels: bytes | Sequence[tuple[int, int, int]]) -> None:
+        """The newest LED frame (bytes, ``r g b`` per LED in the chain's
+        order, or one ``(r, g, b)`` per LED); sent now if the link is up,
+        else once it is."""
+        if isinstance(pixels, bytes | bytearray):
+            if len(pixels) % 3:
+                raise ValueError(f"an LED frame of {len(pixels)} bytes: give three per LED")
+            data = bytes(pixels)
+        else:
+            buf = bytearray()
+            for i, px in enumerate(pixels):
+                if len(px) != 3 or not all(0 <= c <= 255 for c in px):
+                    raise ValueError(f"LED {i} is {px!r}: give (r, g, b) with each value in 0..255")
+                buf += bytes(px)
+            data = bytes(buf)
+        if len(data) + 7 + p.HEADER_LEN + p.CRC_LEN > p.MAX_PAYLOAD:
             raise ValueError(
-                f"{len(pixels)} LEDs do not fit in one frame: at most "
+                f"{len(data) // 3} LEDs do not fit in one frame: at most "
                 f"{(p.MAX_PAYLOAD - 12) // 3} over the serial link"
             )
-        self._leds = bytes(buf)
+        self._leds = data
         self._led_no = (self._led_no + 1) & 0xFFFF
         self._led_sent_at = None
 
     def _send_leds(self, now: float) -> None:
-        if self.state is not LinkState.UP or self._leds is None:
+        leds = self._leds
+        if self.state is not LinkState.UP or leds is None:
             return
         if self._led_shown == self._led_no:
             return
         if self._led_sent_at is not None and now - self._led_sent_at < self.led_retry:
             return
-        self._send(p.Leds(self._led_no, self._leds))
+        sent = self._sent
+        if (
+            self._led_sent_at is None  # sent again (not shown yet): whole
+            and sent is not None
+            and len(sent[1]) == len(leds)
+            and self.identity is not None
+            and self.identity.protocol[1] >= 1
+        ):
+            # only the LEDs that changed since the frame sent last, as Klipper's
+            # neopixel module sends the changed part of its colour data
+            first, end = p.changed_range(sent[1], leds)
+            self._send(p.LedsPart(self._led_no, sent[0], first, leds[3 * first : 3 * end]))
+            self.stats.led_parts_sent += 1
+            self.stats.led_bytes_sent += 3 * (end - first)
+        else:
+            self._send(p.Leds(self._led_no, leds))
+            self.stats.led_bytes_sent += len(leds)
+        self._sent = (self._led_no, leds)
         self._led_sent_at = now
         self.stats.led_frames_sent += 1
 
@@ -302,7 +334,7 @@ class HostLink:
             if hello is None or msg.reason != p.SNAP_CONNECT or len(msg.values) != len(hello.kinds):
                 return False
             self.identity = Identity(
-                (p.PROTOCOL_MAJOR, p.PROTOCOL_MINOR),
+                (p.PROTOCOL_MAJOR, hello.minor),
                 (hello.firmware[0], hello.firmware[1], hello.firmware[2]),
                 hello.board_id,
                 hello.boot_id,
@@ -318,6 +350,7 @@ class HostLink:
             self.stats.sessions += 1
             self._led_shown = -1
             self._led_sent_at = None
+            self._sent = None  # a new session: the MCU has no frame to change
             desc = f"{self.port_name}: {self.identity.describe()}"
             log.info("link up: %s", desc)
             self._events.append(LinkUp(desc))
@@ -396,6 +429,8 @@ class HostLink:
             self._connect(now)
             return False
         self._led_shown = msg.led_frame if self._leds is not None else -1
+        if msg.led_frame == 0:
+            self._sent = None  # blanked (the host was silent): nothing to change
         return p.event_diff(msg.next_event, self._expected) > 0
 
     # ------------------------------------------------------------ timers

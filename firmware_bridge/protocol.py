@@ -28,11 +28,13 @@ except ImportError:  # MicroPython
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    Message: TypeAlias = "Hello | Snapshot | Changes | Heartbeat | Notice | Connect | Ack | Leds"
+    Message: TypeAlias = (
+        "Hello | Snapshot | Changes | Heartbeat | Notice | Connect | Ack | Leds | LedsPart"
+    )
     Buffer: TypeAlias = "bytes | bytearray | memoryview"
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1
 VERSION_BYTE = (PROTOCOL_MAJOR << 4) | PROTOCOL_MINOR
 
 #: the largest payload either end sends or accepts (before COBS)
@@ -53,6 +55,8 @@ NOTICE = 0x05
 CONNECT = 0x41
 ACK = 0x42
 LEDS = 0x43
+# since 1.1: the LEDs that changed since a frame the MCU has
+LEDS_PART = 0x44
 
 TYPE_NAMES = {
     HELLO: "HELLO",
@@ -63,6 +67,7 @@ TYPE_NAMES = {
     CONNECT: "CONNECT",
     ACK: "ACK",
     LEDS: "LEDS",
+    LEDS_PART: "LEDS_PART",
 }
 
 # what a sensor reports (HELLO's kind table)
@@ -140,25 +145,19 @@ def crc16(data: "Buffer", crc: int = 0xFFFF) -> int:
 
 
 def cobs_encode(data: bytes) -> bytes:
-    """Consistent Overhead Byte Stuffing: ``data`` with every 0x00 removed."""
-    data = bytes(data)
+    """Consistent Overhead Byte Stuffing: ``data`` with every 0x00 removed.
+
+    Each run of bytes up to a zero (or the end) is cut out by ``split``, in
+    C: a frame of dark LEDs is mostly zeros, one run each."""
     out = bytearray()
-    start = 0
-    n = len(data)
-    while True:
-        end = data.find(b"\x00", start)
-        if end < 0:
-            end = n
-        # emit blocks of at most 254 data bytes up to the zero (or the end)
-        while end - start >= 254:
+    for run in bytes(data).split(b"\x00"):
+        # blocks of at most 254 data bytes, then the rest up to the zero
+        while len(run) >= 254:
             out.append(0xFF)
-            out += data[start : start + 254]
-            start += 254
-        out.append(end - start + 1)
-        out += data[start:end]
-        if end >= n:
-            break
-        start = end + 1
+            out += run[:254]
+            run = run[254:]
+        out.append(len(run) + 1)
+        out += run
     return bytes(out)
 
 
@@ -332,6 +331,8 @@ class Hello:
         self.led_count = led_count
         self.next_event = next_event
         self.board_id = board_id
+        # the minor version of the frame it came in (what else that end understands)
+        self.minor = PROTOCOL_MINOR
 
     def encode_body(self) -> bytes:
         bid = self.board_id.encode()
@@ -528,6 +529,71 @@ class Leds:
         return cls(_u16(body, 0), bytes(body[4:]))
 
 
+class LedsPart:
+    """Since 1.1: LED frame ``frame`` is frame ``base`` with the LEDs from
+    ``start`` on changed to ``pixels`` (r g b per LED). An MCU that does not
+    show frame ``base`` ignores it (the host sends the whole frame again)."""
+
+    def __init__(self, frame: int, base: int, start: int, pixels: bytes) -> None:
+        self.frame = frame
+        self.base = base
+        self.start = start
+        self.pixels = pixels  # bytes, r g b per LED
+
+    def encode_body(self) -> bytes:
+        out = bytearray()
+        _put16(out, self.frame)
+        _put16(out, self.base)
+        _put16(out, self.start)
+        _put16(out, len(self.pixels) // 3)
+        out += self.pixels
+        return bytes(out)
+
+    @classmethod
+    def decode_body(cls, body: bytes) -> "LedsPart":
+        if len(body) < 8:
+            raise ProtocolError("LEDS_PART body is " + str(len(body)) + " bytes, at least 8 needed")
+        count = _u16(body, 6)
+        _need(body, 8 + 3 * count, "LEDS_PART")
+        return cls(_u16(body, 0), _u16(body, 2), _u16(body, 4), bytes(body[8:]))
+
+    def apply(self, pixels: bytes) -> "bytes | None":
+        """Frame ``base``'s ``pixels`` with this part's LEDs changed; None when
+        the part reaches beyond them."""
+        first = 3 * self.start
+        end = first + len(self.pixels)
+        if end > len(pixels):
+            return None
+        return pixels[:first] + self.pixels + pixels[end:]
+
+
+def changed_range(old: "Buffer", new: "Buffer") -> "tuple[int, int]":
+    """The LEDs ``first, end`` (``end`` excluded) outside which two frames
+    of the same length are equal; ``(0, 0)`` when they are equal."""
+    n = len(new)
+    if len(old) != n:
+        raise ValueError("frames of " + str(len(old)) + " and " + str(n) + " bytes")
+    a, b = memoryview(old), memoryview(new)
+    if a == b:
+        return 0, 0
+    lo, hi = 0, n  # a[:lo] == b[:lo], a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    first = lo
+    lo, hi = first, n  # a[hi:] == b[hi:], a[lo:] != b[lo:]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[mid:hi] == b[mid:hi]:
+            hi = mid
+        else:
+            lo = mid
+    return first // 3, (hi + 2) // 3
+
+
 MESSAGE_CLASSES = {  # type: dict[int, type[Message]]
     HELLO: Hello,
     SNAPSHOT: Snapshot,
@@ -537,6 +603,7 @@ MESSAGE_CLASSES = {  # type: dict[int, type[Message]]
     CONNECT: Connect,
     ACK: Ack,
     LEDS: Leds,
+    LEDS_PART: LedsPart,
 }
 MESSAGE_TYPES = {cls: t for t, cls in MESSAGE_CLASSES.items()}
 
@@ -557,7 +624,10 @@ def decode_message(encoded: bytes) -> "tuple[int, Message]":
     cls = MESSAGE_CLASSES.get(msg_type)
     if cls is None:
         raise ProtocolError("unknown message type " + hex(msg_type))
-    return seq, cls.decode_body(body)
+    msg = cls.decode_body(body)
+    if isinstance(msg, Hello):
+        msg.minor = version & 0xF
+    return seq, msg
 
 
 class Decoder:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -21,6 +22,8 @@ from tiny_games import TinyDice
 
 from boardctl.computer import level, think
 from boardctl.engines import CHANCE, GAMES, create
+from boardctl.engines.linie1 import Linie1
+from boardctl.engines.linie1.values import LAY
 from boardctl.engines.playing import score_shares, shares, terminal_values
 from boardctl.engines.shiftago import ShiftagoState
 
@@ -218,7 +221,8 @@ def test_beeline_a_first_piece_toward_the_goal_shortens_the_race_and_is_chosen()
 
 
 def test_linie1_the_computer_lays_its_route_and_the_route_counts_its_tiles() -> None:
-    from boardctl.engines.linie1.evaluate import Flood, Network, tiles_needed
+    from boardctl.engines.linie1.evaluate import Flood, Network
+    from boardctl.engines.linie1.evaluate import route_tiles as tiles_needed
 
     engine = create("linie1", {"secrets": "dealt"})
     net = Network(engine)
@@ -237,3 +241,27 @@ def test_linie1_the_computer_lays_its_route_and_the_route_counts_its_tiles() -> 
     assert after == before - 2, "both tiles laid on its route"
     values = engine.evaluate(state)
     assert values[me] > values[1 - me], "two tiles ahead"
+
+
+def test_linie1_a_route_counts_the_tiles_one_streetcar_needs_through_every_stop() -> None:
+    """Along the demo game, player 1's route: one tile fewer for each tile
+    laid on it, no fewer than the legs counted apart, and none left exactly
+    when a streetcar can drive it from terminal to terminal."""
+    from boardctl.engines.linie1.demo import MOVES
+    from boardctl.engines.linie1.evaluate import Flood, Network, route_tiles, tiles_needed
+
+    engine = create("linie1")
+    assert isinstance(engine, Linie1)
+    net = Network(engine)
+    state = engine.initial()
+    counts = []
+    for text in MOVES:
+        if state.lines[0] >= 0 and state.phase == LAY and state.player == 0:
+            flood = Flood(net, state.tiles)
+            tiles = route_tiles(engine, net, flood, state, 0)
+            assert tiles >= tiles_needed(engine, net, flood, state, 0)
+            assert (tiles == 0) == (engine.route_of(state, 0) is not None)
+            counts.append(tiles)
+        state = engine.apply(state, engine.parse_action(text))
+    assert counts[0] > 10 and counts[-1] == 0
+    assert all(a - b in (0, 1, 2) for a, b in pairwise(counts)), counts

@@ -667,3 +667,44 @@ def test_another_move_halfway_through_a_turn_replays_exactly(tmp_path: Path) -> 
     turns = rethink(record)
     assert [t.same for t in turns] == [True, True]
     assert turns[0].cut and turns[0].recorded == (turn[0],)
+
+
+def test_a_pass_of_the_computer_no_board_can_show_is_played_at_once() -> None:
+    """Linie 1 on a small board, the cards dealt: the computer starts its
+    trip on a route that is not complete (caught: no streetcar goes on the
+    board) and no tile in its hand fits, so it passes. No board shows either
+    and no person may tell the computer's move: the controller plays them as
+    soon as they are shown."""
+    import json
+    from pathlib import Path
+
+    record = Path(__file__).parent / "records" / "linie1"
+    small = json.loads(
+        (record / "pass_when_nothing_fits_then_trip_wins_without_exact_count.json").read_text()
+    )
+    options = {"board_data": small["options"]["board_data"], "secrets": "dealt"}
+    deals = ["deal:L1", "deal:L2", "deal:X1", "deal:X2"]
+    moves = [m for m in small["moves"] if not m.startswith("start:")]
+    moves = [*deals, *moves[: moves.index("roll:H")], "start:t1a", "roll:H", ">a1-b1-c1"]
+    engine = create("linie1", options)
+    thinker = ScriptedThinker()
+    c = Controller(
+        profile_for(engine),
+        options=options,
+        resume=("linie1", options, moves),
+        seats=Seats.from_str("hands,computer:1"),
+        resume_seats=Seats.from_str("hands,computer:1").seeded(lambda: 1),
+        thinker=thinker,
+        seeds=lambda: next(SEEDS),
+    )
+    table = Table(c)
+    start = table.profile.projected_layout(engine.layout(c.match.state))
+    table.apply([hands.Change(s, p) for s, p in sorted(start.items())])
+    table.settle()
+    assert c.state is Phase.AWAITING_MOVE and c.status()["to_move"] == 1
+    request = thinker.asked[-1]
+    c.computer_answered(ComputerMoved(request.id, ("start:t2a", "pass")), table.now)
+    # a start that is caught puts no streetcar on the board: both are told
+    assert c.match.moves_text()[-2:] == ["start:t2a", "pass"], c.match.moves_text()
+    assert c.status()["to_move"] == 0 and "computer" not in c.status()
+    assert c.state is Phase.AWAITING_MOVE

@@ -186,6 +186,23 @@ def test_a_wrong_board_says_why_where_the_rules_know(
     )
 
 
+def test_a_view_read_after_the_game_moved_on_still_says_what_it_showed() -> None:
+    """The status is built when it is first read, and says what the view
+    saw then, not what the game became since (a web page reads it later)."""
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    before = c.view()
+    table.hands("insert E7", "p1")
+    after = c.view()
+    assert after.status["moves"] == ["W1", "E7"]
+    assert before.status["moves"] == ["W1"]
+    assert before.status["moves_applied"] == 1 and before.status["to_move"] == 1
+    assert after.status["moves_applied"] == 2 and after.status["to_move"] == 0
+    assert before.status != after.status
+    assert after.status == c.view().status
+
+
 def test_games_lists_who_won_each_finished_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -215,3 +232,17 @@ def test_games_lists_who_won_each_finished_game(
     assert lines[0].endswith("0 moves")
     assert lines[1].endswith("0 moves, a draw")
     assert lines[2].endswith("1 move, red won")
+
+
+def test_a_status_that_says_the_same_is_built_once_for_every_turn_that_reads_it() -> None:
+    """A watcher that hears the status on every turn of the loop (the sound)
+    gets the one built before while nothing it says has changed."""
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    first = c.view().status
+    assert first["moves"] == ["W1"]
+    table.wait(0.5)  # the loop turns; nothing changes
+    assert c.view().status is first
+    table.hands("insert E7", "p1")
+    assert c.view().status is not first and c.view().status["moves"] == ["W1", "E7"]

@@ -82,10 +82,11 @@ def test_spi_encoding_sends_three_spi_bits_per_led_bit_in_led_order() -> None:
 
 class _Link:
     def __init__(self) -> None:
-        self.sent: list[list[tuple[int, int, int]]] = []
+        self.sent: list[bytes] = []
 
-    def set_leds(self, pixels: Sequence[tuple[int, int, int]]) -> None:
-        self.sent.append(list(pixels))
+    def set_leds(self, pixels: bytes | Sequence[tuple[int, int, int]]) -> None:
+        assert isinstance(pixels, bytes)  # the frame's bytes, never turned into tuples
+        self.sent.append(pixels)
 
 
 def test_serial_backend_hands_final_bytes_to_the_link() -> None:
@@ -94,8 +95,8 @@ def test_serial_backend_hands_final_bytes_to_the_link() -> None:
     with create_strip(chain, link=link) as strip:
         strip.show([(255, 0, 0), (0, 0, 200)])
         strip.show([(255, 0, 0), (0, 0, 200)])
-    assert link.sent[0] == [(0, 128, 0), (0, 0, 100)]
-    assert len(link.sent) == 2 and link.sent[1] == [(0, 0, 0), (0, 0, 0)]
+    assert link.sent[0] == bytes([0, 128, 0, 0, 0, 100])  # GRB, at half brightness
+    assert len(link.sent) == 2 and link.sent[1] == bytes(6)
     with pytest.raises(HardwareUnavailable, match="no link was given"):
         create_strip(chain).open()
 

@@ -214,3 +214,29 @@ def test_a_game_is_not_put_away_the_moment_its_sensors_come_back(tmp_path: Path)
         assert _statuses(store) == [("playing", 1)]
         table.wait(1 * MINUTE)
         assert _statuses(store) == [("playing", 0), ("abandoned", 1)]
+
+
+def test_the_next_game_of_the_same_kind_begins_without_building_its_rules_again(
+    tmp_path: Path,
+) -> None:
+    """Putting a game away starts the next one on the loop's thread: the
+    rules engine of the same game and options is the one played (Beeline's
+    takes tens of milliseconds to build, a pause in the LEDs)."""
+    built: list[str] = []
+
+    def engines(name: str, options: object) -> object:
+        built.append(name)
+        return create(name, options)  # type: ignore[arg-type]
+
+    with Store(tmp_path / "g.db") as store:
+        engine = create("shiftago")
+        c = Controller(profile_for(engine), recorder=store, engines=engines)  # type: ignore[arg-type]
+        table = Table(c)
+        table.hands("insert W1", "p0")
+        played = c.engine
+        table.wait(21 * MINUTE)
+        assert c.state is Phase.ATTRACT and c.match.actions == []
+        assert _statuses(store)[1] == ("abandoned", 1)
+        assert c.engine is played and built == ["shiftago"]
+        c.new(None, {"variant": "expert"}, table.now)  # other options: rules of their own
+        assert c.engine is not played and built == ["shiftago", "shiftago"]

@@ -198,6 +198,56 @@ def test_every_tile_the_rules_allow_is_offered_and_no_other(seed: int) -> None:
                 action = Lay(((cell, code),))
                 allowed = engine.why_illegal(state, action) is None
                 assert allowed == (action in offered), engine.format_action(action)
+    # and each exchange of two tiles side by side, as the rules' own checks judge it
+    doubles = {a for a in engine.legal_actions(state) if isinstance(a, Lay) and len(a.parts) == 2}
+    tiles = state.tiles
+    tried = 0
+    for a in geo.track_cells:
+        for d in (1, 2):
+            b = a + geo.offsets[d]
+            if not tiles[a] or geo.kind[b] != TRACK or not tiles[b]:
+                continue
+            for ca in geo.upgrades[tiles[a]]:
+                for cb in geo.upgrades[tiles[b]]:
+                    action = Lay(((a, ca), (b, cb)))
+                    allowed = engine.why_illegal(state, action) is None
+                    assert allowed == (action in doubles), engine.format_action(action)
+                    tried += 1
+    assert len(doubles) <= tried
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=5))
+def test_a_listing_derived_from_the_position_before_is_the_listing_made_afresh(
+    seed: int, players: int
+) -> None:
+    """Each position's lays come from its parent's where a lay made it (the
+    rails within two cells of the tiles laid worked out again); the same
+    position read back from its record, with nothing to derive from, lists
+    exactly the same actions in the same order."""
+    engine = create("linie1", {"players": players})
+    rng = random.Random(seed)
+    state = engine.initial()
+    for _ in range(250):
+        if engine.outcome(state).over:
+            break
+        if engine.actor(state) is CHANCE:
+            outcomes = engine.chance_outcomes(state)
+            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+        else:
+            legal = list(engine.legal_actions(state))
+            afresh = engine.state_from_json(engine.state_to_json(state))
+            assert afresh == state
+            assert list(engine.legal_actions(afresh)) == legal
+            action = rng.choice(legal)
+            child = engine.apply_unchecked(state, action)
+            if rng.random() < 0.3 and engine.actor(child) is not CHANCE and child.phase == LAY:
+                # a position played on before it was listed: its child derives
+                # through it
+                copy = engine.state_from_json(engine.state_to_json(child))
+                action = rng.choice(list(engine.legal_actions(copy)))
+                state = child
+        state = engine.apply_unchecked(state, action)
 
 
 @settings(max_examples=8, deadline=None)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from boardctl.sensing import LinkDown, LinkUp, SensorChange, SensorEvent, SensorSnapshot
 from firmware_bridge import protocol as p
 from firmware_bridge.firmware.core import McuLink
@@ -11,7 +14,7 @@ from firmware_bridge.link import HostLink, LinkState
 class Pair:
     """A host and a firmware joined by a scripted wire; time moves only when told."""
 
-    def __init__(self, channels: int = 4, **host: object) -> None:
+    def __init__(self, channels: int = 4, leds: int = 2, **host: object) -> None:
         self.to_host = bytearray()
         self.values = [0] * channels
         self.shown: list[bytes] = []
@@ -19,7 +22,7 @@ class Pair:
             self.to_host.extend,
             self.values,
             bytes([1] * channels),
-            2,
+            leds,
             "t",
             7,
             show_leds=self.shown.append,
@@ -202,3 +205,88 @@ def test_the_audit_corrects_a_wrong_host_picture_while_the_board_is_busy() -> No
     assert pair.host.picture == pair.values and pair.host.picture[3] == 0
     # the controller hears of the correction as a snapshot
     assert any(isinstance(e, SensorSnapshot) for e in pair.events[2:])
+
+
+#: LED frames of a chain of 12: a first frame, then changes of a few LEDs each
+_FRAMES = st.lists(
+    st.lists(st.tuples(st.integers(0, 11), st.binary(min_size=3, max_size=3)), max_size=4),
+    min_size=1,
+    max_size=12,
+)
+
+
+def _frames(first: bytes, changes: list[list[tuple[int, bytes]]]) -> list[bytes]:
+    frames = [first]
+    for change in changes:
+        frame = bytearray(frames[-1])
+        for led, colour in change:
+            frame[3 * led : 3 * led + 3] = colour
+        frames.append(bytes(frame))
+    return frames
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    first=st.binary(min_size=36, max_size=36),
+    changes=_FRAMES,
+    lost=st.sets(st.integers(0, 12), max_size=3),
+    steps=st.lists(st.integers(0, 2), min_size=13, max_size=13),
+)
+def test_the_leds_that_changed_are_sent_and_the_board_shows_the_newest_frame(
+    first: bytes, changes: list[list[tuple[int, bytes]]], lost: set[int], steps: list[int]
+) -> None:
+    """Each new frame goes as the LEDs that changed since the frame sent last;
+    whatever is lost on the way to the board (a part whose frame the board
+    never got is ignored), it ends up showing the newest frame, sent whole
+    again if need be."""
+    pair = Pair(leds=12)
+    pair.step()
+    pair.step()
+    frames = _frames(first, changes)
+    for n, frame in enumerate(frames):
+        pair.host.set_leds(frame)
+        for _ in range(steps[n]):  # the loop may draw again before the link runs
+            pair.step(lose_to_mcu=n in lost)
+    for _ in range(40):
+        pair.step()
+    assert pair.shown[-1] == frames[-1]
+    if not lost and steps[0] and any(steps[1 : len(frames)]):
+        # a frame after the first went as the LEDs it changed
+        assert pair.host.stats.led_parts_sent >= 1
+
+
+@given(old=st.binary(min_size=0, max_size=60).filter(lambda b: len(b) % 3 == 0), data=st.data())
+def test_a_part_applied_to_the_frame_it_changes_gives_the_new_frame(
+    old: bytes, data: st.DataObject
+) -> None:
+    new = data.draw(st.binary(min_size=len(old), max_size=len(old)))
+    first, end = p.changed_range(old, new)
+    assert old[: 3 * first] == new[: 3 * first] and old[3 * end :] == new[3 * end :]
+    if old != new:  # the range is the tightest: its first and last LEDs differ
+        assert old[3 * first : 3 * first + 3] != new[3 * first : 3 * first + 3]
+        assert old[3 * end - 3 : 3 * end] != new[3 * end - 3 : 3 * end]
+    part = p.LedsPart(2, 1, first, new[3 * first : 3 * end])
+    _seq, decoded = p.decode_message(p.encode_message(part, 0)[:-1])
+    assert isinstance(decoded, p.LedsPart) and decoded.apply(old) == new
+
+
+def test_a_board_of_protocol_1_0_gets_whole_frames() -> None:
+    pair = Pair(leds=2)
+    pair.host.feed(b"", pair.now)
+    pair.step()
+    # the board's HELLO came in a 1.0 frame: it does not know LEDS_PART
+    hello = p.Hello((1, 0, 0), 7, bytes([1] * 4), 2, 0, "old")
+    pair.host = HostLink()
+    pair.host.open(pair.now)
+    pair.host.feed(p.encode_frame(p.HELLO, 0, hello.encode_body(), version=0x10), pair.now)
+    snap = p.Snapshot(p.SNAP_CONNECT, 0, [0, 0, 0, 0])
+    pair.host.feed(p.encode_frame(p.SNAPSHOT, 1, snap.encode_body(), version=0x10), pair.now)
+    assert pair.host.identity is not None and pair.host.identity.protocol == (1, 0)
+    pair.host.set_leds(bytes([1, 2, 3, 4, 5, 6]))
+    pair.host.poll(pair.now)
+    pair.host.set_leds(bytes([1, 2, 3, 9, 9, 9]))
+    pair.host.poll(pair.now)
+    sent = p.Decoder().feed(pair.host.take_output())
+    leds = [m for _, m in sent if isinstance(m, p.Leds | p.LedsPart)]
+    assert [type(m) for m in leds] == [p.Leds, p.Leds]
+    assert pair.host.stats.led_parts_sent == 0

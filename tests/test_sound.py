@@ -535,6 +535,7 @@ def test_a_hung_player_is_ended_when_the_board_stops(tmp_path: Path) -> None:
     assert twin.wait_for(lambda heard: len(heard) == 1, WAIT)
     speaker.close(timeout=WAIT)
     assert speaker._thread is not None and not speaker._thread.is_alive()
+    assert speaker.fault is None, "a clip cut short at shutdown is no fault"
 
 
 def test_a_missing_player_says_what_to_install() -> None:
@@ -629,3 +630,75 @@ def test_espeak_follows_the_volume(espeak: Espeak) -> None:
     loud = max(abs(v) for v in _pcm(espeak.render("Blue wins", "en", 100))[1])
     soft = max(abs(v) for v in _pcm(espeak.render("Blue wins", "en", 25))[1])
     assert soft < loud / 2
+
+
+# -- which speaker plays --------------------------------------------------------------------
+
+
+def test_the_sound_cards_are_read_as_the_kernel_lists_them(tmp_path: Path) -> None:
+    from hardware.audio import sound_cards
+
+    cards = tmp_path / "cards"
+    cards.write_text(
+        " 0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones\n"
+        "                      bcm2835 Headphones\n"
+        " 1 [Device         ]: USB-Audio - USB Audio Device\n"
+        "                      Generic USB Audio Device at usb-3f980000.usb-1.2, full speed\n",
+        encoding="utf-8",
+    )
+    assert sound_cards(cards) == [
+        "bcm2835_headpho - bcm2835 Headphones",
+        "USB-Audio - USB Audio Device",
+    ]
+    (tmp_path / "none").write_text("--- no soundcards ---\n", encoding="utf-8")
+    assert sound_cards(tmp_path / "none") == []
+    assert sound_cards(tmp_path / "missing") == []
+
+
+def test_the_device_setting_chooses_the_speaker(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hardware.audio as audio
+
+    speaker, note = audio.open_speaker("")
+    assert speaker is None and note is not None and "device is empty" in note
+    speaker, note = audio.open_speaker("plughw:1,0")
+    assert isinstance(speaker, AplayOutput) and speaker.device == "plughw:1,0" and note is None
+    monkeypatch.setattr(audio, "sound_cards", lambda: [])
+    monkeypatch.setattr(audio, "player", lambda: "/usr/bin/aplay")
+    speaker, note = audio.open_speaker("auto")
+    assert speaker is None and note is not None and "no sound card" in note
+    monkeypatch.setattr(audio, "sound_cards", lambda: ["bcm2835 Headphones"])
+    speaker, note = audio.open_speaker("auto")
+    assert isinstance(speaker, AplayOutput) and speaker.device == "default"
+    monkeypatch.setattr(audio, "player", lambda: None)
+    speaker, note = audio.open_speaker("auto")
+    assert speaker is None and note is not None and "alsa-utils" in note
+
+
+def test_a_board_without_a_speaker_still_hears_for_its_pages() -> None:
+    note = "no speaker: this machine has no sound card (the web pages may play the sound)"
+    sounder = Sounder(
+        SoundSettings(voice=True), None, local=_Clock(datetime(2026, 1, 1, 12)), note=note
+    )
+    sounder.hear(_status(phase="setup"), BOARD)
+    sounder.hear(_status(), BOARD)
+    report = sounder.report()
+    assert report["speaker"] is False and report["note"] == note
+    assert [(h["cue"], h["text"]) for h in report["heard"]] == [("your_turn", "Blue to play")]
+
+
+def test_the_pages_get_the_boards_own_voice_for_the_newest_sentences() -> None:
+    voice = _Voice()
+    sounder = Sounder(
+        SoundSettings(voice=True), None, local=_Clock(datetime(2026, 1, 1, 12)), voice=voice
+    )
+    sounder.hear(_status(phase="setup"), BOARD)
+    sounder.hear(_status(), BOARD)
+    sounder.hear(_status(moves=["W1"], to_move=1), BOARD)
+    numbered = {h["n"]: h for h in sounder.report()["heard"]}
+    said = next(n for n, h in numbered.items() if h["text"] == "Red to play")
+    cue_only = next(n for n, h in numbered.items() if h["text"] is None)
+    wav = sounder.voiced(said)
+    assert wav is not None and wav_seconds(wav) > 0.5
+    assert sounder.voiced(said) == wav and voice.rendered == ["Red to play"], "rendered once"
+    assert sounder.voiced(cue_only) is None, "a cue has no words"
+    assert sounder.voiced(999) is None, "only the newest sentences"

@@ -6,6 +6,10 @@ said by its voice; the operator changes the sound and checks the speaker."""
 
 from __future__ import annotations
 
+import shutil
+import urllib.error
+import urllib.request
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,6 +37,27 @@ if (window.speechSynthesis) {
   window.speechSynthesis.speak = (u) => window.heardHere.said.push([u.text, u.lang]);
 }
 """
+#: a browser with an English voice
+SPEAKS = """
+if (window.speechSynthesis) {
+  window.speechSynthesis.getVoices = () => [{ lang: "en-US", name: "English" }];
+}
+"""
+#: a browser without any voice (many on Linux): the board's own is fetched and played
+MUTE = """
+window.speechSynthesis.getVoices = () => [];
+window.heardHere.buffers = 0;
+window.AudioContext.prototype.createBufferSource = function () {
+  const source = RealContext.prototype.createBufferSource.call(this);
+  const start = source.start.bind(source);
+  source.start = (...args) => {
+    window.heardHere.buffers += 1;
+    window.heardHere.seconds = source.buffer.duration;
+    return start(...args);
+  };
+  return source;
+};
+"""
 
 
 @pytest.fixture
@@ -56,7 +81,7 @@ def _heard(page: Any) -> dict[str, Any]:
 
 
 def test_the_phone_plays_the_boards_cues_after_a_tap(sim: Simulation, page: Any) -> None:
-    page.add_init_script(INSTRUMENT)
+    page.add_init_script(INSTRUMENT + SPEAKS)
     page.goto(f"{sim.daemon.web.url}/")
     button = page.locator("#sound")
     assert button.inner_text().startswith("Sound off")
@@ -112,3 +137,26 @@ def test_the_operator_changes_the_sound_and_checks_the_speaker(sim: Simulation, 
     page.wait_for_function(
         "document.getElementById('sound-note').textContent.includes('no speaker')", timeout=WAIT
     )
+
+
+def test_a_browser_without_a_voice_plays_the_boards_own(sim: Simulation, page: Any) -> None:
+    if shutil.which("espeak-ng") is None:
+        warnings.warn(
+            "espeak-ng is not installed: the pages' board voice is not tested", stacklevel=1
+        )
+        pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)")
+    page.add_init_script(INSTRUMENT + MUTE)
+    page.goto(f"{sim.daemon.web.url}/")
+    page.locator("#sound").click()
+    _move(sim, page, "insert W3")
+    page.wait_for_function("window.heardHere.buffers === 1", timeout=WAIT)
+    heard = _heard(page)
+    assert heard["said"] == [], "the browser's own voice is not asked"
+    assert 0.4 < heard["seconds"] < 4, "'Red to play' in the board's voice"
+    number = sim.status()["sound"]["heard"][-1]["n"]
+    with urllib.request.urlopen(f"{sim.daemon.web.url}/api/voice/{number}") as r:
+        assert r.headers["Content-Type"] == "audio/wav" and r.read(4) == b"RIFF"
+    for bad in ("999", "x", "1" * 20):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{sim.daemon.web.url}/api/voice/{bad}")
+        assert refused.value.code == 404

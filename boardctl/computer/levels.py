@@ -1,8 +1,13 @@
 """The computer opponent's five levels: how much it may think, and how.
 
-Weakness never comes from a random blunder. A lower level evaluates fewer
-positions, so it looks less far ahead and sees fewer of the opponent's
-replies; its moves are still the best it found, so they look natural.
+Weakness never comes from a random blunder. Each level is a budget and a
+style: a lower level evaluates fewer positions, so it looks less far ahead
+and sees fewer of the opponent's replies; levels 1 and 2 judge positions by
+the game's beginner's glance (:meth:`Playing.glance`: in DuploLine their own
+lines only, in bidiline the sticks counted; elsewhere the evaluation itself);
+level 5 searches by alpha-beta where the game suits it
+(:attr:`Playing.suits_alphabeta`: DuploLine, bidiline), the tree search
+elsewhere. Its moves are still the best it found, so they look natural.
 
 The budget is a number of positions evaluated (never a time, so a level
 plays the same everywhere, on this machine or a Raspberry Pi), multiplied by
@@ -18,11 +23,34 @@ for players; docs/benchmarks.md gives how long each thinks.
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from boardctl.engines.playing import Playing
 from boardctl.errors import UnknownLevel
+
+
+class Sight(enum.Enum):
+    """How a level judges the positions it reaches."""
+
+    #: the game's evaluation (:meth:`Playing.evaluate`)
+    FULL = "full"
+    #: the game's beginner's view (:meth:`Playing.glance`): in a game that
+    #: offers one, each player's own chances only, blind to the other's
+    #: threats; elsewhere the evaluation itself
+    GLANCE = "glance"
+
+
+class Method(enum.Enum):
+    """How a level searches."""
+
+    #: Monte Carlo tree search (:mod:`.search`): every game
+    TREE = "tree"
+    #: alpha-beta (:mod:`.alphabeta`) in a game that suits it
+    #: (:attr:`Playing.suits_alphabeta`), the tree search elsewhere
+    ALPHABETA = "alphabeta"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +70,18 @@ class Level:
     exploration: float
     #: how it plays, in words for people
     style: str
+    #: how it judges a position: the full evaluation or a beginner's glance
+    sight: Sight = Sight.FULL
+    #: how it searches
+    method: Method = Method.TREE
+
+    def judge(self, engine: Playing[Any, Any]) -> Callable[[Any], tuple[float, ...]]:
+        """How this level values a position of ``engine``'s game."""
+        return engine.glance if self.sight is Sight.GLANCE else engine.evaluate
+
+    def alphabeta(self, engine: Playing[Any, Any]) -> bool:
+        """Whether it searches ``engine``'s game by alpha-beta."""
+        return self.method is Method.ALPHABETA and engine.suits_alphabeta
 
     def budget(self, engine: Playing[Any, Any]) -> int:
         """The positions it evaluates in ``engine``'s game: :attr:`positions`
@@ -56,16 +96,20 @@ LEVELS: tuple[Level, ...] = (
         "Puppy",
         1,
         0.5,
-        "Plays the move that looks best right now and takes a win it can see at once, "
-        "but never thinks about your reply: a friendly opponent for children and first games.",
+        "Plays the move that looks best right now to a beginner's eye and takes a win it can "
+        "see at once, but never thinks about your reply: a friendly opponent for children "
+        "and first games.",
+        Sight.GLANCE,
     ),
     Level(
         2,
         "Easy",
         200,
         0.5,
-        "Checks your answers to its few most promising moves, so it falls for a threat it "
-        "does not look at and rarely makes one of its own.",
+        "Plans its own move a little ahead, still with a beginner's eye (in DuploLine its "
+        "own lines, in bidiline the sticks counted): it falls for a threat it does not look "
+        "at and rarely makes one of its own.",
+        Sight.GLANCE,
     ),
     Level(
         3,
@@ -88,7 +132,10 @@ LEVELS: tuple[Level, ...] = (
         30_000,
         0.5,
         "Thinks as far as the time allows (about half a second here, three seconds on a "
-        "Raspberry Pi Zero 2 W): sets up double threats and defends early.",
+        "Raspberry Pi Zero 2 W): sets up double threats and defends early. In DuploLine and "
+        "bidiline it reads exact sequences by alpha-beta.",
+        Sight.FULL,
+        Method.ALPHABETA,
     ),
 )
 

@@ -115,7 +115,8 @@ class Search:
     """One search from ``state`` for ``seat``; :meth:`run` spends the budget.
 
     ``actions`` are the root's actions to weigh (the legal ones, less any
-    the caller excluded).
+    the caller excluded); ``evaluate`` values a position (the engine's
+    :meth:`~Playing.evaluate` unless given).
     """
 
     def __init__(
@@ -126,8 +127,12 @@ class Search:
         actions: Sequence[Any],
         rng: Rng,
         exploration: float,
+        evaluate: Callable[[Any], tuple[float, ...]] | None = None,
     ) -> None:
         self.engine = engine
+        #: how a position is valued: the game's evaluation unless the level
+        #: judges by another (:meth:`Playing.glance`)
+        self.evaluate = engine.evaluate if evaluate is None else evaluate
         self.seat = seat
         self.rng = rng
         self.exploration = exploration
@@ -234,7 +239,7 @@ class Search:
             node = Node(state, None, value)
             node.proven = value
             return node
-        return Node(state, actor, engine.evaluate(state))
+        return Node(state, actor, self.evaluate(state))
 
     def _expand(self, node: Node) -> tuple[float, ...]:
         """Make every child of ``node``; its value is the best of them for
@@ -404,4 +409,4 @@ class Search:
         engine = self.engine
         if engine.actor(state) is None:
             return terminal_values(self.players, engine.outcome(state).winner)
-        return engine.evaluate(state)
+        return self.evaluate(state)

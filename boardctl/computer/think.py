@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
+from boardctl.computer.alphabeta import AlphaBeta
 from boardctl.computer.levels import Level
 from boardctl.computer.search import Search
 from boardctl.engines import CHANCE, Engine
@@ -88,9 +89,13 @@ def think(
         if engine.actor(after) is None:
             value = terminal_values(engine.players, engine.outcome(after).winner)[seat]
         else:
-            value = engine.evaluate(after)[seat]
+            value = level.judge(engine)(after)[seat]
         return Thought(allowed[0], 0, value)
-    search = Search(engine, state, seat, allowed, rng, level.exploration)
+    search: Search | AlphaBeta
+    if level.alphabeta(engine) and engine.players == 2 and not engine.has_secrets:
+        search = AlphaBeta(engine, state, seat, allowed, rng, level.judge(engine))
+    else:
+        search = Search(engine, state, seat, allowed, rng, level.exploration, level.judge(engine))
     search.run(level.budget(engine), stop)
     action, value = search.best()
     return Thought(action, search.iterations, value)

@@ -191,7 +191,7 @@ class Loop:
         self.start()
         while self.turn():
             pass
-        self.output.show(tuple((0, 0, 0) for _ in range(self.controller.profile.leds.count)))
+        self.output.show(Frame.dark(self.controller.profile.leds.count))
 
     def turn(self, block: bool = True) -> bool:
         """Take one event (waiting until the next deadline at most), handle it
@@ -280,7 +280,7 @@ class Loop:
         """Show the scene of ``view`` (the turn's view) at ``now``."""
         self._view = view
         if self.lighting is not None and self.lighting.dark(view):
-            frame: Frame = tuple((0, 0, 0) for _ in range(self.controller.profile.leds.count))
+            frame: Frame = Frame.dark(self.controller.profile.leds.count)
         else:
             frame = render(view, self.controller.profile, self.palette, now)
         if frame != self._last:

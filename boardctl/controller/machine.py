@@ -39,7 +39,7 @@ from boardctl.controller.opponent import (
     Thinker,
 )
 from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
-from boardctl.controller.present import Scene, build_view
+from boardctl.controller.present import Scene, Status, build_view
 from boardctl.controller.reconcile import (
     Ambiguous,
     Played,
@@ -141,6 +141,8 @@ class Controller(Conditions):
         #: told actions a takeback by the board undid, and the number of
         #: actions before the first of them: shown until the game is past it
         self._told_undone: tuple[int, tuple[str, ...]] | None = None
+        #: the last view's status (the next view keeps it while it says the same)
+        self._status: Status | None = None
         configured = engines(
             game or profile.game, profile.game_options if options is None else options
         )
@@ -360,7 +362,21 @@ class Controller(Conditions):
         if self.state is Phase.ATTRACT and self.opponent.seats.any_person:
             awake = True  # the player at the other board may act while this room is quiet
         self.opponent.follow(self.engine, self.match, awake, now)
+        self._play_told_move()
         self._direct()
+
+    def _play_told_move(self) -> None:
+        """The next actions of the computer's (or another board's) move shown
+        while the board cannot show them (a Linie 1 pass, a trip's start that
+        is caught): played at once, once the actions before them are made on
+        the board; the status tells them."""
+        while self.state is Phase.AWAITING_MOVE and can("move_made", self.state):
+            action = self.opponent.told_next(self.engine, self.match)
+            if action is None:
+                return
+            state = self.match.state
+            self.fire("move_made", (Step(action, self.engine.apply(state, action)),))
+            log.info("told for the computer: %s", self.engine.public_action(state, action))
 
     def _direct(self) -> None:
         only = self.opponent.directed(self.engine, self.match)
@@ -470,7 +486,7 @@ class Controller(Conditions):
             (now - self.board.activity_at) / 60,
             why.value,
         )
-        self.fire("new_game", self.engines(*self.next_game))
+        self.fire("new_game", self._next_engine())
         self.fire("doze")
         return True
 
@@ -602,7 +618,17 @@ class Controller(Conditions):
         self.judge(deep=self.settled_for() >= 0)
 
     def start_next_game(self, *_: Any) -> None:
-        self.start_game(self.engines(*self.next_game))
+        self.start_game(self._next_engine())
+
+    def _next_engine(self) -> Engine[Any, Any]:
+        """The engine of the next game: the one played, when the next game is
+        the same game with the same options (an engine is pure: building
+        another, tens of milliseconds for some, would hold up the loop)."""
+        name, options = self.next_game
+        engine = self.engine
+        if engine.name == name and engine.options_json() == options:
+            return engine
+        return self.engines(name, options)
 
     # -- what to show (:mod:`.present`) and when to act (:mod:`.deadlines`) ---
     def view(self) -> View:
@@ -627,7 +653,10 @@ class Controller(Conditions):
             computer=self.computer_view(),
             asking=self.asking,
         )
-        return build_view(scene, self.engine, self.match, self.board, self.reconciler)
+        view = build_view(scene, self.engine, self.match, self.board, self.reconciler, self._status)
+        assert isinstance(view.status, Status)
+        self._status = view.status
+        return view
 
     def status(self) -> dict[str, Any]:
         """What ``boardctl status`` prints."""

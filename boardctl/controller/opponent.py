@@ -491,6 +491,16 @@ class Opponent:
             states.append(engine.apply_unchecked(states[-1], action))
         return paths[0], tuple(states)
 
+    def told_next(self, engine: Engine[Any, Any], match: Match[Any, Any]) -> Any | None:
+        """The next action of the move shown when no board can show it
+        (``Engine.told``: a Linie 1 pass), which the controller plays at once
+        as it plays chance's outcomes; None otherwise."""
+        shown = self.shown(engine, match)
+        if shown is None:
+            return None
+        actions, states = shown
+        return actions[0] if engine.told(states[0], actions[0]) else None
+
     def directed(
         self, engine: Engine[Any, Any], match: Match[Any, Any]
     ) -> dict[Any, frozenset[Any]]:

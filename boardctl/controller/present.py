@@ -12,7 +12,7 @@ a secret). Pure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -29,6 +29,7 @@ from boardctl.controller.reconcile import (
     Played,
     Reconciler,
     Takeback,
+    Verdict,
     Wrong,
 )
 from boardctl.controller.tracking import BoardTracker
@@ -82,10 +83,13 @@ def build_view(
     match: Match[Any, Any],
     board: BoardTracker,
     reconciler: Reconciler,
+    previous: Status | None = None,
 ) -> View:
     """The view of ``scene`` for the game ``match`` on ``board``: the sites
     to light for every legal action (each one's highlight, as reconciliation
-    works them out once per state) while a player at this board acts."""
+    works them out once per state) while a player at this board acts.
+    ``previous``: the last view's status, kept when this one would say the
+    same (a watcher that reads the status every turn builds it once)."""
     phase = scene.phase
     verdict = board.verdict
     state = match.state
@@ -125,6 +129,9 @@ def build_view(
     winning: frozenset[str] = frozenset()
     if outcome.over:
         winning = engine.winning_sites(state) or scene.last_move
+    status = Status(scene, engine, state, len(match.actions), verdict, winning, fault, fault_kind)
+    if previous is not None and previous.key == status.key:
+        status = previous
     return View(
         phase=phase,
         players=engine.players,
@@ -144,7 +151,7 @@ def build_view(
         since=scene.since,
         offers=tuple(o.sites for o in scene.offers) if phase is Phase.CHOOSING else (),
         cursor=scene.cursor if phase is Phase.CHOOSING else None,
-        status=_status(scene, engine, match, board, winning, fault, fault_kind),
+        status=status,
         fault=fault_kind,
         computer=scene.computer,
         asking=scene.asking,
@@ -174,27 +181,87 @@ def _public(engine: Presentation[Any, Any], state: Any) -> tuple[dict[str, Any],
 
 
 @lru_cache(maxsize=16)
-def _summary(match: Match[Any, Any], state: Any, applied: int) -> dict[str, Any]:
-    """``match.summary()`` while ``match`` stands at ``state`` after ``applied``
-    actions: a function of those alone (the engine's task may look at every
-    legal action), worked out once, not on every turn of the loop."""
-    return match.summary()
+def _summary(engine: Engine[Any, Any], state: Any, applied: int) -> dict[str, Any]:
+    """The summary of a match standing at ``state`` after ``applied`` actions
+    (:meth:`~boardctl.engines.match.Match.summary`): a function of those alone
+    (the engine's task may look at every legal action), worked out once."""
+    summary = Match(engine, state).summary()
+    summary["moves_applied"] = applied
+    return summary
+
+
+class Status(Mapping[str, Any]):
+    """What ``boardctl status`` answers for a view, built the first time it
+    is read (by ``boardctl status``, the web pages, the broker), not on every
+    turn of the loop. It is built from values that never change (the state,
+    the verdict, the scene), so it says what the view saw whenever, and on
+    whichever thread, it is read."""
+
+    __slots__ = ("_built", "key")
+
+    def __init__(
+        self,
+        scene: Scene,
+        engine: Engine[Any, Any],
+        state: Any,
+        applied: int,
+        verdict: Verdict,
+        winning: frozenset[str],
+        fault: str | None,
+        fault_kind: Fault | None,
+    ) -> None:
+        #: what it is built from: a status with an equal key says the same
+        self.key: tuple[Any, ...] = (
+            scene,
+            engine,
+            state,
+            applied,
+            verdict,
+            winning,
+            fault,
+            fault_kind,
+        )
+        self._built: MappingProxyType[str, Any] | None = None
+
+    def _get(self) -> MappingProxyType[str, Any]:
+        built = self._built
+        if built is None:
+            built = self._built = _status(*self.key)
+        return built
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Status):
+            return other is self or self._get() == other._get()
+        return self._get() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Status({dict(self._get())!r})"
 
 
 def _status(
     scene: Scene,
     engine: Engine[Any, Any],
-    match: Match[Any, Any],
-    board: BoardTracker,
+    state: Any,
+    applied: int,
+    verdict: Verdict,
     winning: frozenset[str],
     fault: str | None,
     fault_kind: Fault | None,
 ) -> MappingProxyType[str, Any]:
     """What ``boardctl status`` answers: the game's summary and what the
     controller says about the board, all of it public."""
-    state = match.state
-    verdict = board.verdict
-    summary = dict(_summary(match, state, len(match.actions)))
+    summary = dict(_summary(engine, state, applied))
     actor = engine.actor(state)
     position, picture = _public(engine, state)
     summary.update(

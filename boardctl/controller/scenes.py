@@ -49,16 +49,15 @@ player is lit in: :func:`confusable` keeps them apart.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from boardctl.board import BoardProfile, Reports
+from boardctl.controller.frame import RGB, Frame
 from boardctl.controller.view import Fault, Phase, View
 from boardctl.engines.describe import PlayerSpec
 from boardctl.errors import ConfigError
-
-RGB = tuple[int, int, int]
-Frame = tuple[RGB, ...]
 
 BLACK: RGB = (0, 0, 0)
 
@@ -230,70 +229,191 @@ def _breathe(now: float, period: float) -> float:
     return 0.5 - 0.5 * math.cos(2 * math.pi * (now % period) / period)
 
 
-class Canvas:
-    """A frame being drawn: colours by LED index, painted by site name."""
+class Painter:
+    """A board's LEDs, worked out once per profile (:func:`painter`): the
+    LEDs of each site by name, and of the groups of sites the scenes light
+    (every site, the displays, the rails, the turn LEDs), so that drawing a
+    frame looks nothing up."""
 
-    __slots__ = ("leds", "profile")
+    __slots__ = (
+        "_backdrops",
+        "_groups",
+        "around",
+        "centre",
+        "count",
+        "displays",
+        "every",
+        "leds_of",
+        "rails",
+        "sites",
+        "thinking_rails",
+        "turn",
+        "undisplayed",
+        "width",
+    )
+
+    def __init__(self, profile: BoardProfile) -> None:
+        count = profile.leds.count
+        self.count = count
+        #: each site's LEDs on the chain (those beyond it left out)
+        self.leds_of: dict[str, tuple[int, ...]] = {
+            s.name: tuple(i for i in s.leds if 0 <= i < count) for s in profile.sites
+        }
+
+        def leds(names: Iterable[str]) -> tuple[int, ...]:
+            return tuple(i for name in names for i in self.leds_of[name])
+
+        self.every = leds(s.name for s in profile.sites)
+        self.displays = frozenset(s.name for s in profile.sites if s.kind == "display")
+        self.undisplayed = leds(s.name for s in profile.sites if s.kind != "display")
+        self.rails = leds(
+            s.name
+            for s in profile.sites
+            if s.kind in ("track", "edge") or s.reports is Reports.PULSE
+        )
+        self.turn = leds(s.name for s in profile.sites if s.kind == "turn")
+        rails = [s.name for s in profile.sites if s.kind in ("track", "edge", "turn")]
+        self.thinking_rails = leds(rails) if rails else self.every
+        #: the sites with their place: (LEDs, x, y) for the moving scenes
+        self.sites = tuple((self.leds_of[s.name], s.x, s.y) for s in profile.sites)
+        self.width = max((s.x for s in profile.sites), default=0.0) + 1.0
+        around = [s for s in profile.sites if s.kind != "display"]
+        if around:
+            cx = sum(s.x for s in around) / len(around)
+            cy = sum(s.y for s in around) / len(around)
+            self.centre = (cx, cy)
+            # clockwise from north, as a hand goes round a clock
+            self.around = tuple(
+                (
+                    self.leds_of[s.name],
+                    (math.atan2(s.x - cx, s.y - cy) / (2 * math.pi)) % 1.0,
+                )
+                for s in around
+            )
+        else:
+            self.centre = (0.0, 0.0)
+            self.around = ()
+        self._backdrops: dict[tuple[RGB, RGB | None], bytes] = {}
+        self._groups: dict[frozenset[str], tuple[int, ...]] = {}
+
+    def leds(self, sites: frozenset[str]) -> tuple[int, ...]:
+        """The LEDs of ``sites``: worked out once per set (the sets the view
+        lights, the legal sites of a position, come back turn after turn)."""
+        found = self._groups.get(sites)
+        if found is None:
+            if len(self._groups) > 256:
+                self._groups.clear()
+            leds_of = self.leds_of
+            found = self._groups[sites] = tuple(i for name in sites for i in leds_of.get(name, ()))
+        return found
+
+    def backdrop(self, base: RGB, mover: RGB | None) -> bytes:
+        """The frame's first layers: every site but the displays in ``base``,
+        then, with ``mover``, the rails dimmed and the turn LEDs in it."""
+        key = (base, mover)
+        found = self._backdrops.get(key)
+        if found is None:
+            canvas = Canvas(self)
+            canvas.light(self.undisplayed, base)
+            if mover is not None:
+                canvas.light(self.rails, scale(mover, 0.2))
+                canvas.light(self.turn, mover)
+            if len(self._backdrops) > 64:
+                self._backdrops.clear()
+            found = self._backdrops[key] = bytes(canvas.buf)
+        return found
+
+
+class _Same:
+    """A profile as a key, by identity (a profile holds mappings: it has no hash)."""
+
+    __slots__ = ("profile",)
 
     def __init__(self, profile: BoardProfile) -> None:
         self.profile = profile
-        self.leds: list[RGB] = [BLACK] * profile.leds.count
 
-    def paint(self, sites: frozenset[str] | set[str], colour: RGB) -> None:
-        count = len(self.leds)
+    def __hash__(self) -> int:
+        return id(self.profile)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.profile is self.profile
+
+
+@lru_cache(maxsize=8)
+def _painter(key: _Same) -> Painter:
+    return Painter(key.profile)
+
+
+def painter(profile: BoardProfile) -> Painter:
+    """The painter of ``profile``, worked out the first time it is asked for."""
+    return _painter(_Same(profile))
+
+
+class Canvas:
+    """A frame being drawn: three bytes per LED, painted by site name."""
+
+    __slots__ = ("buf", "leds_of", "painter")
+
+    def __init__(self, painter: Painter) -> None:
+        self.painter = painter
+        self.leds_of = painter.leds_of
+        self.buf = bytearray(3 * painter.count)
+
+    def paint(self, sites: Iterable[str], colour: RGB) -> None:
+        """Light the LEDs of ``sites`` (names; any not on this board skipped)."""
+        buf, c = self.buf, bytes(colour)
+        if isinstance(sites, frozenset):
+            for i in self.painter.leds(sites):
+                buf[3 * i : 3 * i + 3] = c
+            return
+        leds_of = self.leds_of
         for name in sites:
-            try:
-                site = self.profile.site(name)
-            except KeyError:
-                continue
-            for i in site.leds:
-                if 0 <= i < count:
-                    self.leds[i] = colour
+            for i in leds_of.get(name, ()):
+                buf[3 * i : 3 * i + 3] = c
+
+    def light(self, leds: Iterable[int], colour: RGB) -> None:
+        """Light the LEDs ``leds`` (indexes on the chain)."""
+        buf, c = self.buf, bytes(colour)
+        for i in leds:
+            buf[3 * i : 3 * i + 3] = c
 
     def frame(self) -> Frame:
-        return tuple(self.leds)
+        return Frame(bytes(self.buf))
 
 
 def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> Frame:
     """The frame for ``view`` at time ``now`` (the loop's clock, in seconds)."""
-    canvas = Canvas(profile)
-    everything = frozenset(s.name for s in profile.sites)
+    p = painter(profile)
+    canvas = Canvas(p)
     phase = view.phase
     blink = _blink(view, now, palette.blink_hz)
 
     if phase in (Phase.STARTING, Phase.LINKING):
-        canvas.paint(everything, scale(palette.highlight, 0.05 + 0.15 * _breathe(now, 2.0)))
+        canvas.light(p.every, scale(palette.highlight, 0.05 + 0.15 * _breathe(now, 2.0)))
         return canvas.frame()
     if phase is Phase.FAULT:
         if view.fault is Fault.STORAGE:
             _cannot_save(canvas, palette, blink)
         else:
-            canvas.paint(everything, scale(palette.error, 0.1 + 0.4 * _breathe(now, 2.0)))
+            canvas.light(p.every, scale(palette.error, 0.1 + 0.4 * _breathe(now, 2.0)))
         return canvas.frame()
     if phase is Phase.ATTRACT:
-        _attract(canvas, profile, palette, now)
+        _attract(canvas, palette, now)
         # a game put away: what to clear for the next one, over the waves
         canvas.paint(view.restore, palette.restore)
         canvas.paint(view.offending, scale(palette.error, 0.3 + 0.7 * _breathe(now, 2.0)))
         return canvas.frame()
 
     # 1. base (a display stays dark but for what it shows: a die's face reads clearly)
-    displays = frozenset(s.name for s in profile.sites if s.kind == "display")
-    canvas.paint(everything - displays, palette.base)
     mover = palette.player(view.to_move)
     if phase is Phase.GAME_OVER:
-        _celebrate(canvas, profile, palette, view, now)
+        canvas.buf[:] = p.backdrop(palette.base, None)
+        _celebrate(canvas, palette, view, now)
         return canvas.frame()
 
-    # 2. whose turn
-    if view.to_move is not None and phase is not Phase.SETUP:
-        rails = {
-            s.name
-            for s in profile.sites
-            if s.kind in ("track", "edge") or s.reports is Reports.PULSE
-        }
-        canvas.paint(rails, scale(mover, 0.2))
-        canvas.paint({s.name for s in profile.sites if s.kind == "turn"}, mover)
+    # 2. whose turn (drawn with the base once per colour)
+    turn = view.to_move is not None and phase is not Phase.SETUP
+    canvas.buf[:] = p.backdrop(palette.base, mover if turn else None)
     for seat, owned in enumerate(view.player_sites):
         canvas.paint(owned.built, scale(palette.player(seat), 0.25))
 
@@ -319,12 +439,12 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
         canvas.paint(owned.ahead, palette.player(seat))
 
     # 5. public information on the displays (a die's face), in the colour of who acts
-    if phase.playing:
-        canvas.paint(view.shown & displays, mover)
+    if phase.playing and view.shown:
+        canvas.paint(view.shown & p.displays, mover)
 
     # the computer's seat: thinking, its move to make, or failed
     if view.computer is not None and (phase.playing or phase is Phase.SETUP):
-        _computer(canvas, profile, palette, view, now, blink)
+        _computer(canvas, palette, view, now, blink)
 
     # 6. a move under way
     if phase is Phase.MOVE_IN_PROGRESS:
@@ -360,9 +480,7 @@ def _countdown(canvas: Canvas, profile: BoardProfile, palette: Palette, left: fl
 THINKING_ROUND = 1.6
 
 
-def _computer(
-    canvas: Canvas, profile: BoardProfile, palette: Palette, view: View, now: float, blink: bool
-) -> None:
+def _computer(canvas: Canvas, palette: Palette, view: View, now: float, blink: bool) -> None:
     """The computer's seat to act (see the module's docstring, layer 5)."""
     computer = view.computer
     assert computer is not None
@@ -372,44 +490,32 @@ def _computer(
         canvas.paint(moves.to, scale(colour, 0.35 + 0.65 * _breathe(now - view.since, 1.2)))
         canvas.paint(moves.take, colour if blink else scale(palette.highlight, 0.1))
     elif computer.doing in ("thinking", "waiting"):
-        _thinking(canvas, profile, colour, now)
+        _thinking(canvas, colour, now)
     else:
-        rails = {s.name for s in profile.sites if s.kind in ("track", "edge", "turn")}
-        canvas.paint(
-            rails or frozenset(s.name for s in profile.sites), colour if blink else palette.error
-        )
+        canvas.light(canvas.painter.thinking_rails, colour if blink else palette.error)
 
 
-def _thinking(canvas: Canvas, profile: BoardProfile, colour: RGB, now: float) -> None:
+def _thinking(canvas: Canvas, colour: RGB, now: float) -> None:
     """A light that runs round the board's centre, with a fading tail."""
-    sites = [s for s in profile.sites if s.kind != "display"]
-    if not sites:
-        return
-    cx = sum(s.x for s in sites) / len(sites)
-    cy = sum(s.y for s in sites) / len(sites)
     head = (now / THINKING_ROUND) % 1.0
-    for site in sites:
-        # clockwise from north, as a hand goes round a clock
-        angle = (math.atan2(site.x - cx, site.y - cy) / (2 * math.pi)) % 1.0
+    for leds, angle in canvas.painter.around:
         behind = (head - angle) % 1.0
         if behind < 0.3:
-            canvas.paint({site.name}, scale(colour, 1.0 - behind / 0.3))
+            canvas.light(leds, scale(colour, 1.0 - behind / 0.3))
 
 
-def _celebrate(
-    canvas: Canvas, profile: BoardProfile, palette: Palette, view: View, now: float
-) -> None:
+def _celebrate(canvas: Canvas, palette: Palette, view: View, now: float) -> None:
     """A band of the winner's colour sweeps west to east; the winning line
     stays bright. A draw sweeps every player's colour in turn."""
     t = now - view.since
-    width = max((s.x for s in profile.sites), default=0.0) + 1.0
-    for site in profile.sites:
+    width = canvas.painter.width
+    for leds, x, _y in canvas.painter.sites:
         if view.winner is None:
-            colour = palette.player(int(t + site.x / width * view.players) % view.players)
+            colour = palette.player(int(t + x / width * view.players) % view.players)
         else:
             colour = palette.player(view.winner)
-        wave = 0.5 + 0.5 * math.sin(2 * math.pi * (site.x / width - t / 2.0))
-        canvas.paint({site.name}, scale(colour, 0.15 + 0.35 * wave))
+        wave = 0.5 + 0.5 * math.sin(2 * math.pi * (x / width - t / 2.0))
+        canvas.light(leds, scale(colour, 0.15 + 0.35 * wave))
     if view.winner is not None:
         canvas.paint(view.winning, palette.player(view.winner))
 
@@ -417,14 +523,16 @@ def _celebrate(
 def _cannot_save(canvas: Canvas, palette: Palette, blink: bool) -> None:
     """The games cannot be saved: the restore colour on every other LED, the
     halves in turn (a sign of its own, unlike the lost sensors' pulse)."""
-    for i in range(len(canvas.leds)):
-        canvas.leds[i] = palette.restore if (i % 2 == 0) == blink else BLACK
+    on = bytes(palette.restore)
+    buf = canvas.buf
+    for i in range(canvas.painter.count):
+        buf[3 * i : 3 * i + 3] = on if (i % 2 == 0) == blink else bytes(3)
 
 
-def _attract(canvas: Canvas, profile: BoardProfile, palette: Palette, now: float) -> None:
+def _attract(canvas: Canvas, palette: Palette, now: float) -> None:
     """The idle animation: slow diagonal waves in the players' colours."""
     n = len(palette.players)
-    for site in profile.sites:
-        phase = (site.x + site.y) / 8.0 - now / 6.0
+    for leds, x, y in canvas.painter.sites:
+        phase = (x + y) / 8.0 - now / 6.0
         colour = palette.players[math.floor(phase) % n]
-        canvas.paint({site.name}, scale(colour, 0.1 + 0.3 * _breathe(phase * 6.0, 6.0)))
+        canvas.light(leds, scale(colour, 0.1 + 0.3 * _breathe(phase * 6.0, 6.0)))

@@ -48,6 +48,11 @@ class BoardTracker:
             for s in profile.sites
             if s.reports is Reports.PULSE and s.channel is not None
         }
+        #: channel -> the cells it reads (a change is read there alone)
+        self._cells_of: dict[int, list[str]] = {}
+        for site in profile.sites:
+            if site.channel is not None and site.reports not in (Reports.PULSE, Reports.NONE):
+                self._cells_of.setdefault(site.channel, []).append(site.name)
         self.sensed: dict[str, str] = {}
         #: pulse site -> when it fired, since the last action
         self.pulses: dict[str, float] = {}
@@ -96,7 +101,20 @@ class BoardTracker:
         if self.values[event.channel] == event.value:
             return False
         self.values[event.channel] = event.value
-        self._sense(now)
+        # only the cells this channel reads can have changed
+        sensed: dict[str, str] | None = None
+        for site in self._cells_of.get(event.channel, ()):
+            piece = self.profile.sensed_piece(site, event.value)
+            if piece != self.sensed.get(site):
+                if sensed is None:
+                    sensed = dict(self.sensed)
+                if piece is None:
+                    del sensed[site]
+                else:
+                    sensed[site] = piece
+                self.site_changed[site] = now
+        if sensed is not None:
+            self._sensed(sensed, now)
         return True
 
     def _sense(self, now: float) -> None:
@@ -105,11 +123,15 @@ class BoardTracker:
             for site in sensed.keys() | self.sensed.keys():
                 if sensed.get(site) != self.sensed.get(site):
                     self.site_changed[site] = now
-            self.sensed = sensed
-            self.changed_at = now
-            self.activity_at = now
-            if self.blocked is not None and layout_key(sensed) != self.blocked:
-                self.blocked = None
+            self._sensed(sensed, now)
+
+    def _sensed(self, sensed: dict[str, str], now: float) -> None:
+        """The board now shows ``sensed`` (the sites that changed noted)."""
+        self.sensed = sensed
+        self.changed_at = now
+        self.activity_at = now
+        if self.blocked is not None and layout_key(sensed) != self.blocked:
+            self.blocked = None
 
     def lost(self) -> None:
         """The sensors stopped answering: the next snapshot is a resync."""

@@ -427,6 +427,7 @@ class Daemon:
                         if self.fleet is not None
                         else None
                     ),
+                    voiced=sounder.voiced,
                 )
                 stack.callback(self.web.close)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
@@ -500,10 +501,11 @@ def open_sound(
     output, note = (hardware.audio, None) if hardware.audio is not None else open_speaker(s.device)
     if note is not None:
         log.info("sound: %s", note)
+    voice = Espeak()
     with contextlib.ExitStack() as stack:
         speaker = None
         if output is not None:
-            speaker = stack.enter_context(Speaker(output, Espeak()))
+            speaker = stack.enter_context(Speaker(output, voice))
         keeper = stack.enter_context(KeptSettings(state_dir / DATABASE))
         yield Sounder(
             configured,
@@ -513,6 +515,7 @@ def open_sound(
             keeper=keeper,
             note=note,
             device=s.device if hardware.audio is None else "simulated",
+            voice=voice,
         )
 
 

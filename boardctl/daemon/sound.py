@@ -17,6 +17,7 @@ cannot be told, and the board sounds as in the day.
 from __future__ import annotations
 
 import logging
+import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -31,6 +32,8 @@ from boardctl.sound.cues import Cue
 from boardctl.sound.notices import Board, Heard, listen
 from boardctl.sound.settings import KEYS, SoundError, SoundSettings
 from hardware.audio import Speaker, Utterance
+from hardware.audio.base import AudioError
+from hardware.audio.worker import Cache, Voice
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +43,23 @@ RECENT = 8
 CHECK = "check"
 
 
+class Sensed(Protocol):
+    """The board as the sensors see it: a piece code by site."""
+
+    @property
+    def sensed(self) -> Mapping[str, str]: ...
+
+
 class Watched(Protocol):
-    """What the sounder reads of the controller."""
+    """What the sounder reads of the controller, besides the turn's view: the
+    game played (its players' and pieces' names) and the sensed board (which
+    piece lies where it must not)."""
 
     @property
     def engine(self) -> Engine[Any, Any]: ...
+
+    @property
+    def board(self) -> Sensed: ...
 
 
 class Sounder:
@@ -65,6 +80,7 @@ class Sounder:
         keeper: Keeper | None = None,
         note: str | None = None,
         device: str = "",
+        voice: Voice | None = None,
     ) -> None:
         self.configured = configured
         self.settings = configured
@@ -79,6 +95,11 @@ class Sounder:
         #: how many notices were made (each one's number, for the pages)
         self.number = 0
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        #: renders the newest sentences for the web pages (their browser may have no voice)
+        self.voice = voice
+        self._lock = threading.Lock()  # the recent sounds, read by the web server's thread
+        self._voiced = Cache(entries=RECENT)
+        self._rendering = threading.Lock()
         self._boards: tuple[Any, Board] | None = None
         kept = keeper.load() if keeper is not None else {}
         for key in KEYS:
@@ -91,7 +112,7 @@ class Sounder:
             speaker.prepare(self.settings.volume)
 
     # -- the loop's watcher ---------------------------------------------------------
-    def __call__(self, controller: Any, view: Any, frame: Any) -> None:
+    def __call__(self, controller: Watched, view: Any, frame: Any) -> None:
         self.hear(view.status, self._board(controller))
 
     def hear(self, status: Mapping[str, Any], board: Board) -> None:
@@ -115,21 +136,22 @@ class Sounder:
 
     def _say(self, *utterances: Utterance) -> None:
         """Keep ``utterances`` for the pages and hand them to the worker, at once."""
-        for utterance in utterances:
-            self.number += 1
-            self.recent.append(
-                {
-                    "n": self.number,
-                    "cue": utterance.cue,
-                    "text": utterance.text,
-                    "language": utterance.language,
-                    "volume": utterance.volume,
-                }
-            )
+        with self._lock:
+            for utterance in utterances:
+                self.number += 1
+                self.recent.append(
+                    {
+                        "n": self.number,
+                        "cue": utterance.cue,
+                        "text": utterance.text,
+                        "language": utterance.language,
+                        "volume": utterance.volume,
+                    }
+                )
         if self.speaker is not None and utterances:
             self.speaker.say(*utterances)
 
-    def _board(self, controller: Any) -> Board:
+    def _board(self, controller: Watched) -> Board:
         """The names the sentences use, for the game played now (worked out
         once per game), and what the sensors see."""
         engine = controller.engine
@@ -157,10 +179,12 @@ class Sounder:
     def report(self) -> dict[str, Any]:
         """The settings in force, the speaker's fault and the newest sounds
         (any thread; returns at once)."""
+        with self._lock:
+            heard = list(self.recent)
         out: dict[str, Any] = {
             **self.settings.json(),
             "speaker": self.speaker is not None,
-            "heard": list(self.recent),
+            "heard": heard,
         }
         fault = self.speaker.fault if self.speaker is not None else None
         if fault is not None:
@@ -168,6 +192,26 @@ class Sounder:
         elif self.note is not None:
             out["note"] = self.note
         return out
+
+    def voiced(self, number: int) -> bytes | None:
+        """The sentence of the newest sound ``number`` as WAV bytes, for a web
+        page whose browser has no voice of the board's language; None when it
+        is not among the newest, has no words, or cannot be rendered. Called
+        on the web server's helper thread; each sentence rendered once."""
+        with self._lock:
+            item = next((h for h in self.recent if h["n"] == number), None)
+        voice = self.voice
+        if item is None or not item["text"] or voice is None:
+            return None
+        text, language, volume = item["text"], item["language"], item["volume"]
+        try:
+            with self._rendering:  # not the loop's lock: the loop never waits for a render
+                return self._voiced.get(
+                    (text, language, volume), lambda: voice.render(text, language, volume)
+                )
+        except AudioError as exc:
+            log.warning("sound: the pages' voice: %s", exc)
+            return None
 
     # -- an operator's command ------------------------------------------------------------
     def command(self, body: Mapping[str, Any], now: float) -> dict[str, Any]:

@@ -88,6 +88,12 @@ class Playing(abc.ABC, Generic[S, A]):
     #: thinks about as long in every game: the search counts positions,
     #: never time.
     search_scale: float = 1.0
+    #: Whether the strongest levels search this game by alpha-beta rather
+    #: than by the tree search (``boardctl.computer.alphabeta``): a game of
+    #: two players with nothing hidden and no chance, whose results turn on
+    #: exact sequences of actions (a race to a dead end, a line completed two
+    #: actions later), sets it.
+    suits_alphabeta: bool = False
     #: Why the computer cannot take a seat in this game as its options stand
     #: (in words for an operator), or None: it can. Set in ``__init__``
     #: (Linie 1 with its cards on the table: the computer would not know
@@ -121,6 +127,16 @@ class Playing(abc.ABC, Generic[S, A]):
         if scores is not None:
             return score_shares(scores)
         return (1.0 / self.players,) * self.players
+
+    def glance(self, state: S) -> tuple[float, ...]:
+        """Per seat, how well that seat stands as a beginner sees it: the
+        weakest level (Puppy) judges positions by it. The default is
+        :meth:`evaluate`; a game whose evaluation reads the position so well
+        that one look ahead already plays a strong game overrides it with a
+        cruder view, in the game's own terms (a seat's own lines only, blind
+        to the other's threats; the sticks counted, not the race). Values as
+        :meth:`evaluate`'s, the outcome exact once the game is over."""
+        return self.evaluate(state)
 
     def considered(self, state: S) -> Sequence[A] | None:
         """The actions the search weighs in ``state``, where the player to

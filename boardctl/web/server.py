@@ -204,8 +204,11 @@ class WebServer:
         stats: Any = None,
         venue: Callable[[], dict[str, Any]] | None = None,
         venue_stats: Callable[[], dict[str, Any]] | None = None,
+        voiced: Callable[[int], bytes | None] | None = None,
     ) -> None:
         host, port = split_listen(listen)
+        #: the board's newest sentences as WAV, by number (the sound's; None: no voice)
+        self.voiced = voiced
         self.listen = listen
         #: every board of the venue, from the broker (``/venue``; None: on no broker)
         self.venue = venue
@@ -723,6 +726,20 @@ class WebServer:
         async def cue_notes(request: Request) -> Any:
             # the notes of the board's cues, for a page that plays them itself
             return answer({"ok": True, "cues": notes_json()})
+
+        @route("/api/voice/<number>")
+        async def voice(request: Request, number: str) -> Any:
+            # one of the board's newest sentences, spoken by its own voice, for a
+            # page whose browser has none in the board's language
+            if self.voiced is None or not number.isdigit() or len(number) > 12:
+                return refuse("no such sentence", 404)
+            aloop = asyncio.get_running_loop()
+            wav = await aloop.run_in_executor(self._public, self.voiced, int(number))
+            if wav is None:
+                return refuse("no such sentence among the newest", 404)
+            return Response(
+                wav, headers={"Content-Type": "audio/wav", "Cache-Control": "max-age=600"}
+            )
 
         @route("/api/address")
         async def address(request: Request) -> Any:

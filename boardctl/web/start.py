@@ -26,13 +26,15 @@ def start_web(
     phones: Phones | None = None,
     venue: Callable[[], dict[str, Any]] | None = None,
     venue_stats: Callable[[], dict[str, Any]] | None = None,
+    voiced: Callable[[int], bytes | None] | None = None,
 ) -> WebServer:
     """The web server of ``config``'s ``[web]``, watching ``loop``; ``hands``
     (the simulator's) adds the sim page, ``stats`` (the game database's
     :class:`~boardctl.daemon.statistics.Statistics`) the plots, ``venue`` (the
     broker's boards) the venue's page, ``phones`` (the controller's phone
-    seats) the private pages' moves. :class:`ConfigError` names a bad setting or an address that
-    cannot be listened on."""
+    seats) the private pages' moves, ``voiced`` (the sound's) the board's
+    sentences as WAV for a page whose browser has no voice. :class:`ConfigError`
+    names a bad setting or an address that cannot be listened on."""
     web = config.web
     where = config.where.get(("web", "listen"), "[web] listen")
     check_settings(
@@ -58,6 +60,7 @@ def start_web(
             stats=stats,
             venue=venue,
             venue_stats=venue_stats,
+            voiced=voiced,
         )
     except OSError as exc:
         loop.watchers.remove(publisher)

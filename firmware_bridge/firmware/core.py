@@ -89,6 +89,8 @@ class McuLink:
         # whether this session has had an LED frame (any number is newer than none)
         self.led_seen = False
         self.pending_leds = None  # type: bytes | None
+        # the pixels of the newest frame taken (what a LEDS_PART changes)
+        self.leds_now = None  # type: bytes | None
         # counters, for the notices and the virtual microcontroller's report
         self.frames_in = 0
         self.resends = 0
@@ -137,6 +139,8 @@ class McuLink:
                 self._ack(msg, now)
             elif isinstance(msg, p.Leds):
                 self._leds(msg)
+            elif isinstance(msg, p.LedsPart):
+                self._leds_part(msg)
 
     def _connect(self, now: int) -> None:
         self.connected = True
@@ -200,7 +204,19 @@ class McuLink:
                 + ": extra LEDs ignored, missing ones dark",
             )
             pixels = (pixels + bytes(want))[:want]
-        self.pending_leds = pixels
+        self.pending_leds = self.leds_now = pixels
+
+    def _leds_part(self, msg: "p.LedsPart") -> None:
+        # only on the frame it changes; otherwise the host sends the whole frame again
+        if not self.led_seen or msg.base != self.led_frame or self.leds_now is None:
+            return
+        if p.event_diff(msg.frame, self.led_frame) <= 0:
+            return
+        pixels = msg.apply(self.leds_now)
+        if pixels is None:
+            return
+        self.led_frame = msg.frame
+        self.pending_leds = self.leds_now = pixels
 
     # ------------------------------------------------------------ events
 

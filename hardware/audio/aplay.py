@@ -58,6 +58,8 @@ class AplayOutput:
         self._lock = threading.Lock()
         self._running: subprocess.Popen[bytes] | None = None
         self._stopped = False
+        #: the clip playing was cut short on purpose (:meth:`stop`): not a fault
+        self._cut = False
 
     def play(self, clip: Clip) -> None:
         if not clip.wav:
@@ -82,6 +84,7 @@ class AplayOutput:
             except OSError as exc:
                 raise AudioError(f"{self.command[0]} cannot start: {exc}") from None
             self._running = proc
+            self._cut = False
         try:
             _, err = proc.communicate(clip.wav, timeout=clip.seconds + SLACK)
         except subprocess.TimeoutExpired:
@@ -94,7 +97,7 @@ class AplayOutput:
         finally:
             with self._lock:
                 self._running = None
-        if proc.returncode and not self._stopped:
+        if proc.returncode and not (self._stopped or self._cut):
             raise AudioError(self._complaint(proc.returncode, err))
 
     def _complaint(self, code: int, err: bytes) -> str:
@@ -114,6 +117,7 @@ class AplayOutput:
         """End the clip being played (from any thread)."""
         with self._lock:
             proc = self._running
+            self._cut = proc is not None
         if proc is not None and proc.poll() is None:
             proc.kill()
 

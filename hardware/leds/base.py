@@ -1,7 +1,8 @@
 """What every LED backend shares: the output processing and the strip interface.
 
 Processing is pure. A frame is one ``(r, g, b)`` per LED, 0..255, as the scene
-builder means it. :class:`FrameProcessor` turns it into what the LEDs receive:
+builder means it, held as bytes (:class:`~boardctl.controller.frame.Frame`) and
+processed as bytes. :class:`FrameProcessor` turns it into what the LEDs receive:
 global brightness, then gamma (so that half brightness looks half as bright),
 then the current limiter, which scales the whole frame down until its estimated
 draw fits the chain's budget. The byte order of the LEDs (``"GRB"``...) is
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from types import TracebackType
 
 from boardctl.board import LedChain
+from boardctl.controller.frame import Frame
 from hardware.errors import HardwareError
 
 log = logging.getLogger(__name__)
@@ -51,21 +53,55 @@ def wire_order(pixels: Sequence[RGB], order: str) -> list[RGB]:
     return [(p[i], p[j], p[k]) for p in pixels]
 
 
+def wire_bytes(data: bytes, order: str) -> bytes:
+    """:func:`wire_order` on a frame's bytes (``r g b`` per LED)."""
+    if order == "RGB":
+        return data
+    i, j, k = ("RGB".index(c) for c in order)
+    out = bytearray(len(data))
+    out[0::3] = data[i::3]
+    out[1::3] = data[j::3]
+    out[2::3] = data[k::3]
+    return bytes(out)
+
+
+def frame_bytes(frame: Sequence[RGB]) -> bytes:
+    """A frame's bytes: a :class:`~boardctl.controller.frame.Frame`'s own, or
+    those of a sequence of ``(r, g, b)`` (checked)."""
+    return frame.data if isinstance(frame, Frame) else Frame.of(frame).data
+
+
 class FrameProcessor:
-    """Brightness, gamma and the current limiter for one LED chain. Pure."""
+    """Brightness, gamma and the current limiter for one LED chain. Pure.
+
+    It works on a frame's bytes (:meth:`bytes`: a table lookup per byte, in
+    C); called with a sequence of colours it answers one as well."""
 
     def __init__(self, chain: LedChain) -> None:
         self.chain = chain
         self._table = gamma_table(chain.brightness, chain.gamma)
+        self._bytes_table = bytes(self._table)
 
     def __call__(self, frame: Sequence[RGB]) -> tuple[RGB, ...]:
-        count = self.chain.count
-        if len(frame) > count:
-            raise ValueError(f"a frame of {len(frame)} LEDs for a chain of {count}")
-        t = self._table
-        out = [(t[r], t[g], t[b]) for r, g, b in frame]
-        out.extend([BLACK] * (count - len(out)))
-        return tuple(self.limit(out))
+        return tuple(Frame(self.bytes(frame_bytes(frame))))
+
+    def bytes(self, data: bytes) -> bytes:
+        """The bytes the LEDs get for a frame's ``data``: every LED of the
+        chain (those the frame leaves out dark), scaled down to the budget."""
+        size = 3 * self.chain.count
+        if len(data) > size:
+            raise ValueError(f"a frame of {len(data) // 3} LEDs for a chain of {size // 3}")
+        out = data.translate(self._bytes_table)
+        if len(out) < size:
+            out += bytes(size - len(out))
+        budget = self.chain.max_milliamps
+        draw = sum(out) * self.chain.milliamps_per_led / (3 * 255)
+        if draw <= budget:
+            return out
+        scale = budget / draw
+        log.debug("frame would draw %.0f mA of %d: scaled by %.2f", draw, budget, scale)
+        # rounding down keeps the scaled draw within the budget
+        return out.translate(bytes(int(v * scale) for v in range(256)))
 
     def limit(self, pixels: list[RGB]) -> list[RGB]:
         """Scale the frame down, if needed, so its estimated draw is within budget."""
@@ -86,7 +122,8 @@ class LedStrip(abc.ABC):
     def __init__(self, chain: LedChain) -> None:
         self.chain = chain
         self.process = FrameProcessor(chain)
-        self._last: tuple[RGB, ...] | None = None
+        #: the bytes the LEDs show now (``r g b`` per LED, processed)
+        self._last: bytes | None = None
         self._open_now = False
 
     @property
@@ -98,16 +135,16 @@ class LedStrip(abc.ABC):
         return self._open_now
 
     @property
-    def last_sent(self) -> tuple[RGB, ...] | None:
+    def last_sent(self) -> Frame | None:
         """The processed frame the LEDs show now (None before the first)."""
-        return self._last
+        return None if self._last is None else Frame(self._last)
 
     @property
     def estimated_milliamps(self) -> float:
         """The estimated draw of what the LEDs show now."""
         if self._last is None:
             return 0.0
-        return estimate_milliamps(self._last, self.chain.milliamps_per_led)
+        return sum(self._last) * self.chain.milliamps_per_led / (3 * 255)
 
     def set_brightness(self, brightness: float) -> None:
         """Change the brightness (0 to 1) while running; the next frame shown
@@ -130,10 +167,10 @@ class LedStrip(abc.ABC):
         Returns whether it was sent."""
         if not self._open_now:
             raise HardwareError(f"the {self.chain.backend} LED strip is not open; call open()")
-        pixels = self.process(frame)
+        pixels = self.process.bytes(frame_bytes(frame))
         if pixels == self._last:
             return False
-        self._send(pixels)
+        self._send(Frame(pixels))
         self._last = pixels
         return True
 
@@ -169,7 +206,7 @@ class LedStrip(abc.ABC):
     def _open(self) -> None: ...
 
     @abc.abstractmethod
-    def _send(self, pixels: tuple[RGB, ...]) -> None:
+    def _send(self, pixels: Frame) -> None:
         """Send processed pixels, in RGB order, one per LED."""
 
     @abc.abstractmethod

@@ -1,10 +1,10 @@
 """LEDs driven by the board's microcontroller over the serial link.
 
 The link object comes from ``firmware_bridge``; this module only needs its
-``set_leds`` method (:class:`LedLink`). The pixels it receives are final:
-brightness, gamma and the current limit applied, and each tuple already in the
-chain's byte order (``order`` in the profile), so the firmware shifts the bytes
-out as they come.
+``set_leds`` method (:class:`LedLink`). The bytes it receives are final:
+brightness, gamma and the current limit applied, three per LED already in the
+chain's byte order (``order`` in the profile), so the firmware shifts them out
+as they come.
 """
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from boardctl.board import LedChain
+from boardctl.controller.frame import Frame
 from hardware.errors import HardwareUnavailable
-from hardware.leds.base import RGB, LedStrip, wire_order
+from hardware.leds.base import LedStrip, wire_bytes
 
 
 class LedLink(Protocol):
     """What the serial backend needs of the link to the microcontroller."""
 
-    def set_leds(self, pixels: Sequence[tuple[int, int, int]]) -> None: ...
+    def set_leds(self, pixels: bytes | Sequence[tuple[int, int, int]]) -> None: ...
 
 
 class SerialStrip(LedStrip):
@@ -37,9 +38,9 @@ class SerialStrip(LedStrip):
                 "was given; start them through the firmware link"
             )
 
-    def _send(self, pixels: tuple[RGB, ...]) -> None:
+    def _send(self, pixels: Frame) -> None:
         assert self.link is not None
-        self.link.set_leds(wire_order(pixels, self.chain.order))
+        self.link.set_leds(wire_bytes(pixels.data, self.chain.order))
 
     def _close(self) -> None:
         pass

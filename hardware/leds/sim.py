@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from boardctl.board import BoardProfile, LedChain
-from hardware.leds.base import RGB, LedStrip
+from boardctl.controller.frame import Frame
+from hardware.leds.base import LedStrip
 from hardware.leds.render import render_ansi
 
 
@@ -21,7 +22,8 @@ class SentFrame:
     """One frame as the LEDs received it (processed, RGB), numbered from 0."""
 
     index: int
-    pixels: tuple[RGB, ...]
+    #: reads as one (r, g, b) per LED
+    pixels: Frame
 
     def lit(self) -> tuple[int, ...]:
         """The indexes of the LEDs that are on."""
@@ -52,7 +54,7 @@ class SimStrip(LedStrip):
     def _open(self) -> None:
         self.opened += 1
 
-    def _send(self, pixels: tuple[RGB, ...]) -> None:
+    def _send(self, pixels: Frame) -> None:
         frame = SentFrame(len(self.frames), pixels)
         self.frames.append(frame)
         if self.stream is not None and self.profile is not None:

@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from boardctl.controller.frame import Frame
 from hardware.errors import HardwareError
 from hardware.leds.base import RGB, LedStrip, wire_order
 from hardware.spi_bus import open_device, spidev_class
@@ -63,7 +64,7 @@ class SpiStrip(LedStrip):
         self._spi = spi
         log.info("spi: %d LEDs on /dev/spidev%d.%d", self.chain.count, bus, device)
 
-    def _send(self, pixels: tuple[RGB, ...]) -> None:
+    def _send(self, pixels: Frame) -> None:
         try:
             self._spi.writebytes2(encode(pixels, self.chain.order, self._speed))
         except OSError as e:

@@ -14,8 +14,9 @@ import atexit
 import logging
 from typing import Any
 
+from boardctl.controller.frame import Frame
 from hardware.errors import HardwareError, HardwareUnavailable
-from hardware.leds.base import RGB, LedStrip
+from hardware.leds.base import LedStrip
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ class Ws281xStrip(LedStrip):
         self._module = rpi_ws281x
         log.info("ws281x: %d LEDs on GPIO %d", self.chain.count, pin)
 
-    def _send(self, pixels: tuple[RGB, ...]) -> None:
+    def _send(self, pixels: Frame) -> None:
         strip = self._strip
         for i, (r, g, b) in enumerate(pixels):
             strip[i] = (r << 16) | (g << 8) | b

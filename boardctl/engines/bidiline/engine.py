@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.bidiline.evaluate import evaluate
+from boardctl.engines.bidiline.evaluate import evaluate, glance
 from boardctl.engines.bidiline.grid import Grid, bits
 from boardctl.engines.bidiline.text import parse_action, render, state_from_json, state_to_json
 from boardctl.engines.bidiline.values import (
@@ -99,6 +99,9 @@ class BidiLine(Engine[State, Extend]):
     )
 
     name: ClassVar[str] = "bidiline"
+    #: two players, nothing hidden, no chance; the race of the ends to a dead
+    #: end is a matter of exact sequences
+    suits_alphabeta = True
     Options: ClassVar[type[_Options]] = _Options
 
     def __init__(self, options: _Options | None = None) -> None:
@@ -263,6 +266,10 @@ class BidiLine(Engine[State, Extend]):
         """The lead in segments, made less sure by the freedom left at the
         ends (:mod:`.evaluate`)."""
         return evaluate(self, state)
+
+    def glance(self, state: State) -> tuple[float, ...]:
+        """The sticks counted, the race not seen (the weakest level's view)."""
+        return glance(state)
 
     def outcome(self, state: State) -> Outcome:
         end = state.end

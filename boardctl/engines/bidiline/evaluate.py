@@ -12,6 +12,10 @@ value. With neither end near a dead end, the lead counts, made less sure the
 more room the two ends have. The values come from
 :func:`~boardctl.engines.playing.shares`.
 
+:func:`glance` is the beginner's view the weakest level judges by: the
+sticks counted and nothing else, so it takes a win it can see but walks
+into a race it has lost.
+
 Pure and fast: the search calls it at every position it reaches.
 """
 
@@ -97,3 +101,13 @@ def evaluate(engine: BidiLine, state: State) -> tuple[float, ...]:
     ahead = lead + (TEMPO if mover == 0 else -TEMPO)
     near = min(room(engine, drawn, state.end_a), room(engine, drawn, state.end_b))
     return shares((ahead / 2, -ahead / 2), 1.0 + DOUBT * near)
+
+
+def glance(state: State) -> tuple[float, ...]:
+    """Amber's and blue's values from the sticks alone: the lead, blind to
+    the race of the ends; the outcome once the game is over."""
+    amber = state.amber.bit_count()
+    blue = state.drawn.bit_count() - amber
+    if state.end:
+        return terminal_values(2, None if amber == blue else (0 if amber > blue else 1))
+    return shares((amber / 2, blue / 2), 1.0)

@@ -16,7 +16,7 @@ from boardctl.engines.describe import (
 )
 from boardctl.engines.duploline import board
 from boardctl.engines.duploline.board import NAME, NEIGHBOURS, POSITION, VALID, bits
-from boardctl.engines.duploline.evaluate import evaluate
+from boardctl.engines.duploline.evaluate import evaluate, glance
 from boardctl.engines.duploline.text import render, state_from_json
 from boardctl.engines.duploline.values import (
     COLOURS,
@@ -162,6 +162,9 @@ class DuploLine(Engine[State, Action]):
     #: a DuploLine position costs the search about 1.5 times a Shiftago one
     #: (every move is checked to keep the pieces connected)
     search_scale = 0.7
+    #: two players, nothing hidden, no chance; a line is won or lost two
+    #: actions later
+    suits_alphabeta = True
 
     def __init__(self, options: _Options | None = None) -> None:
         options = _Options() if options is None else options
@@ -448,6 +451,11 @@ class DuploLine(Engine[State, Action]):
         """Lines of discs and rings with room to grow, and room to add
         (:mod:`.evaluate`)."""
         return evaluate(self, state)
+
+    def glance(self, state: State) -> tuple[float, ...]:
+        """Each player's own lines only, blind to the other's (the weakest
+        level's view)."""
+        return glance(state)
 
     # -- notation --------------------------------------------------------
     def parse_action(self, text: str) -> Action:

@@ -9,6 +9,10 @@ this turn (they may close it now). Mobility: the empty cells beside the
 opponent's pieces, where a player may add. The strengths become values with
 :func:`~boardctl.engines.playing.shares`.
 
+:func:`glance` is the beginner's view the weakest level judges by: each
+player's own windows only, each valued as if the other were not there, so
+it builds its lines and never blocks the other's.
+
 Pure and fast: the search calls it at every position it reaches.
 """
 
@@ -99,3 +103,25 @@ def evaluate(engine: DuploLine, state: State) -> tuple[float, ...]:
     strength[0] += ROOM * (grow(pieces[1]) & free).bit_count()
     strength[1] += ROOM * (grow(pieces[0]) & free).bit_count()
     return shares(strength, SCALE)
+
+
+#: the own strength at which :func:`glance` gives a seat half of its range
+OWN_HALF = 40.0
+
+
+def glance(state: State) -> tuple[float, ...]:
+    """Each player's value from their own windows alone (discs and rings no
+    piece of the other's blocks), blind to the other's: the seats' values
+    do not add up to 1. The outcome once the game is over."""
+    if state.phase is Phase.OVER:
+        return terminal_values(2, state.winner if state.winner >= 0 else None)
+    strength = [0.0, 0.0]
+    for white, black in (state.discs, state.rings):
+        for window in WINDOWS:
+            w = white & window
+            b = black & window
+            if w and not b:
+                strength[0] += BY_COUNT[w.bit_count()]
+            elif b and not w:
+                strength[1] += BY_COUNT[b.bit_count()]
+    return tuple(0.05 + 0.9 * s / (s + OWN_HALF) for s in strength)

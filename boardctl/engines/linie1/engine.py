@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from functools import cached_property
+from itertools import chain
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
@@ -27,6 +28,7 @@ from boardctl.engines.linie1.geometry import (
     Geometry,
     opposite,
 )
+from boardctl.engines.linie1.listing import Listing, Placements, Rails
 from boardctl.engines.linie1.trip import START_AT, TERMINAL_AT, Driver, site_of
 from boardctl.engines.linie1.values import (
     DEAL,
@@ -52,6 +54,7 @@ from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
 
 HAND = 5
+_PASS = Pass()
 H = 10  # the die's stop face
 #: the players have no pieces of their own (a streetcar is its line's), so they
 #: are named by seat; the colours are only those the LEDs light each one in,
@@ -212,60 +215,6 @@ class Linie1(Engine[State, Action]):
         #: the sites a lay on one cell touches, built once
         self._lay_sites = {cell: frozenset({name}) for cell, name in geo.names.items()}
 
-    @cached_property
-    def _frame(
-        self,
-    ) -> tuple[list[tuple[tuple[int, int, int, int], ...]], list[int], list[int], list[int]]:
-        """Each track cell's neighbours: (side bit, cell, what it is, the bit
-        of the side facing back); and what the frame alone allows there: the
-        sides where no rail may be, where a rail may lead, where none need be
-        (made when first needed: a profile's check lists nothing)."""
-        geo = self.geo
-        w2 = geo.width * geo.width
-        around: list[tuple[tuple[int, int, int, int], ...]] = [()] * w2
-        forb = [0] * w2
-        rail = [0] * w2
-        bare = [0] * w2
-        for c in geo.track_cells:
-            around[c] = tuple(
-                (1 << d, c + geo.offsets[d], geo.kind[c + geo.offsets[d]], 1 << opposite(d))
-                for d in range(4)
-            )
-            for bit, _, k, _ in around[c]:
-                if k == TERMINAL:
-                    rail[c] |= bit
-                    bare[c] |= bit
-                elif k != TRACK:
-                    forb[c] |= bit
-                    bare[c] |= bit
-        return around, forb, rail, bare
-
-    @cached_property
-    def _around(self) -> list[tuple[tuple[int, int, int, int], ...]]:
-        return self._frame[0]
-
-    @cached_property
-    def _static_forb(self) -> list[int]:
-        return self._frame[1]
-
-    @cached_property
-    def _static_rail(self) -> list[int]:
-        return self._frame[2]
-
-    @cached_property
-    def _static_bare(self) -> list[int]:
-        return self._frame[3]
-
-    @cached_property
-    def _single(self) -> list[list[Lay]]:
-        """Every single-tile Lay, built once: ``_single[cell][code]``."""
-        geo = self.geo
-        size_codes = (geo.kinds + 1) * 4
-        return [
-            [Lay(((cell, code),)) for code in range(size_codes)] if cell in geo.names else []
-            for cell in range(geo.width * geo.width)
-        ]
-
     # -- the game --------------------------------------------------------
     def initial(self) -> State:
         n = self.players
@@ -330,14 +279,13 @@ class Linie1(Engine[State, Action]):
         return self._lay_phase(state)
 
     def _lay_phase(self, state: State) -> Iterator[Action]:
-        if state.laid == 0 and not state.caught:
-            yield from self._starts(state)
-        found = False
-        for action in self._lays(state):
-            found = True
-            yield action
-        if not found:
-            yield Pass()
+        listing = self._listed(state)
+        actions = listing.actions
+        if actions is None:
+            starts = self._starts(state) if state.laid == 0 and not state.caught else ()
+            lays = listing.lays
+            actions = listing.actions = (*starts, *lays) if lays else (*starts, _PASS)
+        return iter(actions)  # type: ignore[arg-type]
 
     def _starts(self, state: State) -> Iterator[Start]:
         p = state.player
@@ -516,122 +464,52 @@ class Linie1(Engine[State, Action]):
                         )
         return None
 
-    def _pressed(self, tiles: bytes, x: int) -> tuple[int, int]:
-        """For the empty track cell ``x``: (the sides a neighbour's rail leads
-        into, the sides where no rail may be: the board's and the neighbours'
-        bare sides)."""
-        sides = self.geo.sides
-        r, f = 0, self._static_forb[x]
-        for bit, y, k, back in self._around[x]:
-            if k == TRACK:
-                code = tiles[y]
-                if code:
-                    if sides[code] & back:
-                        r |= bit
-                    else:
-                        f |= bit
-        return r, f
+    @cached_property
+    def _place(self) -> Placements:
+        """The board's tables for rails and lays (made when first listing)."""
+        return Placements(self.geo)
 
-    def _cell_masks(
-        self,
-        tiles: bytes,
-        c: int,
-        req: Sequence[int] | Mapping[int, int],
-        forb: Sequence[int] | Mapping[int, int],
-    ) -> tuple[int, int]:
-        """(The sides of track cell ``c`` where a rail may lead, the sides where
-        no rail may be), given ``req`` and ``forb`` (:meth:`_pressed`) of its
-        empty track neighbours."""
-        sides = self.geo.sides
-        pop = _POP
-        rail = self._static_rail[c]
-        bare = self._static_bare[c]
-        for bit, j, k, back in self._around[c]:
-            if k != TRACK:
-                continue
-            code = tiles[j]
-            if code:
-                if sides[code] & back:
-                    rail |= bit
-                else:
-                    bare |= bit
-                continue
-            r, f = req[j], forb[j]
-            if pop[15 & ~(f & ~back)] >= 2:
-                rail |= bit
-            r0 = r & ~back
-            if not r0 or (not (r0 & (f | back)) and pop[15 & ~(f | back)] >= 2):
-                bare |= bit
-        return rail, bare
-
-    def _side_masks(self, tiles: bytes) -> tuple[list[int], list[int]]:
-        """Per track cell, the sides where a rail may lead and the sides where
-        no rail may be, by rules a, b, d and e (the fast form of :meth:`_fits`)."""
-        n = len(tiles)
-        req = [0] * n
-        forb = self._static_forb[:]
-        cells = self.geo.track_cells
-        for x in cells:
-            if not tiles[x]:
-                req[x], forb[x] = self._pressed(tiles, x)
-        rail_ok = self._static_rail[:]
-        bare_ok = self._static_bare[:]
-        for c in cells:
-            rail_ok[c], bare_ok[c] = self._cell_masks(tiles, c, req, forb)
-        return rail_ok, bare_ok
-
-    def _masks_at(self, tiles: bytes, cell: int) -> tuple[int, int]:
-        """:meth:`_side_masks` for the one track cell ``cell``: (the sides where a
-        rail may lead, the sides where no rail may be)."""
-        req: dict[int, int] = {}
-        forb: dict[int, int] = {}
-        for _bit, j, k, _back in self._around[cell]:
-            if k == TRACK and not tiles[j]:
-                req[j], forb[j] = self._pressed(tiles, j)
-        return self._cell_masks(tiles, cell, req, forb)
+    def _listed(self, state: State) -> Listing:
+        """The state's :class:`~.listing.Listing` with its lays, made the
+        first time (from its parent's where it was made by a lay)."""
+        listing = state._listing
+        if listing is None:
+            listing = Listing()
+            object.__setattr__(state, "_listing", listing)
+        if listing.lays is not None:
+            return listing
+        place = self._place
+        hand = state.hands[state.player]
+        if not any(hand):
+            listing.segs, listing.lays, listing.parent = None, (), None
+            return listing
+        tiles = state.tiles
+        rails = place.rails(_rails_of(state))
+        assert rails.rb is not None
+        codes = place.hand_codes(hand)
+        place.segments(tiles, rails.rb, codes, listing.parent, listing.changed, listing)
+        listing.codes = codes
+        lays = tuple(chain.from_iterable(listing.rows))
+        if state.laid == 0:
+            listing.doubles = tuple(place.doubles(tiles, rails.rb, rails.placed, hand))
+            lays += listing.doubles
+        listing.lays = lays
+        listing.parent = None
+        listing.changed = ()
+        return listing
 
     def _lays(self, state: State, only: frozenset[int] | None = None) -> Iterator[Lay]:
         """The lays in ``state``, or (``only``) those that lay on one of these
         cells, in the same order."""
-        geo = self.geo
-        p = state.player
-        hand = state.hands[p]
-        if not any(hand):
-            return
-        tiles = state.tiles
-        cells: list[int]
-        rail_ok: list[int] | dict[int, int]
-        bare_ok: list[int] | dict[int, int]
+        listing = self._listed(state)
+        assert listing.lays is not None
         if only is None:
-            cells = geo.track_cells
-            rail_ok, bare_ok = self._side_masks(tiles)
-        else:
-            cells = sorted(only)
-            rail_ok, bare_ok = {}, {}
-            for c in cells:
-                rail_ok[c], bare_ok[c] = self._masks_at(tiles, c)
-        codes = [c for k in range(1, geo.kinds + 1) if hand[k] for c in geo.codes_of[k]]
-        groups: dict[int, list[int]] = {}
-        for c in codes:
-            groups.setdefault(geo.sides[c], []).append(c)
-        lays = self._single
-        for cell in cells:
-            old = tiles[cell]
-            rail = rail_ok[cell]
-            bare = bare_ok[cell]
-            row = lays[cell]
-            if not old:
-                for sides_, group in groups.items():
-                    if not (sides_ & ~rail) and not (~sides_ & 15 & ~bare):
-                        for c in group:
-                            yield row[c]
-            elif not geo.trees[old]:
-                for c in geo.upgrades[old]:
-                    sides_ = geo.sides[c]
-                    if hand[c >> 2] and not (sides_ & ~rail) and not (~sides_ & 15 & ~bare):
-                        yield row[c]
-        if state.laid == 0:
-            yield from self._double_exchanges(state, {}, only)
+            return iter(listing.lays)
+        segs = listing.segs
+        if segs is None:
+            return iter(())
+        doubles = [d for d in listing.doubles if d.parts[0][0] in only or d.parts[1][0] in only]
+        return chain(chain.from_iterable(segs[c] for c in sorted(only)), doubles)
 
     def _double_exchanges(
         self, state: State, cache: dict[int, tuple[int, int]], only: frozenset[int] | None = None
@@ -947,8 +825,18 @@ class Linie1(Engine[State, Action]):
         hands = list(state.hands)
         hands[p] = tuple(hand)
         laid = state.laid + len(action.parts)
+        new = bytes(tiles)
+        changed = tuple(cell for cell, _ in action.parts)
+        listing = state._listing
         after = _replace(
-            state, tiles=bytes(tiles), hands=tuple(hands), stops=stops, laid=laid, idle=0
+            state,
+            tiles=new,
+            hands=tuple(hands),
+            stops=stops,
+            laid=laid,
+            idle=0,
+            _rails=Rails(new, state._rails, changed),
+            _listing=Listing(listing, changed) if listing is not None and listing.lays else None,
         )
         if laid >= 2:
             return self._end_laying(after, False)
@@ -1660,6 +1548,19 @@ def _uncount(raw: Mapping[str, Any], kinds: int) -> tuple[int, ...]:
 
 
 def _replace(state: State, **changes: Any) -> State:
+    """``state`` with ``changes``; its rails kept while its tiles are, its
+    listing never (the new state lists its own, from the parent's where a
+    lay makes it)."""
     values = {f: getattr(state, f) for f in State.__slots__}
+    values["_listing"] = None
     values.update(changes)
     return State(**values)
+
+
+def _rails_of(state: State) -> Rails:
+    """The state's :class:`~.listing.Rails`, made (not yet worked out) the first time."""
+    rails = state._rails
+    if rails is None:
+        rails = Rails(state.tiles)
+        object.__setattr__(state, "_rails", rails)
+    return rails

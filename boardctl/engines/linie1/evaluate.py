@@ -15,11 +15,12 @@ The distances are floods over the frame as masks (cell ``i`` is bit ``i``; the
 frame's border keeps a shift from wrapping), one mask per side a car entered
 by: it leaves a tile only by a side the tile's rails join to that one, an
 empty cell by any side, and enters a cell where it is empty or has a rail
-facing it. Each leg (terminal to stop, stop to stop, stop to terminal) is
-flooded apart, so a car may seem to turn round at a stop: the count is a
-fair guess, and a route that looks complete but cannot be driven
-(:meth:`~boardctl.engines.linie1.engine.Linie1.route_of` says) counts one
-tile short.
+facing it. The count of tiles (:func:`route_tiles`) follows one streetcar:
+a 0-1 search over where it is, the side it came in by and the stops it has
+made (a layer of masks per set of stops), so a route counted complete is one
+a car can drive, not legs that only meet. Where to lay (:func:`corridor`, for
+the actions worth a look) still floods each leg (terminal to stop, stop to
+stop, stop to terminal) apart.
 
 Pure and fast: the search calls it at every position it reaches.
 """
@@ -245,6 +246,109 @@ def tiles_needed(engine: Linie1, net: Network, flood: Flood, state: State, p: in
     return max(0, min(FAR, total - shared))
 
 
+def route_tiles(engine: Linie1, net: Network, flood: Flood, state: State, p: int) -> int:
+    """The fewest tiles player p still lays so that one streetcar can drive
+    from their first terminal through all their stops to the other (cards
+    known): a 0-1 search over where the car is, the side it came in by and
+    the stops it has made, following the rails laid at no cost and crossing
+    an empty cell (a tile to lay, any way through) at one. A stop is made in
+    the cell of its sign or, with no sign yet, in an empty cell beside the
+    building. :data:`FAR` when no such route can be built."""
+    line, card = state.lines[p], state.routes[p]
+    need = engine.need[card][line]
+    goals = []
+    for b in range(len(net.beside)):
+        if need >> b & 1:
+            cell = state.stops[b]
+            goals.append(net.beside[b] & flood.empty if cell < 0 else 1 << cell)
+    came, loose, _ = _terminal(net, flood, line * 2)
+    _, _, target = _terminal(net, flood, line * 2 + 1)
+    if not target or not (any(came) or loose) or not all(goals):
+        return FAR
+    k = len(goals)
+    full = (1 << k) - 1
+    layers = 1 << k
+    order = sorted(range(layers), key=lambda m: bin(m).count("1"))
+    tiled, empty = flood.tiled, flood.empty
+    w = flood.width
+    j = flood.joins
+    j10, j20, j30 = j[1][0], j[2][0], j[3][0]
+    j01, j21, j31 = j[0][1], j[2][1], j[3][1]
+    j02, j12, j32 = j[0][2], j[1][2], j[3][2]
+    j03, j13, j23 = j[0][3], j[1][3], j[2][3]
+    e0, e1, e2, e3 = (e & tiled for e in flood.enter)
+    # per layer (the stops made, as bits): tiled cells entered by each side,
+    # empty cells reached, and what is new at this level
+    settled = [[0, 0, 0, 0] for _ in range(layers)]
+    filled = [0] * layers
+    front = [[0, 0, 0, 0] for _ in range(layers)]
+    fresh = [0] * layers
+    front[0] = [c & tiled for c in came]
+    settled[0] = list(front[0])
+    level = 0
+    while True:
+        for m in order:
+            s0, s1, s2, s3 = settled[m]
+            f0, f1, f2, f3 = front[m]
+            loose_now = fresh[m]
+            while f0 | f1 | f2 | f3 | loose_now:
+                o0 = loose_now | (f1 & j10) | (f2 & j20) | (f3 & j30)
+                o1 = loose_now | (f0 & j01) | (f2 & j21) | (f3 & j31)
+                o2 = loose_now | (f0 & j02) | (f1 & j12) | (f3 & j32)
+                o3 = loose_now | (f0 & j03) | (f1 & j13) | (f2 & j23)
+                loose_now = 0
+                f0 = o2 << w & e0 & ~s0
+                f1 = o3 >> 1 & e1 & ~s1
+                f2 = o0 >> w & e2 & ~s2
+                f3 = o1 << 1 & e3 & ~s3
+                s0 |= f0
+                s1 |= f1
+                s2 |= f2
+                s3 |= f3
+            settled[m] = [s0, s1, s2, s3]
+            front[m] = [0, 0, 0, 0]
+            fresh[m] = 0
+            # a stop made here carries the car on in the layer with it
+            reached_empty = filled[m]
+            for i, goal in enumerate(goals):
+                if m >> i & 1:
+                    continue
+                hit = (s0 | s1 | s2 | s3 | reached_empty) & goal
+                if not hit:
+                    continue
+                up = m | 1 << i
+                t = settled[up]
+                fr = front[up]
+                for d, sd in enumerate((s0, s1, s2, s3)):
+                    new = sd & goal & ~t[d]
+                    if new:
+                        t[d] |= new
+                        fr[d] |= new
+                new = reached_empty & goal & ~filled[up]
+                if new:
+                    filled[up] |= new
+                    fresh[up] |= new
+        done = settled[full]
+        if (done[0] | done[1] | done[2] | done[3] | filled[full]) & target:
+            return level
+        level += 1
+        if level > FAR:
+            return FAR
+        grew = False
+        for m in range(layers):
+            moved = flood._moves(settled[m], filled[m])
+            grown = moved[0] | moved[1] | moved[2] | moved[3]
+            if level == 1 and m == 0:
+                grown |= loose
+            grown &= empty & ~filled[m]
+            if grown:
+                grew = True
+                filled[m] |= grown
+                fresh[m] = grown
+        if not grew:
+            return FAR
+
+
 def corridor(engine: Linie1, net: Network, state: State, p: int) -> int:
     """The cells (bit ``i`` for cell ``i``) on player p's shortest buildable
     routes, in the best order of the stops: where a tile laid or exchanged
@@ -292,7 +396,7 @@ def turns_left(engine: Linie1, net: Network, flood: Flood, state: State, p: int)
         if route is None:  # a wrong turn: back to the start
             return 1.0 + TRIP
         return min(TRIP, (len(route) - 1) / ROLL) + 0.5
-    tiles = tiles_needed(engine, net, flood, state, p)
+    tiles = route_tiles(engine, net, flood, state, p)
     if tiles == 0:
         route = engine.route_of(state, p)
         if route is not None:

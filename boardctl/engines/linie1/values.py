@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,3 +147,15 @@ class State:
     winner: int = -1
     #: why the game ended: "", "trip" or "stuck"
     end: str = ""
+    #: what the engine worked out about this state, never compared, hashed,
+    #: shown or pickled: the rails of its tiles (``listing.Rails``, shared
+    #: with every state of the same tiles) and its lays (``listing.Listing``)
+    _rails: Any = field(default=None, compare=False, hash=False, repr=False)
+    _listing: Any = field(default=None, compare=False, hash=False, repr=False)
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self) if not f.name.startswith("_"))
+
+    def __setstate__(self, values: tuple[Any, ...]) -> None:
+        for f, value in zip(fields(self), (*values, None, None), strict=True):
+            object.__setattr__(self, f.name, value)

@@ -1,6 +1,7 @@
 // The board's sound on this phone or screen (docs/sound.md): for a board
 // without a speaker, the page plays the same cues with the browser's audio and
-// says the same sentences with its voice. Browsers play nothing before a tap,
+// says the same sentences with its voice (or, where the browser has none of the
+// board's language, with the board's own, fetched as WAV). Browsers play nothing before a tap,
 // so it is off until the button is tapped; the button always shows whether it
 // is on. It plays what the board plays: the sounds in the state's "sound"
 // part, each once, in order, none from before the page was opened.
@@ -12,6 +13,7 @@ const boardSound = {
   notes: null,
   seen: null,  // the number of the newest sound already heard (or skipped)
   button: null,
+  voiceAt: 0,  // when the board's voice played on this page is done (the context's time)
 };
 
 function soundButtonText() {
@@ -83,15 +85,54 @@ function playCue(name, volume) {
   }
 }
 
-function sayText(text, language, volume) {
+// Whether the browser has a voice of the language (many desktop browsers on
+// Linux have none: the board's own voice is fetched instead).
+function browserSpeaks(language) {
   const synth = window.speechSynthesis;
-  if (!synth || !text) return;
-  const u = new SpeechSynthesisUtterance(text);
-  u.lang = language || "en";
-  u.volume = Math.max(0, Math.min(1, volume / 100));
-  // words not yet said are stale once newer ones come: the newest is said
-  if (synth.pending) synth.cancel();
-  synth.speak(u);
+  if (!synth || !window.SpeechSynthesisUtterance) return false;
+  const code = (language || "en").toLowerCase().split(/[-_]/)[0];
+  return synth.getVoices().some((v) => (v.lang || "").toLowerCase().split(/[-_]/)[0] === code);
+}
+
+function sayText(item, cueSeconds) {
+  if (!item.text) return;
+  if (browserSpeaks(item.language)) {
+    const synth = window.speechSynthesis;
+    const u = new SpeechSynthesisUtterance(item.text);
+    u.lang = item.language || "en";
+    u.volume = Math.max(0, Math.min(1, item.volume / 100));
+    // words not yet said are stale once newer ones come: the newest is said
+    if (synth.pending) synth.cancel();
+    synth.speak(u);
+    return;
+  }
+  sayWav(item, cueSeconds);
+}
+
+// The board's own voice (espeak-ng on the board, /api/voice/N), after the cue
+// and after the sentence before it.
+async function sayWav(item, cueSeconds) {
+  const s = boardSound;
+  let buffer;
+  try {
+    const r = await fetch(`/api/voice/${item.n}`, { credentials: "same-origin" });
+    if (!r.ok) return;  // no voice on the board, or gone from its newest
+    buffer = await s.ctx.decodeAudioData(await r.arrayBuffer());
+  } catch (e) {
+    return;
+  }
+  if (!s.on) return;
+  const source = s.ctx.createBufferSource();
+  source.buffer = buffer;
+  source.connect(s.ctx.destination);
+  const at = Math.max(s.ctx.currentTime + cueSeconds, s.voiceAt || 0);
+  s.voiceAt = at + buffer.duration;
+  source.start(at);
+}
+
+function cueSeconds(name) {
+  const notes = boardSound.notes && boardSound.notes[name];
+  return notes ? Math.max(...notes.map((n) => n.at + n.seconds)) : 0;
 }
 
 function hearState(state) {
@@ -107,7 +148,7 @@ function hearState(state) {
     s.seen = item.n;
     if (!s.on) continue;
     if (item.cue) playCue(item.cue, item.volume);
-    if (item.text) sayText(item.text, item.language, item.volume);
+    if (item.text) sayText(item, item.cue ? cueSeconds(item.cue) : 0);
   }
 }
 
