@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit sim bench ladder soak fuzz clean deb pi-check
+.PHONY: test lint typecheck unit sim bench ladder soak fuzz clean deb pi-check messages language
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -69,6 +69,23 @@ deb:
 PI_ARCH ?= arm64
 pi-check:
 	ARCH=$(PI_ARCH) bash deb/pi-check.sh
+
+# the catalogs (docs/languages.md): the texts for people extracted from the code and
+# the pages into boardctl/locale/boardctl.pot, each language's .po updated from it;
+# translate what is new or marked fuzzy, then make test (tests/test_catalogs.py)
+LOCALES := boardctl/locale
+KEYWORDS := -k _ -k N_ -k ngettext:1,2 -k M_ -k Mn_:1,2 -k Mp_:1c,2
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --add-location=file --no-wrap --sort-output \
+		--project boardctl --copyright-holder "boardctl's authors" \
+		-o $(LOCALES)/boardctl.pot .
+	$(BIN)/pybabel update -D boardctl -i $(LOCALES)/boardctl.pot -d $(LOCALES) \
+		--no-wrap --ignore-obsolete --no-fuzzy-matching
+
+# a new language's catalog, from the texts of the code: make language CODE=it
+language: messages
+	@test -n "$(CODE)" || { echo "name the language: make language CODE=it"; exit 1; }
+	$(BIN)/pybabel init -D boardctl -i $(LOCALES)/boardctl.pot -d $(LOCALES) -l $(CODE) --no-wrap
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -35,6 +35,9 @@ class BoardConfig:
     profile: str
     #: the game to start; empty for the profile's own game
     game: str
+    #: the board's language ("en", "de", "fr"): its voice, the simulator's screen,
+    #: ``boardctl status`` and any page whose visitor's browser asks for none of ours
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -511,12 +514,23 @@ def load(
                 f"{where[('leds', 'palette')]}: colour {n + 1}: {why}; choose another for "
                 "that player, so a mistake is never taken for a player's light"
             )
+    _check_language(built["board"], where)
     _check_control(built["control"], where)
     _check_web(built["web"], where)
     _check_schedule(built["schedule"], where)
     _check_mqtt(built["mqtt"], where)
     _check_sound(built["sound"], where)
     return Config(**built, where=MappingProxyType(where))
+
+
+def _check_language(board: BoardConfig, where: Mapping[tuple[str, str], str]) -> None:
+    from boardctl import i18n
+
+    if not i18n.known(board.language):
+        raise ConfigError(
+            f"{where[('board', 'language')]}: boardctl speaks no {board.language!r}; "
+            f"choose one of {', '.join(i18n.languages())} (docs/languages.md adds a language)"
+        )
 
 
 def _check_schedule(schedule: ScheduleConfig, where: Mapping[tuple[str, str], str]) -> None:

@@ -43,6 +43,18 @@ for lib in $libs; do
 done
 check "$(echo "$libs" | sed 's/ /, /g') import"
 
+echo "== the catalogs: German and French texts come out of the installed package"
+$py -c '
+from boardctl import i18n
+from boardctl.message import M_
+assert i18n.languages() == ("en", "de", "fr"), i18n.languages()
+with i18n.language("de"):
+    assert i18n.translate(M_("insert a marble")) == "eine Kugel einschieben"
+with i18n.language("fr"):
+    assert i18n.translate(M_("insert a marble")) == "pousser une bille"
+' || fail "the catalogs are missing from the package"
+check "catalogs: $($py -c 'from boardctl import i18n; print(" ".join(i18n.languages()))')"
+
 echo "== boardctl profile check, every shipped profile"
 t=$(now)
 profiles=$(boardctl profile list | awk 'NF > 1 && $1 !~ /^\(/ { print $1 }')

@@ -15,6 +15,7 @@ PURE = [
     ROOT / "boardctl/sensing.py",
     ROOT / "boardctl/sim/hands.py",
     ROOT / "boardctl/plots.py",
+    ROOT / "boardctl/message.py",
     *sorted((ROOT / "boardctl/sound").glob("*.py")),
     *(
         ROOT / f"boardctl/controller/{name}.py"
@@ -102,8 +103,9 @@ def test_the_spi_reader_builds_on_the_gpio_base_not_on_the_gpio_sources() -> Non
     )
 
 
-#: what an engine package may import from this project: the engine seam and the errors
-ENGINE_MAY_IMPORT = ("boardctl.engines", "boardctl.errors")
+#: what an engine package may import from this project: the engine seam, the errors and
+#: the texts for people (boardctl.message: English that a surface translates, no I/O)
+ENGINE_MAY_IMPORT = ("boardctl.engines", "boardctl.errors", "boardctl.message")
 #: the computer opponent reads the engines and raises its errors, nothing more
 COMPUTER_MAY_IMPORT = ("boardctl.computer", *ENGINE_MAY_IMPORT)
 
@@ -136,3 +138,9 @@ def test_the_computer_imports_only_the_engines_and_the_errors(path: Path) -> Non
         and not any(name == m or name.startswith(m + ".") for m in COMPUTER_MAY_IMPORT)
     )
     assert not outside, f"{path.relative_to(ROOT)} imports {', '.join(outside)}"
+
+
+def test_the_texts_for_people_import_nothing_of_the_product() -> None:
+    """The engines mark their texts with boardctl.message: it must stay a leaf."""
+    imported = _imports(ROOT / "boardctl/message.py")
+    assert not {name for name in imported if name.split(".")[0] == "boardctl"}

@@ -21,12 +21,17 @@ class _NewHelp(argparse.RawDescriptionHelpFormatter):
 
 
 def _options_help() -> str:
+    from boardctl import i18n
     from boardctl.engines import GAMES, engine_class
 
-    lines = ["options of each game (KEY=VALUE):"]
-    for game in sorted(GAMES):
-        lines.append(f"  {game}:")
-        lines += [f"    {spec.usage()}" for spec in engine_class(game).option_specs()]
+    # in the operator's language (the terminal's, else the board's)
+    with i18n.language(i18n.from_environment() or _board_language()):
+        lines = [i18n._("options of each game (KEY=VALUE):")]
+        for game in sorted(GAMES):
+            lines.append(f"  {game}:")
+            lines += [
+                f"    {i18n.translate(spec.usage())}" for spec in engine_class(game).option_specs()
+            ]
     return "\n".join(lines)
 
 
@@ -103,6 +108,14 @@ def _send(args: argparse.Namespace, body: dict[str, Any]) -> dict[str, Any]:
         from boardctl import config
 
         path = config.load().control.socket
+    if "language" not in body and not getattr(args, "json", False):
+        from boardctl import i18n
+
+        # the answer's words (a refusal, a reason) in the operator's language; JSON stays
+        # English, and English is what an answer says unasked
+        code = i18n.from_environment() or _board_language()
+        if code != i18n.DEFAULT:
+            body = {**body, "language": code}
     reply = request(path, body)
     if not reply.get("ok"):
         raise ControlError(str(reply.get("error", "the controller refused")))
@@ -118,72 +131,104 @@ def _print_status(reply: dict[str, Any]) -> None:
         tell_again,
         tell_it,
     )
+    from boardctl.i18n import _, translate
+    from boardctl.message import then_list
     from boardctl.sim.screen import game_spec, player_label, player_name
 
     spec = game_spec(reply)
-    print(f"board {reply.get('board')}: {phase_words(reply.get('phase'))}")
+    print(
+        _(
+            "board {board}: {phase}",
+            board=str(reply.get("board")),
+            phase=phase_words(reply.get("phase")),
+        )
+    )
     if reply.get("fault"):
-        print(f"fault: {reply['fault']}")
+        print(_("fault: {fault}", fault=reply["fault"]))
         kind = reply.get("fault_kind")
         if kind in {f.value for f in Fault}:
-            print(fault_words(Fault(kind)))
-    print(f"game {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}")
+            print(translate(fault_words(Fault(kind))))
+    print(
+        f"{_('game')} {reply.get('game')} {json.dumps(reply.get('options'))}: {reply.get('status')}"
+    )
     if reply.get("to_move") is not None:
-        print(f"{player_label(spec, reply['to_move'])} to {reply.get('task', 'act')}")
-    if reply.get("winner") is not None:
-        print(f"winner: {player_label(spec, reply['winner'])} ({reply.get('reason')})")
-    if reply.get("scores") is not None:
         print(
-            "scores: "
-            + "  ".join(f"{player_name(spec, n)} {s}" for n, s in enumerate(reply["scores"]))
+            _(
+                "{player} to {task}",
+                player=player_label(spec, reply["to_move"]),
+                task=reply.get("task", "act"),
+            )
         )
+    if reply.get("winner") is not None:
+        print(
+            _(
+                "winner: {player} ({reason})",
+                player=player_label(spec, reply["winner"]),
+                reason=str(reply.get("reason")),
+            )
+        )
+    if reply.get("scores") is not None:
+        scores = "  ".join(
+            f"{translate(player_name(spec, n))} {s}" for n, s in enumerate(reply["scores"])
+        )
+        print(_("scores: {scores}", scores=scores))
     if reply.get("actor") == "chance":
         outcomes = " ".join(reply.get("outcomes", []))
         how = {
             "operator": "boardctl roll OUTCOME",
-            "button": "drawn at a press of the choose button",
-        }.get(reply.get("chance", ""), "drawn")
-        print(f"chance acts ({how}): {outcomes}")
+            "button": _("drawn at a press of the choose button"),
+        }.get(reply.get("chance", ""), _("drawn"))
+        print(_("chance acts ({how}): {outcomes}", how=how, outcomes=outcomes))
     if reply.get("told"):
-        print("an action the board cannot show (a pass, a card): boardctl play ACTION")
-    print("moves: " + (" ".join(reply.get("moves", [])) or "none"))
+        print(_("an action the board cannot show (a pass, a card): boardctl play ACTION"))
+    print(_("moves: {moves}", moves=" ".join(reply.get("moves", [])) or _("none")))
     if reply.get("seats"):
-        print("seats: " + ", ".join(reply["seats"]))
+        print(_("seats: {seats}", seats=", ".join(reply["seats"])))
     computer = reply.get("computer")
     if computer:
-        who = f"the computer ({player_name(spec, computer['seat'])}, level {computer['level']})"
+        who = _(
+            "the computer ({player}, level {level})",
+            player=player_name(spec, computer["seat"]),
+            level=computer["level"],
+        )
         if computer["doing"] == "ready":
             print(
-                f"{who} plays {' then '.join(computer['moves'])}: make it on the board "
-                "(boardctl another: another move)"
+                _(
+                    "{who} plays {moves}: make it on the board (boardctl another: another move)",
+                    who=who,
+                    moves=then_list(computer["moves"]),
+                )
             )
         elif computer["doing"] == "thinking":
-            print(f"{who} is thinking")
+            print(_("{who} is thinking", who=who))
         else:
-            print(f"{who} failed: {computer.get('error')}")
+            print(_("{who} failed: {error}", who=who, error=str(computer.get("error"))))
     for line in remote_lines(reply):
         print(line)
     choices = reply.get("choices") or []
     for n, text in enumerate(choices, start=1):
-        picked = " (picked)" if reply.get("cursor") == n - 1 else ""
-        print(f"choice {n}: {text}{picked}")
+        if reply.get("cursor") == n - 1:
+            print(_("choice {number}: {text} (picked)", number=n, text=text))
+        else:
+            print(_("choice {number}: {text}", number=n, text=text))
     if choices:
-        print("choose with: boardctl choose OPTION (its text or number)")
+        print(_("choose with: boardctl choose OPTION (its text or number)"))
     if reply.get("undone_on_board"):
-        print(take_off(reply["undone_on_board"]))
+        print(translate(take_off(reply["undone_on_board"])))
     if reply.get("told_undone"):
-        print(tell_again(reply["told_undone"]))
+        print(translate(tell_again(reply["told_undone"])))
     if reply.get("to_tell"):
-        print(tell_it(reply["to_tell"]).replace("play ACTION", "boardctl play ACTION"))
+        print(translate(tell_it(reply["to_tell"])).replace("play ACTION", "boardctl play ACTION"))
     if reply.get("why"):
-        print(f"why: {reply['why']}")
+        print(_("why: {why}", why=reply["why"]))
     confirm = reply.get("confirm")
     if isinstance(confirm, dict):
-        print(f"asking: {confirm.get('words')}")
+        print(_("asking: {words}", words=str(confirm.get("words"))))
     if reply.get("offending"):
-        print(f"remove: {' '.join(reply['offending'])}")
+        print(_("remove: {sites}", sites=" ".join(reply["offending"])))
     if reply.get("restore"):
-        print(f"restore: {' '.join(f'{k}={v}' for k, v in reply['restore'].items())}")
+        restore = " ".join(f"{k}={v}" for k, v in reply["restore"].items())
+        print(_("restore: {pieces}", pieces=restore))
     broker = reply.get("broker")
     if isinstance(broker, dict):
         print(broker_text(broker))
@@ -192,6 +237,7 @@ def _print_status(reply: dict[str, Any]) -> None:
 def remote_lines(reply: dict[str, Any]) -> list[str]:
     """What ``status`` says of remote play: the other board's turn, the game
     with it, the invitations."""
+    from boardctl.i18n import _
     from boardctl.sim.screen import remote_says
 
     lines = remote_says(reply)
@@ -200,19 +246,34 @@ def remote_lines(reply: dict[str, Any]) -> list[str]:
         return lines
     game = play.get("game")
     if isinstance(game, dict):
+        board = str(game.get("board"))
         if game.get("left"):
-            state = "has left this game (declined, or began another)"
+            state = _("{board} has left this game (declined, or began another)", board=board)
         elif game.get("joined"):
-            state = f"plays it: {game.get('acknowledged')} of {game.get('seq')} moves acknowledged"
+            state = _(
+                "{board} plays it: {acknowledged} of {moves} moves acknowledged",
+                board=board,
+                acknowledged=game.get("acknowledged"),
+                moves=game.get("seq"),
+            )
         else:
-            state = "has not joined yet (boardctl accept there)"
+            state = _("{board} has not joined yet (boardctl accept there)", board=board)
         lines.append(
-            f"game {game.get('number')} with {game.get('board')}: {game.get('board')} {state}"
+            _(
+                "game {number} with {board}: {state}",
+                number=game.get("number"),
+                board=board,
+                state=state,
+            )
         )
     for invitation in play.get("invitations", []):
         lines.append(
-            f"{invitation['board']} invites this board to {invitation['game']} "
-            f"(seats {','.join(invitation['seats'])}): boardctl accept {invitation['board']}"
+            _(
+                "{board} invites this board to {game} (seats {seats}): boardctl accept {board}",
+                board=invitation["board"],
+                game=invitation["game"],
+                seats=",".join(invitation["seats"]),
+            )
         )
     return lines
 
@@ -220,30 +281,56 @@ def remote_lines(reply: dict[str, Any]) -> list[str]:
 def broker_text(broker: dict[str, Any]) -> str:
     """Whether the broker is reached, in a line: ``broker mqtt://hub:1883: reached as
     table-3 since ...`` or ``... not reached: WHY; trying again at ...``."""
-    where = f"broker {broker.get('broker')}"
+    from boardctl.i18n import _
+
+    where = {"broker": str(broker.get("broker")), "board": str(broker.get("board_id"))}
     if broker.get("reached"):
-        anonymous = "" if broker.get("commands") else " (anonymous: no commands taken)"
-        return (
-            f"{where}: reached as {broker.get('board_id')} since {broker.get('since')}{anonymous}"
+        since = str(broker.get("since"))
+        if broker.get("commands"):
+            return _("broker {broker}: reached as {board} since {since}", **where, since=since)
+        return _(
+            "broker {broker}: reached as {board} since {since} (anonymous: no commands taken)",
+            **where,
+            since=since,
         )
-    text = f"{where}: not reached"
+    text = _("broker {broker}: not reached", **where)
     if broker.get("error"):
         text += f": {broker['error']}"
     if broker.get("next_try"):
-        text += f"; trying again at {broker['next_try']}"
+        text += _("; trying again at {time}", time=str(broker["next_try"]))
     return text
 
 
 def _status(args: argparse.Namespace) -> int:
-    reply = _send(args, {"cmd": "status"})
-    print(json.dumps(reply, indent=2)) if args.json else _print_status(reply)
-    sound = reply.get("sound")
-    if not args.json and isinstance(sound, dict) and sound.get("fault"):
-        print(f"sound: {sound['fault']}")  # the board plays on; `boardctl sound` says more
-    if not args.json and reply.get("version"):
-        # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
-        print(f"running boardctl {reply['version']}")
+    from boardctl import i18n
+
+    if args.json:  # JSON stays English
+        print(json.dumps(_send(args, {"cmd": "status"}), indent=2))
+        return 0
+    # the operator's language (LANGUAGE, LANG...), else the board's
+    code = i18n.from_environment() or _board_language()
+    reply = _send(args, {"cmd": "status", "language": code})
+    with i18n.language(str(reply.get("language", code))):
+        _print_status(reply)
+        sound = reply.get("sound")
+        if isinstance(sound, dict) and sound.get("fault"):
+            # the board plays on; `boardctl sound` says more
+            print(i18n._("sound: {fault}", fault=str(sound["fault"])))
+        if reply.get("version"):
+            # the daemon's: after an update not yet restarted, it differs from `boardctl --version`
+            print(i18n._("running boardctl {version}", version=str(reply["version"])))
     return 0
+
+
+def _board_language() -> str:
+    """``[board] language`` of the configuration; English where it cannot be read
+    (the status is still worth printing)."""
+    from boardctl import config
+
+    try:
+        return config.load().board.language
+    except config.ConfigError:
+        return "en"
 
 
 def _option_value(text: str) -> Any:

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
+from boardctl.message import M_
+
 
 def register(sub: Any) -> None:
     sim = sub.add_parser(
@@ -166,7 +168,11 @@ def _play(args: argparse.Namespace) -> int:
 
     console = Console(make)
     if untold:  # the terminal belongs to the board: said under it, once
-        console.note = f"sound: {untold.pop()}: it is recorded, not played. {console.note}"
+        console.note = M_(
+            "sound: {why}: it is recorded, not played. {note}",
+            why=untold.pop(),
+            note=console.note,
+        )
     try:
         return console.run()
     finally:

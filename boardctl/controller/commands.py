@@ -21,6 +21,7 @@ from boardctl.controller.phases import Step, can
 from boardctl.controller.view import PLAYING, Phase, phase_words
 from boardctl.engines import Engine
 from boardctl.errors import BoardctlError
+from boardctl.message import M_
 from boardctl.seats import COMPUTER, SeatError, Seats
 
 if TYPE_CHECKING:
@@ -45,10 +46,20 @@ def new(
     c.now = now
     game = game or c.engine.name
     if game != c.profile.game:
-        raise ControllerError(f"this board ({c.profile.name}) plays {c.profile.game}, not {game}")
+        raise ControllerError(
+            M_(
+                "this board ({board}) plays {game}, not {asked}",
+                board=c.profile.name,
+                game=c.profile.game,
+                asked=game,
+            )
+        )
     if not can("new_game", c.state):
         raise ControllerError(
-            f"cannot start a game while {phase_words(c.state.value)}: wait for the sensors"
+            M_(
+                "cannot start a game while {phase}: wait for the sensors",
+                phase=phase_words(c.state.value),
+            )
         )
     engine = c.engines(game, options if options is not None else c.engine.options_json())
     chosen = checked_seats(c, c.next_seats if seats is None else seats, engine)
@@ -71,7 +82,7 @@ def next_options(c: Controller) -> dict[str, Any]:
     """The options of a game in the next variant (:func:`next_variant`)."""
     variants = c.engine.variants
     if not variants:
-        raise ControllerError(f"{c.engine.name} has no variants to switch between")
+        raise ControllerError(M_("{game} has no variants to switch between", game=c.engine.name))
     options = dict(c.engine.options_json())
     current = options.get("variant", variants[0])
     index = variants.index(current) if current in variants else -1
@@ -85,12 +96,12 @@ def undo(c: Controller, now: float) -> str:
     text of the last action taken back."""
     c.now = now
     if not c.match.actions:
-        raise ControllerError("nothing to undo: no action has been played")
+        raise ControllerError(M_("nothing to undo: no action has been played"))
     if not can("take_back", c.state):
-        raise ControllerError(f"cannot undo while {phase_words(c.state.value)}")
+        raise ControllerError(M_("cannot undo while {phase}", phase=phase_words(c.state.value)))
     if c.opponent.seats.any_remote:
         raise ControllerError(
-            "a game with another board is not undone: both boards keep the same record"
+            M_("a game with another board is not undone: both boards keep the same record")
         )
     depth = chances.undo_depth(
         c.engine, c.match.states, drawn=lambda state: c.draws.drawn(c.engine, state)
@@ -99,9 +110,9 @@ def undo(c: Controller, now: float) -> str:
         depth = _undo_past_computer(c, depth)
     if depth == 0:
         raise ControllerError(
-            "nothing to undo: only the computer and chance have acted"
+            M_("nothing to undo: only the computer and chance have acted")
             if c.opponent.seats.any_computer
-            else "nothing to undo: only chance has acted"
+            else M_("nothing to undo: only chance has acted")
         )
     text = c.public_moves[-depth]
     c.fire("take_back", depth, True)
@@ -136,7 +147,9 @@ def choose(c: Controller, text: str, now: float) -> str:
     (as ``status`` lists it under ``choices``) or its number (1 first)."""
     c.now = now
     if c.state is not Phase.CHOOSING:
-        raise ControllerError(f"there is nothing to choose while {phase_words(c.state.value)}")
+        raise ControllerError(
+            M_("there is nothing to choose while {phase}", phase=phase_words(c.state.value))
+        )
     try:
         offer = pick(c.offers(), text)
     except ValueError as exc:
@@ -152,14 +165,16 @@ def roll(c: Controller, text: str, now: float) -> str:
     c.now = now
     state = c.match.state
     if not chances.chance_acts(c.engine, state):
-        raise ControllerError("chance does not act now: it is a player's turn")
+        raise ControllerError(M_("chance does not act now: it is a player's turn"))
     refused = c.draws.refusal(c.engine, state)
     if refused is not None:
         raise ControllerError(refused)
     if c.state is not Phase.AWAITING_MOVE:
         raise ControllerError(
-            f"cannot take chance's outcome while {phase_words(c.state.value)}: "
-            "put the board right first"
+            M_(
+                "cannot take chance's outcome while {phase}: put the board right first",
+                phase=phase_words(c.state.value),
+            )
         )
     try:
         action = c.engine.parse_action(text)
@@ -169,7 +184,13 @@ def roll(c: Controller, text: str, now: float) -> str:
     if action not in outcomes:
         # public texts: the outcomes left may tell what was dealt in secret
         listed = ", ".join(sorted({c.engine.public_action(state, a) for a in outcomes}))
-        raise ControllerError(f"{text!r} is not an outcome now; the outcomes are {listed}")
+        raise ControllerError(
+            M_(
+                "{text} is not an outcome now; the outcomes are {outcomes}",
+                text=repr(text),
+                outcomes=listed,
+            )
+        )
     public = c.engine.public_action(state, action)
     c.fire("move_made", (Step(action, c.engine.apply(state, action)),))
     c.update(now)
@@ -189,28 +210,41 @@ def play(c: Controller, text: str, now: float, ply: int | None = None) -> str:
     played = len(c.match.actions)
     if ply is not None and ply != played:
         raise ControllerError(
-            f"{text!r} was told after {ply} actions, and {played} are played now: "
-            "the game has moved on (told twice?); tell it again if it still holds"
+            M_(
+                "{text} was told after {ply} actions, and {played} are played now: "
+                "the game has moved on (told twice?); tell it again if it still holds",
+                text=repr(text),
+                ply=ply,
+                played=played,
+            )
         )
     if c.state is Phase.ATTRACT:  # a person telling an action is no idle room
         c.board.activity_at = now
         c.update(now)
     state = c.match.state
     if c.state not in PLAYING:
-        raise ControllerError(f"cannot play an action while {phase_words(c.state.value)}")
+        raise ControllerError(
+            M_("cannot play an action while {phase}", phase=phase_words(c.state.value))
+        )
     if chances.chance_acts(c.engine, state):
         raise ControllerError(
-            "chance acts now, not a player: give its outcome with `boardctl roll`"
+            M_("chance acts now, not a player: give its outcome with `boardctl roll`")
         )
     computer = c.opponent.seat_to_act(c.engine, state)
     if computer is not None and computer.person:
         raise ControllerError(
-            f"{computer.who} plays this turn: their move is shown once they choose it"
+            M_(
+                "{player} plays this turn: their move is shown once they choose it",
+                player=computer.who,
+            )
         )
     if computer is not None:
         raise ControllerError(
-            f"the computer plays this turn (level {computer.level}): make the move "
-            "it shows, or ask for another (`boardctl another`)"
+            M_(
+                "the computer plays this turn (level {level}): make the move it shows, "
+                "or ask for another (`boardctl another`)",
+                level=computer.level,
+            )
         )
     try:
         action = c.engine.parse_action(text)
@@ -219,8 +253,8 @@ def play(c: Controller, text: str, now: float, ply: int | None = None) -> str:
     why = c.engine.why_illegal(state, action)
     if why is not None:
         if c.engine.has_secrets:  # the reason may name a secret ("your line 2")
-            raise ControllerError(f"{text!r} is not a legal action now")
-        raise ControllerError(f"{text!r} cannot be played now: {why}")
+            raise ControllerError(M_("{text} is not a legal action now", text=repr(text)))
+        raise ControllerError(M_("{text} cannot be played now: {why}", text=repr(text), why=why))
     public = c.engine.public_action(state, action)
     before = c.reconciler.expect(state).key
     c.fire("move_made", (Step(action, c.engine.apply(state, action)),))
@@ -241,10 +275,12 @@ def another(c: Controller, now: float) -> str:
     shown = c.computer_view()
     if shown is not None and shown.kind != COMPUTER:
         seat = c.opponent.seats[shown.seat]
-        raise ControllerError(f"{seat.who} chose this move: make it on the board as it is lit")
+        raise ControllerError(
+            M_("{player} chose this move: make it on the board as it is lit", player=seat.who)
+        )
     if shown is None or shown.doing != "ready":
         raise ControllerError(
-            "the computer shows no move now: another is asked for once it shows one"
+            M_("the computer shows no move now: another is asked for once it shows one")
         )
     try:
         c.opponent.another(c.engine, c.match)
@@ -265,24 +301,33 @@ def checked_seats(c: Controller, seats: Seats, engine: Engine[Any, Any]) -> Seat
         raise ControllerError(str(exc)) from None
     if seats.any_computer and (c.opponent.thinker is None or c.seeds is None):
         raise ControllerError(
-            f"seats {str(seats)!r}: this controller has no computer player; "
-            "every seat is played by hands"
+            M_(
+                "seats {seats}: this controller has no computer player; every seat is "
+                "played by hands",
+                seats=repr(str(seats)),
+            )
         )
     if seats.any_remote and (c.opponent.remote is None or c.seeds is None):
         raise ControllerError(
-            f"seats {str(seats)!r}: this board is on no broker, so no other board plays "
-            "here: set [mqtt] broker (docs/fleet.md)"
+            M_(
+                "seats {seats}: this board is on no broker, so no other board plays here: "
+                "set [mqtt] broker (docs/fleet.md)",
+                seats=repr(str(seats)),
+            )
         )
     why = unplayable(engine) if seats.any_computer else None
     if seats.any_phone and c.opponent.phone is None:
         raise ControllerError(
-            f"seats {str(seats)!r}: this board has no web pages, so no phone plays here: "
-            "set [web] listen (docs/web.md)"
+            M_(
+                "seats {seats}: this board has no web pages, so no phone plays here: "
+                "set [web] listen (docs/web.md)",
+                seats=repr(str(seats)),
+            )
         )
     if why is None and seats.any_person:
         why = remote_unplayable(engine)
     if why is not None:
-        raise ControllerError(f"seats {str(seats)!r}: {why}")
+        raise ControllerError(M_("seats {seats}: {why}", seats=repr(str(seats)), why=why))
     # a remote seat keeps the number of the game it accepts; a computer's
     # seed is drawn when the game begins
     return seats.unseeded(keep_remote=True)

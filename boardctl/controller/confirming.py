@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from boardctl.message import M_, Message
+
 #: how long a second press of the same button is waited for, in seconds
 CONFIRM_SECONDS = 5.0
 
 #: what a second press of each button does, in words (``{next}``: the game it starts)
 _WORDS = {
-    "new": "Press new game again within 5 seconds to end this game and start a new one.",
-    "mode": "Press mode again within 5 seconds to end this game and start {next}.",
+    "new": M_("Press new game again within 5 seconds to end this game and start a new one."),
+    "mode": M_("Press mode again within 5 seconds to end this game and start {next}."),
 }
 
 
@@ -44,7 +46,8 @@ def ask(button: str, now: float, next_game: str = "") -> Asking:
     """The question a first press of ``button`` (``new`` or ``mode``) asks;
     ``next_game`` names the game the mode button would start
     (``Shiftago Express``)."""
-    return Asking(button, now + CONFIRM_SECONDS, _WORDS[button].format(next=next_game))
+    said = _WORDS[button]
+    return Asking(button, now + CONFIRM_SECONDS, Message(said.msgid, {"next": next_game}))
 
 
 def confirms(asking: Asking | None, button: str, now: float) -> bool:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from boardctl import i18n
 from boardctl.errors import BoardctlError, shorten
 
 log = logging.getLogger(__name__)
@@ -259,8 +260,13 @@ class ControlServer:
         except Exception as exc:  # a request must never end the connection's thread
             log.error("control request failed: %s", shorten(str(exc)))
             return {"ok": False, "error": shorten(f"the controller failed: {exc}")}
+        code = body.get("language")
+        if isinstance(code, str) and i18n.known(code):
+            # the texts for people in the language asked (`boardctl status` in the
+            # operator's); without one the answer is English, as JSON stays
+            reply = {**i18n.localized(reply, code), "language": code}
         if isinstance(reply.get("error"), str):
-            reply["error"] = shorten(reply["error"])
+            reply["error"] = shorten(reply["error"])  # a short Message stays one
         return reply
 
 

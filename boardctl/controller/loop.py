@@ -28,6 +28,7 @@ from boardctl.controller.store import StoreError
 from boardctl.controller.view import Phase, View
 from boardctl.engines import Engine, PlayerSpec
 from boardctl.errors import BoardctlError
+from boardctl.message import said
 from boardctl.seats import Seats
 from boardctl.sensing import SensorEvent
 
@@ -236,13 +237,13 @@ class Loop:
             try:
                 item.reply = {"ok": True, **self.command(item.body, now)}
             except StoreError as exc:
-                item.reply = {"ok": False, "error": str(exc)}
+                item.reply = {"ok": False, "error": said(exc)}
                 if item.body.get("cmd") not in _READS:
                     # a new game or an undo that cannot be saved: the board
                     # must not go on as if it had been
                     self.controller.fail(str(exc), now)
             except (BoardctlError, LookupError, TypeError, ValueError) as exc:
-                item.reply = {"ok": False, "error": str(exc)}
+                item.reply = {"ok": False, "error": said(exc)}
             except Exception as exc:  # a request must never stop the loop
                 log.exception("control request %r failed", dict(item.body))
                 item.reply = {"ok": False, "error": f"the controller failed: {exc}"}

@@ -36,6 +36,7 @@ from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View
 from boardctl.engines import CHANCE, Engine, Match
 from boardctl.engines.presentation import Presentation
+from boardctl.message import M_
 from boardctl.seats import ALL_HANDS, PHONE, REMOTE, Seats
 
 
@@ -160,16 +161,19 @@ def build_view(
 
 def computer_fault(error: str) -> str:
     """What a failed computer player means, for a person at the board."""
-    return (
-        f"the computer player stopped ({error}): it is asked again by itself; "
-        "undo and a new game work meanwhile"
+    return M_(
+        "the computer player stopped ({error}): it is asked again by itself; "
+        "undo and a new game work meanwhile",
+        error=error,
     )
 
 
 def remote_fault(board: str, error: str) -> str:
     """Why the game with another board cannot go on (its moves do not fit
     this board's record, or it has left), for a person at the board."""
-    return f"the game with {board} cannot go on ({error}): start a new game"
+    return M_(
+        "the game with {board} cannot go on ({error}): start a new game", board=board, error=error
+    )
 
 
 @lru_cache(maxsize=16)

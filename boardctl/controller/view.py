@@ -13,6 +13,7 @@ from typing import Any
 from boardctl.controller.confirming import Asking
 from boardctl.controller.opponent import ComputerView
 from boardctl.engines.describe import PlayerSites
+from boardctl.message import M_, then_list
 
 
 class Phase(enum.Enum):
@@ -46,11 +47,11 @@ class Fault(enum.Enum):
 
 
 _FAULT_WORDS = {
-    Fault.SENSORS: (
+    Fault.SENSORS: M_(
         "the sensors stopped answering: check the cable to the microcontroller; "
         "play resumes by itself once they answer"
     ),
-    Fault.STORAGE: (
+    Fault.STORAGE: M_(
         "the games cannot be saved (the card is full or read-only): free space on it; "
         "play resumes by itself once the move can be saved"
     ),
@@ -64,17 +65,17 @@ def fault_words(fault: Fault) -> str:
 
 #: each phase as people say it (the status's ``phase`` keeps the stable name)
 _PHASE_WORDS = {
-    Phase.STARTING: "starting",
-    Phase.LINKING: "waiting for the board's sensors",
-    Phase.SETUP: "setting up: the board must show the start of the game",
-    Phase.AWAITING_MOVE: "waiting for a move",
-    Phase.MOVE_IN_PROGRESS: "a move is under way",
-    Phase.WRONG_BOARD: "the board differs from the game",
-    Phase.CHOOSING: "waiting for a choice",
-    Phase.TAKEBACK_OFFERED: "a takeback is offered",
-    Phase.GAME_OVER: "the game is over",
-    Phase.ATTRACT: "resting until someone plays",
-    Phase.FAULT: "fault",
+    Phase.STARTING: M_("starting"),
+    Phase.LINKING: M_("waiting for the board's sensors"),
+    Phase.SETUP: M_("setting up: the board must show the start of the game"),
+    Phase.AWAITING_MOVE: M_("waiting for a move"),
+    Phase.MOVE_IN_PROGRESS: M_("a move is under way"),
+    Phase.WRONG_BOARD: M_("the board differs from the game"),
+    Phase.CHOOSING: M_("waiting for a choice"),
+    Phase.TAKEBACK_OFFERED: M_("a takeback is offered"),
+    Phase.GAME_OVER: M_("the game is over"),
+    Phase.ATTRACT: M_("resting until someone plays"),
+    Phase.FAULT: M_("fault"),
 }
 
 
@@ -103,15 +104,16 @@ _EMPTY: frozenset[str] = frozenset()
 def take_off(undone: list[str] | tuple[str, ...]) -> str:
     """What the players must do when the board still shows actions an
     operator undid: ``undone: take W3 back off the board``."""
-    return f"undone: take {' then '.join(undone)} back off the board"
+    return M_("undone: take {moves} back off the board", moves=then_list(undone))
 
 
 def tell_again(told: list[str] | tuple[str, ...]) -> str:
     """What the players must do when the board took back told actions with a
     move: ``taken back with the move: pass (told): tell it again if it
     still holds``."""
-    return (
-        f"taken back with the move: {' then '.join(told)} (told): tell it again if it still holds"
+    return M_(
+        "taken back with the move: {moves} (told): tell it again if it still holds",
+        moves=then_list(told),
     )
 
 
@@ -119,8 +121,9 @@ def tell_it(told: list[str] | tuple[str, ...]) -> str:
     """What the players may do when a board no action explains might show an
     action a person must tell: ``if this is start:t2a/B1 (or the like), tell
     it: play ACTION``."""
-    like = " (or the like)" if len(told) > 1 else ""
-    return f"if this is {told[0]}{like}, tell it: play ACTION"
+    if len(told) > 1:
+        return M_("if this is {action} (or the like), tell it: play ACTION", action=told[0])
+    return M_("if this is {action}, tell it: play ACTION", action=told[0])
 
 
 @dataclass(frozen=True, slots=True)

@@ -516,6 +516,8 @@ def open_sound(
             note=note,
             device=s.device if hardware.audio is None else "simulated",
             voice=voice,
+            # the voice speaks the board's language ([board] language)
+            language=lambda: cfg.board.language,
         )
 
 

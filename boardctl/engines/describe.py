@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from boardctl.message import M_, joined
+
 #: the kinds of site a board can have; a ``display`` has LEDs only and shows
 #: public information (a die's face, see :meth:`~.base.Engine.shown`): never
 #: sensed, and a board may leave it out
@@ -116,7 +118,7 @@ class PieceSpec:
 def seat_words(seat: int) -> str:
     """A seat as a person counts it: seat 0 is ``player 1`` (JSON, records
     and the control socket count seats from 0; people from 1)."""
-    return f"player {seat + 1}"
+    return M_("player {number}", number=seat + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +234,7 @@ class BoardSpec:
     def player_name(self, seat: int | None) -> str:
         """``blue``: a player by the colour of their pieces, else ``player 2``."""
         if seat is None:
-            return "nobody"
+            return M_("nobody")
         if 0 <= seat < len(self.players):
             return self.players[seat].name
         return seat_words(seat)
@@ -243,7 +245,7 @@ class BoardSpec:
         name = self.player_name(seat)
         if seat is None or name == seat_words(seat):
             return name
-        return f"{name} ({seat_words(seat)})"
+        return M_("{name} ({seat})", name=name, seat=seat_words(seat))
 
     def singles(self) -> tuple[PieceSpec, ...]:
         """The pieces a hand holds one at a time."""
@@ -322,12 +324,14 @@ class OptionSpec:
 
     def usage(self) -> str:
         """``players=2|3|4: how many play (default 2)``, for a command's help."""
+        values: str
         if self.kind == "choice":
             values = "|".join(str(c) for c in self.choices)
             labels = self.choice_labels or tuple(str(c) for c in self.choices)
-            said = list(zip(self.choices, labels, strict=True))
-            if any(w.lower() != str(c).lower() for c, w in said):
-                values += " (" + ", ".join(f"{c}: {w}" for c, w in said) + ")"
+            pairs = list(zip(self.choices, labels, strict=True))
+            if any(w.lower() != str(c).lower() for c, w in pairs):
+                each = joined([joined([f"{c}: ", w], "") for c, w in pairs], ", ")
+                values = joined([values, " (", each, ")"], "")
         elif self.kind == "int":
             values = f"{self.minimum}..{self.maximum}" if self.minimum is not None else "N"
         elif self.kind == "bool":
@@ -335,8 +339,11 @@ class OptionSpec:
         else:
             values = "TEXT"
         shown = str(self.default).lower() if isinstance(self.default, bool) else self.default
-        default = "" if self.default in (None, "") else f" (default {shown})"
-        return f"{self.name}={values}: {self.help or self.label}{default}"
+        said = self.help or self.label
+        if self.default in (None, ""):
+            return joined([f"{self.name}=", values, ": ", said], "")
+        default = M_("(default {value})", value=shown)
+        return joined([f"{self.name}=", values, ": ", said, " ", default], "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,10 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
+from boardctl import i18n
 from boardctl.controller.view import phase_words
 from boardctl.errors import BoardctlError
+from boardctl.message import M_
 from boardctl.sim.board import HAND_VERBS, spec_of
 from boardctl.sim.demo import Script
 from boardctl.sim.screen import Layout, compose, game_spec, player_label
@@ -29,7 +31,7 @@ from boardctl.sim.session import SimError, Simulation
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
-HELP = (
+HELP = M_(
     "type what the hands do (insert W3, place d4 PIECE, lift d4, move d4 e4, remove b1 c1) "
     "or new/undo/another/play/roll/choose/press/status/quit; "
     "new seats=hands,computer:2 plays the computer"
@@ -104,7 +106,7 @@ class Console:
         self.sim = make(None, {})
         #: the game asked for when the simulation was made (None: the first one)
         self._game: str | None = None
-        self.note = HELP
+        self.note: str = HELP
         self._lock = threading.RLock()
         self._running = True
         self._height = height
@@ -134,12 +136,15 @@ class Console:
 
     # -- drawing -------------------------------------------------------------
     def screen(self) -> str:
+        """The screen in the board's language ([board] language)."""
+        code = self.sim.config.board.language
         try:
-            status = self.sim.status()
+            status = self.sim.status(code)
         except BoardctlError as exc:
             status = {"phase": f"unreachable ({exc})"}
         self._shown = _game_of(status)
-        return compose(status, self.sim.frame, self.layout, self.note)
+        with i18n.language(code):
+            return compose(status, self.sim.frame, self.layout, self.note)
 
     def draw(self, full: bool = False) -> None:
         """Redraw the screen above the prompt, keeping the cursor where it is."""
@@ -223,19 +228,23 @@ class Console:
             if verb in HAND_VERBS:
                 self.sim.hands(line.strip())
                 self.sim.settle()
-                self.note = f"{line.strip()}: done"
+                self.note = M_("{command}: done", command=line.strip())
             elif verb == "new":
                 self._new(words[1:])
             elif verb == "undo":
                 reply = self.sim.request({"cmd": "undo"})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
-                self.note = f"took back {reply['undone']}: put the board back as it was"
+                self.note = M_(
+                    "took back {move}: put the board back as it was", move=reply["undone"]
+                )
             elif verb == "another":
                 reply = self.sim.request({"cmd": "another"})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
-                self.note = f"the computer thinks again, instead of {reply['instead_of']}"
+                self.note = M_(
+                    "the computer thinks again, instead of {move}", move=reply["instead_of"]
+                )
             elif verb in TOLD and len(words) > 1:
                 what = line.strip().split(None, 1)[1]
                 cmd, key = TOLD[verb]
@@ -244,16 +253,20 @@ class Console:
                     raise SimError(str(reply.get("error")))
                 self.note = f"{verb}: {reply.get('played') or reply.get('chosen') or what}"
             elif verb == "status":
-                status = self.sim.status()
+                status = self.sim.status(self.sim.config.board.language)
                 who = player_label(game_spec(status), status.get("to_move"))
-                self.note = (
-                    f"{phase_words(status.get('phase'))}: {len(status.get('moves', []))} moves, "
-                    f"{who} to {status.get('task', 'act')}, {status.get('status')}"
+                self.note = M_(
+                    "{phase}: {moves} moves, {player} to {task}, {status}",
+                    phase=phase_words(status.get("phase")),
+                    moves=len(status.get("moves", [])),
+                    player=who,
+                    task=status.get("task", "act"),
+                    status=status.get("status"),
                 )
             elif verb in ("help", "?"):
                 self.note = HELP
             else:
-                self.note = f"unknown command {verb!r}: {HELP}"
+                self.note = M_("unknown command {command}: {help}", command=repr(verb), help=HELP)
         except (BoardctlError, ValueError, KeyError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             self.note = f"{line.strip()}: {message}"
@@ -279,7 +292,7 @@ class Console:
             self._game = game
             self.layout = self._layout()
             self.draw(full=True)
-            self.note = f"a new game of {game} on {sim.profile.name}"
+            self.note = M_("a new game of {game} on {board}", game=game, board=sim.profile.name)
             return
         body: dict[str, Any] = {"cmd": "new", "game": game}
         seats = options.pop("seats", None)
@@ -292,7 +305,9 @@ class Console:
             raise SimError(str(reply.get("error")))
         self.sim.clear_board()
         self.sim.settle()
-        self.note = f"a new game of {reply.get('game')}: the hands cleared the board"
+        self.note = M_(
+            "a new game of {game}: the hands cleared the board", game=str(reply.get("game"))
+        )
 
 
 def _ready(status: Mapping[str, Any]) -> bool:

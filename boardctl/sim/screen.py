@@ -10,6 +10,7 @@ offer, the winner) and a note from the last command.
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -28,6 +29,8 @@ from boardctl.controller.view import (
 from boardctl.engines import BoardSpec
 from boardctl.engines.describe import seat_words
 from boardctl.errors import BoardctlError
+from boardctl.i18n import _, translate
+from boardctl.message import then_list
 from boardctl.sim.board import example_piece, piece_word, spec_of
 
 RGB = tuple[int, int, int]
@@ -205,7 +208,7 @@ def board_text(status: Mapping[str, Any]) -> list[str]:
     status's ``picture``)."""
     picture = status.get("picture")
     if not isinstance(picture, str):
-        return ["(no game)"]
+        return [_("(no game)")]
     return picture.splitlines()
 
 
@@ -225,7 +228,7 @@ def undone_line(undone: Sequence[str]) -> str:
     """``UNDONE: take W3 back off the board``: the controller's words for the
     actions an operator undid that the board still shows, its first word as
     the alarm."""
-    first, _, rest = take_off(list(undone)).partition(" ")
+    first, _space, rest = translate(take_off(list(undone))).partition(" ")
     return f"{first.upper()} {rest}"
 
 
@@ -235,12 +238,13 @@ def _fixes(spec: BoardSpec | None, status: Mapping[str, Any], take_away: str) ->
     restore = dict(status.get("restore", {}))
     lines = []
     if offending:
-        lines.append(f"  {take_away}: {_sites(offending)}")
+        lines.append("  " + _("{what}: {sites}", what=take_away, sites=_sites(offending)))
     if restore:
-        lines.append(
-            "  put back: "
-            + ", ".join(f"{piece_name(spec, piece)} on {site}" for site, piece in restore.items())
+        pieces = ", ".join(
+            _("{piece} on {site}", piece=piece_name(spec, piece), site=site)
+            for site, piece in restore.items()
         )
+        lines.append("  " + _("put back: {pieces}", pieces=pieces))
     return lines
 
 
@@ -254,70 +258,98 @@ def controller_says(status: Mapping[str, Any]) -> list[str]:
     undone = list(status.get("undone_on_board", []))
     lines: list[str] = []
     if phase in ("starting", "linking"):
-        lines.append("waiting for the board's sensors to answer")
+        lines.append(_("waiting for the board's sensors to answer"))
     elif phase == "fault":
         kind = Fault.STORAGE if status.get("fault_kind") == "storage" else Fault.SENSORS
         if kind is Fault.STORAGE:
-            lines.append(f"the games cannot be saved: {status.get('fault', 'the card is full')}")
-            lines.append("free space on the card; play resumes by itself once a move is saved")
+            why = status.get("fault") or _("the card is full")
+            lines.append(_("the games cannot be saved: {why}", why=why))
+            lines.append(_("free space on the card; play resumes by itself once a move is saved"))
         else:
-            lines.append(fault_words(kind))
+            lines.append(translate(fault_words(kind)))
     elif phase == "setup":
         if undone:
             lines.append(undone_line(undone))
         elif status.get("restore") and not status.get("offending"):
-            lines.append("set up: put out the pieces a new game starts with")
+            lines.append(_("set up: put out the pieces a new game starts with"))
         else:
-            lines.append("set up: clear the board for a new game")
-        lines += _fixes(spec, status, "take away")
+            lines.append(_("set up: clear the board for a new game"))
+        lines += _fixes(spec, status, _("take away"))
     elif phase == "attract":
-        lines.append("idle: touch the board to wake it")
+        lines.append(_("idle: touch the board to wake it"))
     elif phase == "wrong_board":
         if undone:
             lines.append(undone_line(undone))
         else:
-            lines.append(f"WRONG BOARD: {status.get('why') or 'no legal move explains it'}")
+            why = status.get("why") or _("no legal move explains it")
+            lines.append(_("WRONG BOARD: {why}", why=why))
         if status.get("to_tell"):
-            lines.append(tell_it(status["to_tell"]))
-        lines += _fixes(spec, status, "take away or fix")
+            lines.append(translate(tell_it(status["to_tell"])))
+        lines += _fixes(spec, status, _("take away or fix"))
     elif phase == "move_in_progress":
         if status.get("verdict") == "ambiguous":
             through = any(s.kind == "track" for s in spec.sites) if spec else False
             lines.append(
-                "AMBIGUOUS: several moves leave this board; undo the move and make it"
-                " again so only one fits"
-                + (" (push the piece in through its track)" if through else "")
+                _(
+                    "AMBIGUOUS: several moves leave this board; undo the move and make it"
+                    " again so only one fits (push the piece in through its track)"
+                )
+                if through
+                else _(
+                    "AMBIGUOUS: several moves leave this board; undo the move and make it"
+                    " again so only one fits"
+                )
             )
             for path in status.get("candidates", []):
-                lines.append("  could be: " + " then ".join(path))
+                lines.append("  " + _("could be: {moves}", moves=then_list(path)))
         elif status.get("verdict") == "wrong" and undone:
             lines.append(undone_line(undone))
         elif status.get("verdict") == "wrong":
-            lines.append("hm: that does not look right (shown red if it stays)")
+            lines.append(_("hm: that does not look right (shown red if it stays)"))
         else:
-            lines.append("move under way ...")
+            lines.append(_("move under way ..."))
     elif phase == "takeback_offered":
-        lines.append("TAKEBACK: the board shows an earlier position;")
-        lines.append("  hold it there to take the move back, or put the move back")
+        lines.append(_("TAKEBACK: the board shows an earlier position;"))
+        lines.append("  " + _("hold it there to take the move back, or put the move back"))
     elif phase == "choosing" and status.get("verdict") == "ambiguous":
-        lines.append("CHOOSE: several moves leave this board: mode picks one, or boardctl choose")
+        lines.append(
+            _("CHOOSE: several moves leave this board: mode picks one, or boardctl choose")
+        )
         for path in status.get("candidates", []):
-            lines.append("  could be: " + " then ".join(path))
+            lines.append("  " + _("could be: {moves}", moves=then_list(path)))
     elif phase == "choosing":
-        task = status.get("task") or "choose"
-        lines.append(f"{who} to {task}: make the board show one of the choices the LEDs light")
+        task = status.get("task") or _("choose")
+        lines.append(
+            _(
+                "{player} to {task}: make the board show one of the choices the LEDs light",
+                player=who,
+                task=task,
+            )
+        )
     elif phase == "game_over":
         winner = status.get("winner")
         reason = status.get("reason", "")
         if winner is not None:
-            lines.append(f"GAME OVER: {player_label(spec, winner)} wins ({reason})")
+            lines.append(
+                _(
+                    "GAME OVER: {player} wins ({reason})",
+                    player=player_label(spec, winner),
+                    reason=reason,
+                )
+            )
         else:
-            lines.append(f"GAME OVER: {status.get('status', 'draw')} ({reason})")
-        lines.append("  clear the board for the next game, or type new")
+            lines.append(
+                _(
+                    "GAME OVER: {result} ({reason})",
+                    result=status.get("status", "draw"),
+                    reason=reason,
+                )
+            )
+        lines.append("  " + _("clear the board for the next game, or type new"))
     elif phase == "awaiting_move":
-        lines.append("the board is right")
+        lines.append(_("the board is right"))
     if status.get("told_undone"):
-        lines.append(tell_again(status["told_undone"]))
+        lines.append(translate(tell_again(status["told_undone"])))
     lines += computer_says(status)
     lines += remote_says(status)
     confirm = status.get("confirm")
@@ -333,17 +365,26 @@ def remote_says(status: Mapping[str, Any]) -> list[str]:
     if not isinstance(remote, dict):
         return []
     seat = remote.get("seat")
-    where = "on their phone" if remote.get("phone") else f"at {remote.get('board')}"
-    who = f"{player_label(game_spec(status), seat if isinstance(seat, int) else None)} {where}"
+    player = player_label(game_spec(status), seat if isinstance(seat, int) else None)
+    if remote.get("phone"):
+        who = _("{player} on their phone", player=player)
+    else:
+        who = _("{player} at {board}", player=player, board=str(remote.get("board")))
     if remote.get("error"):
         return [f"{who}: {remote['error']}"]
     if remote.get("doing") == "ready":
-        moves = " then ".join(str(m) for m in remote.get("moves", []))
+        moves = then_list([str(m) for m in remote.get("moves", [])])
         return [
-            f"{who} played {moves}: make it here as the LEDs show (blinking: take off; "
-            "breathing: put there)"
+            _(
+                "{who} played {moves}: make it here as the LEDs show (blinking: take off; "
+                "breathing: put there)",
+                who=who,
+                moves=moves,
+            )
         ]
-    return [f"{who} is choosing a move" if remote.get("phone") else f"{who} is to play, there"]
+    if remote.get("phone"):
+        return [_("{who} is choosing a move", who=who)]
+    return [_("{who} is to play, there", who=who)]
 
 
 def computer_says(status: Mapping[str, Any]) -> list[str]:
@@ -352,16 +393,26 @@ def computer_says(status: Mapping[str, Any]) -> list[str]:
     if not computer:
         return []
     name = player_name(game_spec(status), computer["seat"])
-    who = f"the computer ({name}, level {computer['level']})"
+    who = _("the computer ({player}, level {level})", player=name, level=computer["level"])
     if computer["doing"] == "thinking":
-        return [f"{who} is thinking (the light running round the board)"]
+        return [_("{who} is thinking (the light running round the board)", who=who)]
     if computer["doing"] == "ready":
         return [
-            f"{who} plays {' then '.join(computer['moves'])}: make it on the board as the "
-            "LEDs show (blinking: take off; breathing: put there)",
-            "  another: ask it for another move",
+            _(
+                "{who} plays {moves}: make it on the board as the LEDs show "
+                "(blinking: take off; breathing: put there)",
+                who=who,
+                moves=then_list(computer["moves"]),
+            ),
+            "  " + _("another: ask it for another move"),
         ]
-    return [f"{who} failed: {computer.get('error')}; it is asked again by itself"]
+    return [
+        _(
+            "{who} failed: {error}; it is asked again by itself",
+            who=who,
+            error=str(computer.get("error")),
+        )
+    ]
 
 
 def turn_line(status: Mapping[str, Any]) -> str:
@@ -369,18 +420,24 @@ def turn_line(status: Mapping[str, Any]) -> str:
     the engine's words for what they must do, and the choices when they choose."""
     mover = status.get("to_move")
     if mover is None:
-        return "nobody to move"
-    task = status.get("task") or "act"
+        return _("nobody to move")
+    task = status.get("task") or _("act")
     spec = game_spec(status)
     computer = status.get("computer")
     if computer and computer.get("seat") == mover:
-        who = f"{player_name(spec, mover)} (the computer, level {computer['level']})"
+        who = _(
+            "{player} (the computer, level {level})",
+            player=player_name(spec, mover),
+            level=computer["level"],
+        )
     else:
         who = player_label(spec, mover)
-    line = f"{who} to {task}"
+    line = _("{player} to {task}", player=who, task=task)
     choices = status.get("choices")
     if choices:
-        line += ": " + " or ".join(choices)
+        line += ": " + functools.reduce(
+            lambda a, b: _("{first} or {second}", first=a, second=b), choices
+        )
     return line
 
 
@@ -396,10 +453,17 @@ def compose(
     options = status.get("options") or {}
     opts = " ".join(f"{k}={v}" for k, v in options.items())
     width = layout.width
-    body = [(f"{layout.title} · {game} on {layout.profile.name}", KEPT)]
-    body.append(("\n".join(fit_width(f"options: {opts}" if opts else "", width)), OPTIONS))
-    leds = ["LEDs", *led_text(layout.profile, frame)]
-    board = ["board", *board_text(status)]
+    body = [
+        (f"{layout.title} · " + _("{game} on {board}", game=game, board=layout.profile.name), KEPT)
+    ]
+    body.append(
+        (
+            "\n".join(fit_width(_("options: {options}", options=opts) if opts else "", width)),
+            OPTIONS,
+        )
+    )
+    leds = [_("LEDs"), *led_text(layout.profile, frame)]
+    board = [_("board"), *board_text(status)]
     picture = side_by_side(leds, board, layout.gap)
     if width and max(map(visible_width, picture[: len(leds)])) > width:
         # too wide for both side by side (Linie 1's): the whole board first, then
@@ -424,22 +488,22 @@ def compose(
     # what the controller says stays; the lights' note gives way before it
     text = [("", BLANK), (turn_line(status), KEPT)]
     if layout.note:
-        text.append((f"lights: {layout.note}", OPTIONS))
+        text.append((_("lights: {note}", note=layout.note), OPTIONS))
     scores = status.get("scores")
     if scores is not None:
-        says = "  ".join(f"{player_name(spec, i)} {s}" for i, s in enumerate(scores))
-        text.append((f"scores: {says}", KEPT))
+        says = "  ".join(f"{translate(player_name(spec, i))} {s}" for i, s in enumerate(scores))
+        text.append((_("scores: {scores}", scores=says), KEPT))
     moves = list(status.get("moves", []))
-    shown = " ".join(moves[-12:])
-    more = "... " if len(moves) > 12 else ""
-    text.append((f"moves ({len(moves)}): {more}{shown or 'none'}", KEPT))
-    text.append((f"controller: {phase_words(status.get('phase'))}", KEPT))
+    shown = ("... " if len(moves) > 12 else "") + " ".join(moves[-12:])
+    said = _("moves ({count}): {moves}", count=len(moves), moves=shown if moves else _("none"))
+    text.append((said, KEPT))
+    text.append((_("controller: {phase}", phase=phase_words(status.get("phase"))), KEPT))
     text += [("  " + line, KEPT) for line in controller_says(status)]
     text.append(("", BLANK))
     body += [("\n".join(fit_width(line, width)), rank) for line, rank in text]
     tail = [
         part
-        for line in [note, *command_help(spec, status.get("to_move"))]
+        for line in [translate(note), *command_help(spec, status.get("to_move"))]
         for part in fit_width(line, width)
     ]
     if layout.height:

@@ -346,8 +346,13 @@ class Simulation:
 
         return request(self.config.control.socket, body)
 
-    def status(self) -> dict[str, Any]:
-        reply = self.request({"cmd": "status"})
+    def status(self, language: str | None = None) -> dict[str, Any]:
+        """The controller's status; its texts for people in ``language`` when given
+        (the screen's), else English as JSON is."""
+        body: dict[str, Any] = {"cmd": "status"}
+        if language is not None:
+            body["language"] = language
+        reply = self.request(body)
         if not reply.get("ok"):
             raise SimError(str(reply.get("error")))
         return reply

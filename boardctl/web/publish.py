@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from boardctl import i18n
 from boardctl.board import BoardProfile
 from boardctl.controller.machine import Controller
 from boardctl.controller.scenes import Colours, Frame, Palette, hex_colour
@@ -124,7 +125,7 @@ class Publisher:
         self._status: Mapping[str, Any] | None = None
         self._frame: Frame | None = None
         self._parts: dict[str, tuple[int, Any]] = {}
-        self._encoded: dict[str, tuple[int, bytes]] = {}
+        self._encoded: dict[tuple[str, str], tuple[int, bytes]] = {}
         #: set by the server: called (on the loop's thread) when anything changed
         self.wake: Callable[[], None] | None = None
 
@@ -164,14 +165,17 @@ class Publisher:
         with self._lock:
             return self._parts.get(part, (0, None))[1]
 
-    def encoded(self, part: str) -> tuple[int, bytes]:
-        """The part's version and its JSON (encoded once per version)."""
+    def encoded(self, part: str, language: str = i18n.DEFAULT) -> tuple[int, bytes]:
+        """The part's version and its JSON, its texts for people in ``language``
+        (encoded once per version and language)."""
         with self._lock:
             version, value = self._parts.get(part, (0, None))
-            cached = self._encoded.get(part)
+            cached = self._encoded.get((part, language))
         if cached is not None and cached[0] == version:
             return cached
-        data = json.dumps(value, separators=(",", ":"), default=_plain).encode()
+        data = json.dumps(
+            i18n.localized(value, language), separators=(",", ":"), default=_plain
+        ).encode()
         with self._lock:
-            self._encoded[part] = (version, data)
+            self._encoded[(part, language)] = (version, data)
         return version, data

@@ -21,6 +21,7 @@ import contextlib
 import time
 from collections.abc import Callable
 
+from boardctl import i18n
 from boardctl.web.http import plain
 from boardctl.web.publish import Publisher
 
@@ -52,10 +53,12 @@ _HEADERS = (
 
 
 class _Stream:
-    __slots__ = ("behind_since", "sent", "transport")
+    __slots__ = ("behind_since", "language", "sent", "transport")
 
-    def __init__(self, transport: asyncio.WriteTransport) -> None:
+    def __init__(self, transport: asyncio.WriteTransport, language: str) -> None:
         self.transport = transport
+        #: the language its viewer reads the board's texts in
+        self.language = language
         #: the version of each part this stream was last sent
         self.sent: tuple[int, ...] = (0,) * len(PARTS)
         #: since when it has had more than STREAM_BUFFER bytes waiting
@@ -89,9 +92,15 @@ class Pushes:
     def full(self) -> bool:
         return len(self._streams) >= self.most
 
-    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def serve(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        language: str = i18n.DEFAULT,
+    ) -> None:
         """One viewer's stream, from its headers until the viewer goes (its
-        place is free as soon as this returns), or 503 when all are taken."""
+        place is free as soon as this returns), or 503 when all are taken. The
+        texts it carries are in ``language``, its viewer's."""
         if self.full:
             writer.write(
                 plain(
@@ -102,11 +111,11 @@ class Pushes:
             )
             return
         transport = writer.transport
-        stream = _Stream(transport)
+        stream = _Stream(transport, language)
         self._streams.add(stream)
         try:
             transport.write(_HEADERS)
-            self._send(stream, self._latest(), {})
+            self._send(stream, self._latest(language), {})
             self._arm_keepalive()
             taken = 0
             while True:  # the viewer says nothing; the end of its connection ends the stream
@@ -135,8 +144,8 @@ class Pushes:
         self._due = None
         aloop = asyncio.get_running_loop()
         self._last = aloop.time()
-        latest = self._latest()
-        chunks: dict[tuple[int, ...], bytes] = {}
+        latest: dict[str, tuple[tuple[int, bytes], ...]] = {}
+        chunks: dict[tuple[str, tuple[int, ...]], bytes] = {}
         behind = False
         now = self.clock()
         for stream in list(self._streams):
@@ -152,7 +161,9 @@ class Pushes:
                 behind = True
                 continue
             stream.behind_since = None
-            self._send(stream, latest, chunks)
+            if stream.language not in latest:
+                latest[stream.language] = self._latest(stream.language)
+            self._send(stream, latest[stream.language], chunks)
         if behind:
             self._due = aloop.call_later(PUSH_GAP, self.flush)
 
@@ -165,26 +176,26 @@ class Pushes:
                 stream.transport.abort()
 
     # -- inside ---------------------------------------------------------------------
-    def _latest(self) -> tuple[tuple[int, bytes], ...]:
-        return tuple(self.publisher.encoded(part) for part in PARTS)
+    def _latest(self, language: str) -> tuple[tuple[int, bytes], ...]:
+        return tuple(self.publisher.encoded(part, language) for part in PARTS)
 
     def _send(
         self,
         stream: _Stream,
         latest: tuple[tuple[int, bytes], ...],
-        chunks: dict[tuple[int, ...], bytes],
+        chunks: dict[tuple[str, tuple[int, ...]], bytes],
     ) -> None:
         versions = tuple(version for version, _ in latest)
         if versions == stream.sent:
             return
-        chunk = chunks.get(stream.sent)
+        chunk = chunks.get((stream.language, stream.sent))
         if chunk is None:
             chunk = b"".join(
                 b"event: " + part.encode() + b"\ndata: " + data + b"\n\n"
                 for part, (version, data), had in zip(PARTS, latest, stream.sent, strict=True)
                 if version and version != had
             )
-            chunks[stream.sent] = chunk
+            chunks[(stream.language, stream.sent)] = chunk
         stream.sent = versions
         if chunk:
             stream.transport.write(chunk)

@@ -42,11 +42,13 @@ from microdot import Microdot, Request, Response
 from microdot.csrf import CSRF
 from microdot.microdot import NoCaseDict
 
-from boardctl import plots
+from boardctl import i18n, plots
 from boardctl.board import BoardProfile
 from boardctl.errors import shorten
+from boardctl.i18n import _
 from boardctl.sound.cues import notes_json
 from boardctl.textfiles import parse_json
+from boardctl.web import languages
 from boardctl.web.address import link_address, qr_image
 from boardctl.web.auth import LOCKOUT_SECONDS, Keys, Session, Throttle, split_listen
 from boardctl.web.http import (
@@ -111,6 +113,7 @@ LOCKOUT_MINUTES = LOCKOUT_SECONDS // 60
 COOKIE = "boardctl_session"
 PAGES = ("board", "score", "operator", "player", "sim", "venue")
 STATIC = {
+    "words.js": "text/javascript",
     "app.js": "text/javascript",
     "style.css": "text/css",
     "fleet.js": "text/javascript",
@@ -173,10 +176,6 @@ async def _say_and_close(
                 pass
 
 
-def _page(name: str) -> bytes:
-    return resources.files("boardctl.web").joinpath("static", f"{name}.html").read_bytes()
-
-
 def _client(writer: asyncio.StreamWriter) -> str:
     """The address a connection comes from."""
     peer = writer.get_extra_info("peername")
@@ -205,11 +204,14 @@ class WebServer:
         venue: Callable[[], dict[str, Any]] | None = None,
         venue_stats: Callable[[], dict[str, Any]] | None = None,
         voiced: Callable[[int], bytes | None] | None = None,
+        language: str = i18n.DEFAULT,
     ) -> None:
         host, port = split_listen(listen)
         #: the board's newest sentences as WAV, by number (the sound's; None: no voice)
         self.voiced = voiced
         self.listen = listen
+        #: the board's language: a page's when its visitor's browser asks for none of ours
+        self.language = language
         #: every board of the venue, from the broker (``/venue``; None: on no broker)
         self.venue = venue
         #: their statistics added up (the venue's plots)
@@ -250,7 +252,6 @@ class WebServer:
         self._public = ThreadPoolExecutor(1, thread_name_prefix="web-public")
         self._hashing = ThreadPoolExecutor(1, thread_name_prefix="web-password")
         self.pushes = Pushes(publisher, most=max_streams)
-        self._pages = {name: _page(name) for name in PAGES}
         self._static = {
             name: resources.files("boardctl.web").joinpath("static", name).read_bytes()
             for name in STATIC
@@ -335,9 +336,11 @@ class WebServer:
             if head.path == "/api/events" and head.method == "GET":
                 # a viewer: from now on it counts against the streams' budget
                 counted = self._release(client)
-                await self.pushes.serve(reader, writer)
+                await self.pushes.serve(reader, writer, language=self._language_of(head))
                 return
-            await self._dispatch(head, writer)
+            # the page's words, and the refusals and errors it shows, in its visitor's language
+            with i18n.language(self._language_of(head)):
+                await self._dispatch(head, writer)
         except (OSError, asyncio.IncompleteReadError):
             pass  # a browser gone or too slow
         finally:
@@ -412,6 +415,12 @@ class WebServer:
         except (TimeoutError, OSError):
             transport.abort()
 
+    def _language_of(self, head: Head) -> str:
+        """The language of the visitor who sent ``head`` (see :mod:`.languages`)."""
+        return languages.chosen(
+            head.header("Cookie"), head.header("Accept-Language"), self.language
+        )
+
     async def _dispatch(self, head: Head, writer: asyncio.StreamWriter) -> None:
         """Hand a request that was read whole to microdot, and write its answer."""
         headers = NoCaseDict()
@@ -430,13 +439,13 @@ class WebServer:
                 sock=None,
             )
         except Exception:  # an address microdot cannot decode (a bad %-escape)
-            writer.write(plain(400, "the address is not well formed"))
+            writer.write(plain(400, _("the address is not well formed")))
             return
         try:
             response = await self.app.dispatch_request(request)
         except Exception as exc:  # a guard: the routes answer every request themselves
             log.error("web: %s %s failed: %s", head.method, head.path[:80], shorten(repr(exc), 200))
-            writer.write(plain(500, "the server failed on this request"))
+            writer.write(plain(500, _("the server failed on this request")))
             return
         await response.write(timed)
 
@@ -543,7 +552,7 @@ class WebServer:
                     except Exception as exc:
                         log.error("web: %s %s failed: %s", method, path, shorten(repr(exc), 200))
                         log.debug("web: how %s %s failed", method, path, exc_info=True)
-                        return refuse("the server failed on this request", 500)
+                        return refuse(_("the server failed on this request"), 500)
 
                 app.route(path, methods=[method])(safe)
                 return handler
@@ -551,10 +560,13 @@ class WebServer:
             return register
 
         def html(name: str) -> Response:
+            code = i18n.current()
             return Response(
-                self._pages[name],
+                languages.page(name, code),
                 headers={
                     "Content-Type": "text/html; charset=utf-8",
+                    "Content-Language": code,
+                    "Vary": "Accept-Language, Cookie",
                     "Content-Security-Policy": "default-src 'self'; style-src 'self' "
                     "'unsafe-inline'; img-src 'self' data:",
                     "X-Frame-Options": "DENY",
@@ -563,8 +575,9 @@ class WebServer:
             )
 
         def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Any:
+            # the texts for people in it (an option's label, a reason) in the page's language
             return Response(
-                json.dumps(body, default=list),
+                json.dumps(i18n.localized(body), default=list),
                 status,
                 {
                     "Content-Type": "application/json",
@@ -621,7 +634,7 @@ class WebServer:
                     wrong(request)
                     return html("operator")
                 self.throttle.succeeded(client(request))
-                value, _ = self.keys.begin("operator")
+                value, _csrf = self.keys.begin("operator")
                 return Response("", 303, {"Location": "/operator", **cookie(value)})
             return html("operator")
 
@@ -634,19 +647,24 @@ class WebServer:
             seat = self.keys.redeem(code)
             if seat is None:
                 return Response(
-                    "This link was used already or is not known: ask the operator for a new one.",
+                    _(
+                        "This link was used already or is not known: "
+                        "ask the operator for a new one."
+                    ),
                     404,
                     {"Content-Type": "text/plain; charset=utf-8"},
                 )
-            value, _ = self.keys.begin("player", seat)
+            value, _csrf = self.keys.begin("player", seat)
             return Response("", 303, {"Location": "/player", **cookie(value)})
 
         @route("/venue")
         async def venue_page(request: Request) -> Any:
             if self.venue is None:
                 return Response(
-                    "This board is on no broker: set [mqtt] broker for the venue's page "
-                    "(docs/fleet.md).",
+                    _(
+                        "This board is on no broker: set [mqtt] broker for the venue's page "
+                        "(docs/fleet.md)."
+                    ),
                     404,
                     {"Content-Type": "text/plain; charset=utf-8"},
                 )
@@ -655,7 +673,7 @@ class WebServer:
         @route("/api/venue")
         async def venue(request: Request) -> Any:
             if self.venue is None:
-                return refuse("this board is on no broker: set [mqtt] broker", 404)
+                return refuse(_("this board is on no broker: set [mqtt] broker"), 404)
             return answer({"ok": True, **self.venue()})
 
         @route("/api/stats/<scope>")
@@ -701,7 +719,7 @@ class WebServer:
         @route("/sim")
         async def sim_page(request: Request) -> Any:
             if self.hands is None:
-                return Response("This board is not simulated: no sim page.", 404)
+                return Response(_("This board is not simulated: no sim page."), 404)
             return html("sim")
 
         @route("/static/<name>")
@@ -794,7 +812,7 @@ class WebServer:
                 self._checking -= 1
             if not right:
                 wrong(request)
-                return refuse("wrong password", 401)
+                return refuse(_("wrong password"), 401)
             self.throttle.succeeded(client(request))
             value, s = self.keys.begin("operator")
             return answer(self._me(s), headers=cookie(value))
@@ -802,7 +820,7 @@ class WebServer:
         @route("/api/command", "POST")
         async def command(request: Request) -> Any:
             if self._operator(request, changing=True) is None:
-                return refuse("sign in on the operator page first", 401)
+                return refuse(_("sign in on the operator page first"), 401)
             body = _json_object(request)
             cmd = body.get("cmd")
             if not isinstance(cmd, str) or cmd not in OPERATOR_COMMANDS:
@@ -812,15 +830,15 @@ class WebServer:
         @route("/api/fleet")
         async def fleet(request: Request) -> Any:
             if self._operator(request, changing=False) is None:
-                return refuse("sign in on the operator page first", 401)
+                return refuse(_("sign in on the operator page first"), 401)
             return answer(await self.command({"cmd": "fleet"}))
 
         @route("/api/export/<game>")
         async def export(request: Request, game: str) -> Any:
             if self._operator(request, changing=False) is None:
-                return refuse("sign in on the operator page first", 401)
+                return refuse(_("sign in on the operator page first"), 401)
             if not game.isascii() or not game.isdigit() or len(game) > 10:
-                return refuse("the game's number, as `boardctl games` lists it", 404)
+                return refuse(_("the game's number, as `boardctl games` lists it"), 404)
             game_id = int(game)
             reply = await self.command({"cmd": "export", "id": game_id})
             if not reply.get("ok"):
@@ -833,7 +851,7 @@ class WebServer:
         @route("/api/private-link", "POST")
         async def private_link(request: Request) -> Any:
             if self._operator(request, changing=True) is None:
-                return refuse("sign in on the operator page first", 401)
+                return refuse(_("sign in on the operator page first"), 401)
             seat = _json_object(request).get("player")
             board = self.publisher.get("board") or {}
             seats = len(board.get("players", []))
@@ -851,7 +869,7 @@ class WebServer:
         async def private(request: Request) -> Any:
             s = self._session(request)
             if s is None or s.role != "player" or s.player is None:
-                return refuse("open the link the operator gave you", 401)
+                return refuse(_("open the link the operator gave you"), 401)
             return answer(await self.command({"cmd": "private", "player": s.player}))
 
         @route("/api/phone")
@@ -867,11 +885,11 @@ class WebServer:
             or the move chosen (POST)."""
             s = self._session(request)
             if s is None or s.role != "player" or s.player is None:
-                return refuse("open the link the operator gave you", 401)
+                return refuse(_("open the link the operator gave you"), 401)
             body: dict[str, Any] = {"cmd": "phone", "seat": s.player}
             if request.method == "POST":
                 if request.headers.get("X-CSRF-Token") != s.csrf:
-                    return refuse("open the link the operator gave you again", 401)
+                    return refuse(_("open the link the operator gave you again"), 401)
                 sent = _json_object(request)
                 action, ply = sent.get("action"), sent.get("ply")
                 if not isinstance(action, str) or not action.strip() or len(action) > 200:
@@ -886,18 +904,18 @@ class WebServer:
             """What lies on the simulated board: the sim page draws it, and
             chooses between placing and lifting by it."""
             if self.hands is None:
-                return refuse("this board is not simulated", 404)
+                return refuse(_("this board is not simulated"), 404)
             if self._session(request) is None:
-                return refuse("open the sim page again", 401)
+                return refuse(_("open the sim page again"), 401)
             return answer(await self._hands(None))
 
         @route("/api/hands", "POST")
         async def hands(request: Request) -> Any:
             if self.hands is None:
-                return refuse("this board is not simulated", 404)
+                return refuse(_("this board is not simulated"), 404)
             s = self._session(request)
             if s is None or request.headers.get("X-CSRF-Token") != s.csrf:
-                return refuse("open the sim page again", 401)
+                return refuse(_("open the sim page again"), 401)
             text = _json_object(request).get("text")
             if not isinstance(text, str) or not text.strip() or len(text) > 200:
                 return refuse('send {"text": "lift d4"}', 400)
@@ -937,6 +955,9 @@ class WebServer:
             "needs_password": bool(self.keys.password_hash),
             "sim": self.hands is not None,
             "brightness": self.brightness,
+            # the board's own language ([board] language): the operator page shows it
+            "language": self.language,
+            "language_name": i18n.NAMES.get(self.language, self.language),
             # the games this board can play: its profile's
             "games": [g for g in sorted(GAMES) if g == self.profile.game],
         }

@@ -61,6 +61,7 @@ def start_web(
             venue=venue,
             venue_stats=venue_stats,
             voiced=voiced,
+            language=config.board.language,
         )
     except OSError as exc:
         loop.watchers.remove(publisher)

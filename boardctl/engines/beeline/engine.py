@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from functools import cached_property
 from typing import Any, ClassVar
@@ -44,6 +45,7 @@ from boardctl.engines.describe import (
     SiteSpec,
 )
 from boardctl.errors import BadNotation, BadOptions, RecordError
+from boardctl.message import M_, Mn_, joined
 
 _CHOICES = (
     ("returned_pieces", ("open_group", "apart")),
@@ -51,7 +53,25 @@ _CHOICES = (
     ("rut_checked", ("after_send_back", "as_placed")),
 )
 _FLAGS = ("dead_ends", "replaced_at_own_start", "winning_piece_excused")
-_PLAYERS = (PlayerSpec("black", "#303030"), PlayerSpec("red", "#d02020"))
+_PLAYERS = (PlayerSpec(M_("black"), "#303030"), PlayerSpec(M_("red"), "#d02020"))
+#: each kind of MARK by name, alone and with its article
+_KIND_WORDS = (M_("straight"), M_("angle"), M_("sharp"))
+_A_KIND = {
+    Kind.STRAIGHT: M_("a straight"),
+    Kind.ANGLE: M_("an angle"),
+    Kind.SHARP: M_("a sharp"),
+}
+
+
+def _count_of(kind: Kind, n: int) -> str:
+    """``2 straights``: MARKS of one kind counted."""
+    if kind is Kind.STRAIGHT:
+        return Mn_("{n} straight", "{n} straights", n)
+    if kind is Kind.ANGLE:
+        return Mn_("{n} angle", "{n} angles", n)
+    return Mn_("{n} sharp", "{n} sharps", n)
+
+
 #: the layout code of every piece code (0, empty, has none)
 _PIECE_NAMES = ("", *(piece_name(c) for c in range(1, MARK0 + 36)))
 #: the piece code of every layout code
@@ -81,52 +101,54 @@ class Beeline(Engine[State, Action]):
 
     title: ClassVar[str] = "Beeline"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("layout", "Board layout", "the board's cells", "choice", ("standard",)),
+        OptionSpec("layout", M_("Board layout"), M_("the board's cells"), "choice", ("standard",)),
         OptionSpec(
             "returned_pieces",
-            "MARKS sent back",
-            "where the MARKS of a line sent back go",
+            M_("MARKS sent back"),
+            M_("where the MARKS of a line sent back go"),
             "choice",
             ("open_group", "apart"),
-            ("into the group being played", "apart, playable at any time"),
+            (M_("into the group being played"), M_("apart, playable at any time")),
         ),
         OptionSpec(
             "dead_ends",
-            "Dead ends allowed",
-            "whether a MARK may close its line's way on for good",
+            M_("Dead ends allowed"),
+            M_("whether a MARK may close its line's way on for good"),
             "bool",
         ),
         OptionSpec(
             "blocked",
-            "A player who cannot play",
-            "a player holding pieces with no legal play",
+            M_("A player who cannot play"),
+            M_("a player holding pieces with no legal play"),
             "choice",
             ("pass", "loses"),
-            ("passes", "loses"),
+            (M_("passes"), M_("loses")),
         ),
         OptionSpec(
             "rut_checked",
-            "The opponent's RUT checked",
-            "when a piece must leave the opponent's RUT free",
+            M_("The opponent's RUT checked"),
+            M_("when a piece must leave the opponent's RUT free"),
             "choice",
             ("after_send_back", "as_placed"),
-            ("once a line it sends back is taken off", "as it is put down"),
+            (M_("once a line it sends back is taken off"), M_("as it is put down")),
         ),
         OptionSpec(
             "replaced_at_own_start",
-            "A replaced piece may reach its own start",
-            "whether a replaced piece may go on the opponent's line where it reaches the "
-            "mover's own start (the opponent then wins at once)",
+            M_("A replaced piece may reach its own start"),
+            M_(
+                "whether a replaced piece may go on the opponent's line where it reaches the "
+                "mover's own start (the opponent then wins at once)"
+            ),
             "bool",
         ),
         OptionSpec(
             "winning_piece_excused",
-            "A winning piece may block the RUT",
-            "whether a piece that wins at once need not leave the opponent's RUT free",
+            M_("A winning piece may block the RUT"),
+            M_("whether a piece that wins at once need not leave the opponent's RUT free"),
             "bool",
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "Black and Red each build a line of pieces from their starting NODE; the first to "
         "reach the other's starting point wins."
     )
@@ -586,24 +608,31 @@ class Beeline(Engine[State, Action]):
             return None
         p = st.player
         q = 1 - p
-        who, other = COLOURS[p], COLOURS[q]
+        who, other = _PLAYERS[p].name, _PLAYERS[q].name
         if rule == _FOLLOW_UP:
             nxt = self.lines.to_state(pos, p, 1, True)
             if self._can_play(nxt):
                 return None
         if pos.winner == q:
-            return (
-                f"the replaced piece would point {other}'s line at {who}'s own start "
-                "(option replaced_at_own_start allows it)"
+            return M_(
+                "the replaced piece would point {other}'s line at {who}'s own start "
+                "(option replaced_at_own_start allows it)",
+                other=other,
+                who=who,
             )
         if st.owe:
-            return f"{who} must leave {other}'s RUT free for play in {other}'s turn with this piece"
-        if line_of == q:
-            return (
-                f"the replaced piece must be played so that {other}'s RUT is free for play in "
-                f"{other}'s turn"
+            return M_(
+                "{who} must leave {other}'s RUT free for play in {other}'s turn with this piece",
+                who=who,
+                other=other,
             )
-        return f"the replaced piece must be played so that {other}'s RUT stays free"
+        if line_of == q:
+            return M_(
+                "the replaced piece must be played so that {other}'s RUT is free for play "
+                "in {other}'s turn",
+                other=other,
+            )
+        return M_("the replaced piece must be played so that {other}'s RUT stays free", other=other)
 
     # -- checking one action, with the reason ---------------------------------------
     def _why_static(self, st: State, action: Action) -> tuple[str | None, Scratch | None, int]:
@@ -611,7 +640,6 @@ class Beeline(Engine[State, Action]):
         else (None, the position after it, the line a replacement was in)."""
         p = st.player
         q = 1 - p
-        who = COLOURS[p]
         cells = st.cells
         hand = st.hands[p]
         if isinstance(action, Mark):
@@ -625,11 +653,12 @@ class Beeline(Engine[State, Action]):
                 return spot, None, -1
             y = self._nbr[x][action.exit]
             if not self.options.dead_ends and not self.lines.open_ahead(cells, p, y):
-                return self._closed(cells, y, p, f"a {word} on {action.cell}"), None, -1
+                what = M_("{piece} on {site}", piece=_A_KIND[action.kind], site=action.cell)
+                return self._closed(cells, y, p, what), None, -1
             return None, self._play_mark(st, k, x, action.exit, spot), -1
         if isinstance(action, Node):
             if not hand[7]:
-                return f"{who} has no NODE left", None, -1
+                return M_("{player} has no NODE left", player=_PLAYERS[p].name), None, -1
             x = self._cell(action.cell)
             reason = self._node_spot_reason(st, p, x, action.colour)
             if reason:
@@ -637,61 +666,73 @@ class Beeline(Engine[State, Action]):
             return None, self._play_node(st, x, action.colour), -1
         if isinstance(action, Replace):
             if not hand[7]:
-                return f"{who} has no NODE left", None, -1
+                return M_("{player} has no NODE left", player=_PLAYERS[p].name), None, -1
             x = self._cell(action.cell)
             c = cells[x]
             if c < MARK0:
-                what = "nothing" if c == EMPTY else "a NODE"
-                return (
-                    f"{action.cell} holds {what}; a NODE replaces a MARK of either line",
-                    None,
-                    -1,
+                why = (
+                    M_(
+                        "{cell} holds nothing; a NODE replaces a MARK of either line",
+                        cell=action.cell,
+                    )
+                    if c == EMPTY
+                    else M_(
+                        "{cell} holds a NODE; a NODE replaces a MARK of either line",
+                        cell=action.cell,
+                    )
                 )
+                return why, None, -1
             owner, kind, _ = mark_parts(c)
             line = st.lines[owner]
             if line[-1] == x:
-                return (
-                    f"the {KINDS[kind].word} on {action.cell} is the last piece of "
-                    f"{COLOURS[owner]}'s line, which cannot be replaced",
-                    None,
-                    -1,
+                why = M_(
+                    "the {kind} on {cell} is the last piece of {player}'s line, which cannot be "
+                    "replaced",
+                    kind=_KIND_WORDS[kind],
+                    cell=action.cell,
+                    player=_PLAYERS[owner].name,
                 )
+                return why, None, -1
             if owner == q and (self.geo.dark[q] >> x) & 1:
-                return (
-                    f"{action.cell} is in {COLOURS[q]}'s dark area: {who} cannot replace "
-                    "pieces there",
-                    None,
-                    -1,
+                why = M_(
+                    "{cell} is in {other}'s dark area: {player} cannot replace pieces there",
+                    cell=action.cell,
+                    other=_PLAYERS[q].name,
+                    player=_PLAYERS[p].name,
                 )
+                return why, None, -1
             if action.colour != owner:
-                return (
-                    f"a NODE in {COLOURS[owner]}'s line shows {COLOURS[owner]}: write "
-                    f"N{'BR'[owner]}x{action.cell}",
-                    None,
-                    -1,
+                why = M_(
+                    "a NODE in {player}'s line shows {player}: write {notation}",
+                    player=_PLAYERS[owner].name,
+                    notation=f"N{'BR'[owner]}x{action.cell}",
                 )
+                return why, None, -1
             if not (self._room(index_of(st), owner) >> x) & 1:
-                return (
-                    f"a NODE {COLOURS[owner]} up on {action.cell} would make three NODES of "
-                    "one colour adjacent",
-                    None,
-                    -1,
+                why = M_(
+                    "a NODE {colours} up on {name} would make three NODES of one colour adjacent",
+                    colours=_PLAYERS[owner].name,
+                    name=action.cell,
                 )
+                return why, None, -1
             if int(action.kind) != kind:
-                return (
-                    f"the piece replaced on {action.cell} is a {KINDS[kind].word}: write "
-                    f"{KINDS[kind].letter}{action.to}... for where it goes",
-                    None,
-                    -1,
+                why = M_(
+                    "the piece replaced on {cell} is {piece}: write {notation}... for where it "
+                    "goes",
+                    cell=action.cell,
+                    piece=_A_KIND[KINDS[kind]],
+                    notation=f"{KINDS[kind].letter}{action.to}",
                 )
+                return why, None, -1
             to = self._cell(action.to)
             if owner == q and (self.geo.dark[q] >> to) & 1:
-                return (
-                    f"{action.to} is in {COLOURS[q]}'s dark area: {who} cannot play a piece "
-                    "replaced there",
-                    None,
-                    -1,
+                why = M_(
+                    "{cell} is in {other}'s dark area: {player} cannot play a piece replaced there",
+                    cell=action.to,
+                    other=_PLAYERS[q].name,
+                    player=_PLAYERS[p].name,
                 )
+                return why, None, -1
             pos = Scratch.of(st)
             pos.hands[p][7] -= 1
             self.lines.replace_with_node(pos, owner, x)
@@ -711,11 +752,12 @@ class Beeline(Engine[State, Action]):
                 and not self.options.dead_ends
                 and not self.lines.open_ahead(pos.cells, p, y)
             ):
-                return self._closed(pos.cells, y, p, f"the {word} on {action.to}"), None, -1
+                what = M_("the {kind} on {site}", kind=_KIND_WORDS[kind], site=action.to)
+                return self._closed(pos.cells, y, p, what), None, -1
             after = self._play_replace(st, owner, x, to, action.exit)
             assert after is not None
             return None, after, owner
-        return f"{action!r} is not a Beeline action", None, -1
+        return M_("{action} is not a Beeline action", action=repr(action)), None, -1
 
     def _match_spot(
         self, spots: list[tuple[int, int, int]], x: int, exit_side: int, kind: int
@@ -739,21 +781,29 @@ class Beeline(Engine[State, Action]):
     ) -> str:
         """Why a MARK of player p's line cannot go on ``x`` leaving by ``ex``."""
         name = self.geo.names[x]
-        who = COLOURS[p]
+        who = _PLAYERS[p].name
         exits = self.lines.exits(cells, line, hop, p)
         if exits is None:
             y = self.lines.front(cells, line)
             if y != x:
-                where = self.geo.names[y] if y >= 0 else "off the board"
-                return f"MARKS continue the line: {who}'s RUT is {where}, not {name}"
+                where = self.geo.names[y] if y >= 0 else M_("off the board")
+                return M_(
+                    "MARKS continue the line: {who}'s RUT is {where}, not {name}",
+                    who=who,
+                    where=where,
+                    name=name,
+                )
         elif not any(x in self._nbr[n] for n in exits):
             nodes = " or ".join(self.geo.names[n] for n in exits)
-            return (
-                f"{name} is not next to the NODE {who}'s line goes on from ({nodes}): "
-                "a line passes a MARK once and leaves a NODE it played into, or one next to it"
+            return M_(
+                "{name} is not next to the NODE {who}'s line goes on from ({nodes}): a line "
+                "passes a MARK once and leaves a NODE it played into, or one next to it",
+                name=name,
+                who=who,
+                nodes=nodes,
             )
         if cells[x] != EMPTY:
-            return f"{name} is not empty"
+            return M_("{name} is not empty", name=name)
         if not (self._usable[p] >> x) & 1:
             return self._unusable(x, p)
         entries = [
@@ -763,71 +813,104 @@ class Beeline(Engine[State, Action]):
             if c == x
         ]
         kind = next(k for k in KINDS if k.word == word)
-        turns = " or ".join(SIDES[(e + t) % 6] for e in entries for t in kind.turns)
-        article = "an" if word == "angle" else "a"
-        return (
-            f"{article} {word} on {name} entered from {SIDES[entries[0]]} leaves by {turns}, "
-            f"not {SIDES[ex]}"
+        turns = functools.reduce(
+            lambda a, b: M_("{first} or {second}", first=a, second=b),
+            [SIDES[(e + t) % 6] for e in entries for t in kind.turns],
+        )
+        return M_(
+            "{piece} on {cell} entered from {entry} leaves by {exits}, not {exit}",
+            piece=_A_KIND[kind],
+            cell=name,
+            entry=SIDES[entries[0]],
+            exits=turns,
+            exit=SIDES[ex],
         )
 
     def _unusable(self, x: int, p: int) -> str:
         name = self.geo.names[x]
         if (self.geo.out >> x) & 1:
-            return f"{name} is out of bounds"
+            return M_("{cell} is out of bounds", cell=name)
         q = 1 - p
         if (self.geo.dark[q] >> x) & 1:
-            return f"{name} is in {COLOURS[q]}'s dark area, which only {COLOURS[q]} may use"
-        return f"{name} cannot be used by {COLOURS[p]}"
+            return M_(
+                "{cell} is in {player}'s dark area, which only {player} may use",
+                cell=name,
+                player=_PLAYERS[q].name,
+            )
+        return M_("{cell} cannot be used by {player}", cell=name, player=_PLAYERS[p].name)
 
     def _closed(self, cells: bytes | bytearray, y: int, p: int, what: str) -> str:
+        ahead: str
         if y < 0:
-            ahead = "the edge of the board"
+            ahead = M_("the edge of the board")
         elif self.geo.out >> y & 1 or self.geo.dark[1 - p] >> y & 1:
             ahead = self._unusable(y, p)
         elif cells[y] >= MARK0:
-            ahead = f"{self.geo.names[y]} holds {COLOURS[1 - p]}'s line, which would send it back"
+            ahead = M_(
+                "{cell} holds {player}'s line, which would send it back",
+                cell=self.geo.names[y],
+                player=_PLAYERS[1 - p].name,
+            )
         else:
-            ahead = f"{self.geo.names[y]} holds a NODE {COLOURS[p]}'s line may not enter"
-        return f"{what} would point the line at a dead end ({ahead}); option dead_ends allows it"
+            ahead = M_(
+                "{cell} holds a NODE {player}'s line may not enter",
+                cell=self.geo.names[y],
+                player=_PLAYERS[p].name,
+            )
+        return M_(
+            "{what} would point the line at a dead end ({ahead}); option dead_ends allows it",
+            what=what,
+            ahead=ahead,
+        )
 
     def _no_kind(self, hand: Hand, p: int, k: int) -> str:
-        who = COLOURS[p]
+        who = _PLAYERS[p].name
         if hand[0] + hand[1] + hand[2] == 0 and not hand[3] and not any(hand[4:7]):
-            return f"{who} has no MARK left"
-        left = ", ".join(
-            f"{n} {KINDS[i].word}{'s' if n > 1 else ''}"
-            for i in range(3)
-            if (n := hand[i] + hand[4 + i])
+            return M_("{player} has no MARK left", player=who)
+        left = joined(
+            [_count_of(KINDS[i], n) for i in range(3) if (n := hand[i] + hand[4 + i])], ", "
         )
-        return (
-            f"{who} has no {KINDS[k].word} left in the open group; a group is used up before "
-            f"the next is opened (left: {left})"
+        return M_(
+            "{player} has no {kind} left in the open group; a group is used up before the next "
+            "is opened (left: {left})",
+            player=who,
+            kind=_KIND_WORDS[k],
+            left=left,
         )
 
     def _node_spot_reason(self, st: State, p: int, x: int, colour: int) -> str | None:
         name = self.geo.names[x]
         cells = st.cells
         if cells[x] != EMPTY:
-            return (
-                f"{name} is not empty (a NODE replacing a MARK is written "
-                f"N{'BR'[colour]}x{name}/...)"
+            return M_(
+                "{name} is not empty (a NODE replacing a MARK is written N{value}x{name}/...)",
+                name=name,
+                value="BR"[colour],
             )
         if not (self._usable[p] >> x) & 1:
             return self._unusable(x, p)
         q = 1 - p
         if x in self.lines.rut_cells(cells, st.lines[q], st.hop[q], q):
-            return f"{name} is in {COLOURS[q]}'s RUT: a NODE cannot be played there"
+            return M_(
+                "{name} is in {colours}'s RUT: a NODE cannot be played there",
+                name=name,
+                colours=_PLAYERS[q].name,
+            )
         if not (self._room(index_of(st), colour) >> x) & 1:
-            return (
-                f"a NODE {COLOURS[colour]} up on {name} would make three NODES of one colour "
-                "adjacent"
+            return M_(
+                "a NODE {colours} up on {name} would make three NODES of one colour adjacent",
+                colours=_PLAYERS[colour].name,
+                name=name,
             )
         if colour != p and not self.options.dead_ends:
             own = st.lines[p]
             if cells[own[-1]] >= MARK0 and self.lines.front(cells, own) == x:
-                return (
-                    f"{name} is {COLOURS[p]}'s own RUT: a NODE {COLOURS[colour]} up there would "
-                    "close the line for good; option dead_ends allows it"
+                return M_(
+                    "{name} is {colours}'s own RUT: a NODE {colours2} up there would close the "
+                    "line for good; option dead_ends allows it",
+                    name=name,
+                    colours=_PLAYERS[p].name,
+                    colours2=_PLAYERS[colour].name,
                 )
         return None
 
@@ -849,9 +932,12 @@ class Beeline(Engine[State, Action]):
             if code < MARK0:
                 return self.why_illegal(state, Node(code - 1, cell))
             owner, kind, side = mark_parts(code)
-            mover = COLOURS[state.player]
             if owner != state.player:
-                return f"that is a {COLOURS[owner]} MARK, and {mover} is to play"
+                return M_(
+                    "that is a {owner} MARK, and {player} is to play",
+                    owner=_PLAYERS[owner].name,
+                    player=_PLAYERS[state.player].name,
+                )
             return self.why_illegal(state, Mark(KINDS[kind], cell, side))
         if len(put) == 2:
             nodes = [s for s, c in put.items() if c < MARK0 and s in before]
@@ -868,7 +954,7 @@ class Beeline(Engine[State, Action]):
 
     def why_illegal(self, state: State, action: Action) -> str | None:
         if state.end is not End.PLAYING:
-            return f"the game is over ({self.outcome(state).reason})"
+            return M_("the game is over ({reason})", reason=self.outcome(state).reason)
         try:
             reason, pos, line_of = self._why_static(state, action)
         except BadNotation as exc:
@@ -1011,12 +1097,14 @@ class Beeline(Engine[State, Action]):
 
     def task(self, state: State) -> str:
         if state.end is not End.PLAYING:
-            return "nothing"
+            return M_("nothing")
         if state.owe:
-            return f"play a piece that frees {COLOURS[1 - state.player]}'s RUT"
+            return M_(
+                "play a piece that frees {player}'s RUT", player=_PLAYERS[1 - state.player].name
+            )
         if self._left(state) == 1:
-            return "play a piece"
-        return "play two pieces"
+            return M_("play a piece")
+        return M_("play two pieces")
 
     def outcome(self, state: State) -> Outcome:
         end = state.end
@@ -1028,14 +1116,21 @@ class Beeline(Engine[State, Action]):
             return Outcome(
                 Status.WON,
                 w,
-                f"{COLOURS[w]}'s line reaches {COLOURS[1 - w]}'s starting point {goal}",
+                M_(
+                    "{player}'s line reaches {other}'s starting point {goal}",
+                    player=_PLAYERS[w].name,
+                    other=_PLAYERS[1 - w].name,
+                    goal=goal,
+                ),
             )
         if end is End.BLOCKED:
             loser = 1 - state.winner
             return Outcome(
-                Status.WON, state.winner, f"{COLOURS[loser]} holds pieces but cannot play one"
+                Status.WON,
+                state.winner,
+                M_("{player} holds pieces but cannot play one", player=_PLAYERS[loser].name),
             )
-        return Outcome(Status.DRAW, None, "neither player can play a piece: a tie")
+        return Outcome(Status.DRAW, None, M_("neither player can play a piece: a tie"))
 
     # -- derived state the LEDs show -----------------------------------------
     def rut(self, state: State, player: int) -> frozenset[str]:
@@ -1091,7 +1186,7 @@ class Beeline(Engine[State, Action]):
         pieces = [
             PieceSpec(
                 piece_name(node_code(c)),
-                f"NODE ({COLOURS[c]} side up)",
+                M_("NODE ({player} side up)", player=_PLAYERS[c].name),
                 look=Look("node", _PLAYERS[c].colour),
             )
             for c in (0, 1)
@@ -1102,7 +1197,12 @@ class Beeline(Engine[State, Action]):
                     pieces.append(
                         PieceSpec(
                             piece_name(mark_code(owner, int(k), s)),
-                            f"{COLOURS[owner]} {k.word} leaving {SIDES[s]}",
+                            M_(
+                                "{player} {kind} leaving {side}",
+                                player=_PLAYERS[owner].name,
+                                kind=_KIND_WORDS[int(k)],
+                                side=SIDES[s],
+                            ),
                             owner=owner,
                             orientation=s,
                             # SIDES run anticlockwise from east, a sixth of a turn apart

@@ -10,7 +10,6 @@ from boardctl.engines.bidiline.evaluate import evaluate, glance
 from boardctl.engines.bidiline.grid import Grid, bits
 from boardctl.engines.bidiline.text import parse_action, render, state_from_json, state_to_json
 from boardctl.engines.bidiline.values import (
-    COLOUR_WORDS,
     Colour,
     End,
     Extend,
@@ -27,14 +26,15 @@ from boardctl.engines.describe import (
     SiteSpec,
 )
 from boardctl.errors import BadOptions, RecordError
+from boardctl.message import M_
 
 #: the players: seat 0 scores colour A (amber), seat 1 colour B (blue): the
 #: colours of the sticks, and of the LEDs lighting each player
-PLAYERS = (PlayerSpec("amber", "#e69f00"), PlayerSpec("blue", "#2060e0"))
+PLAYERS = (PlayerSpec(M_("amber"), "#e69f00"), PlayerSpec(M_("blue"), "#2060e0"))
 #: the sticks, shared: either player lays either colour
 PIECES = (
-    PieceSpec("A", "amber stick", look=Look("stick", PLAYERS[0].colour)),
-    PieceSpec("B", "blue stick", look=Look("stick", PLAYERS[1].colour)),
+    PieceSpec("A", M_("amber stick"), look=Look("stick", PLAYERS[0].colour)),
+    PieceSpec("B", M_("blue stick"), look=Look("stick", PLAYERS[1].colour)),
 )
 EXPECTS = ("first-segment", "second-segment", "extend", "nothing")
 _EMPTY = State()
@@ -86,14 +86,14 @@ class BidiLine(Engine[State, Extend]):
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "n",
-            "Points per side",
-            "the grid's size: 7 is the board's",
+            M_("Points per side"),
+            M_("the grid's size: 7 is the board's"),
             "int",
             minimum=2,
             maximum=26,
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "Amber and Blue lay sticks to grow one line from both ends, each end in its own "
         "colour; when an end can go no further, the colour with more sticks wins."
     )
@@ -159,59 +159,73 @@ class BidiLine(Engine[State, Extend]):
         ends = {"A": self.grid.points[state.end_a], "B": self.grid.points[state.end_b]}
         other = "B" if code == "A" else "A"
         if ends[code] not in (p, q) and ends[other] in (p, q):
-            return (
-                f"a stick there extends the {COLOUR_WORDS[other]} ({other}) end, so it is "
-                f"{COLOUR_WORDS[other]}, not {COLOUR_WORDS[code]}"
+            return M_(
+                "a stick there extends the {colour} ({end}) end, so it is {colour}, not {laid}",
+                colour=PLAYERS["AB".index(other)].name,
+                end=other,
+                laid=PLAYERS["AB".index(code)].name,
             )
         src, dst = (q, p) if ends[code] == q else (p, q)
         return self.why_illegal(state, self.parse_action(f"{code}:{src}-{dst}"))
 
     def why_illegal(self, state: State, action: Extend) -> str | None:
         if state.end:
-            return f"the game is over: {self.outcome(state).reason}"
+            return M_("the game is over: {reason}", reason=self.outcome(state).reason)
         if not isinstance(action, Extend):
-            return f"{action!r} is not a Bidirectional Line Game move"
+            return M_("{action} is not a Bidirectional Line Game move", action=repr(action))
         grid = self.grid
         for point in (action.src, action.dst):
             if point not in grid.point_index:
-                return f"{point} is not a point of {grid.describe()}"
+                return M_("{point} is not a point of {grid}", point=point, grid=grid.describe())
         src = grid.point_index[action.src]
         segment = grid.between(src, grid.point_index[action.dst])
         if segment is None:
-            return f"{action.src} and {action.dst} are not next to each other"
+            return M_(
+                "{first} and {second} are not next to each other",
+                first=action.src,
+                second=action.dst,
+            )
         colour = action.colour
         if state.moves == 0:
             if colour is not Colour.A:
-                return (
-                    "the first segment is drawn in colour A (amber): "
-                    f"write A:{action.src}-{action.dst}"
+                return M_(
+                    "the first segment is drawn in colour A (amber): write A:{src}-{dst}",
+                    src=action.src,
+                    dst=action.dst,
                 )
             return None
         start = grid.points[state.end_b]
         if state.moves == 1:
             if colour is not Colour.B:
-                return (
-                    "the second segment is drawn in colour B (blue), from "
-                    f"{start} where the first one started"
+                return M_(
+                    "the second segment is drawn in colour B (blue), from {start} where "
+                    "the first one started",
+                    start=start,
                 )
             if src != state.end_b:
-                return (
-                    f"the second segment starts at {start}, where the first one started, "
-                    f"not at {action.src}"
+                return M_(
+                    "the second segment starts at {start}, where the first one started, "
+                    "not at {src}",
+                    start=start,
+                    src=action.src,
                 )
         else:
             end = state.end_a if colour is Colour.A else state.end_b
             if src != end:
-                return (
-                    f"the {colour.value} end is at {grid.points[end]}, not {action.src}: "
-                    f"an end is extended from the point it last reached "
-                    f"(write {colour.value}:{grid.points[end]}-...)"
+                return M_(
+                    "the {end} end is at {point}, not {src}: an end is extended from the "
+                    "point it last reached (write {end}:{point}-...)",
+                    end=colour.value,
+                    point=grid.points[end],
+                    src=action.src,
                 )
         if (state.drawn >> segment) & 1:
             held = "A" if (state.amber >> segment) & 1 else "B"
-            return (
-                f"the segment {grid.segment_names[segment]} is already drawn (in {held}); "
-                "a segment is never drawn twice"
+            return M_(
+                "the segment {segment} is already drawn (in {colour}); a segment is never "
+                "drawn twice",
+                segment=grid.segment_names[segment],
+                colour=held,
             )
         return None
 
@@ -246,15 +260,18 @@ class BidiLine(Engine[State, Extend]):
 
     def task(self, state: State) -> str:
         if state.end:
-            return "nothing"
+            return M_("nothing")
         points = self.grid.points
         if state.moves == 0:
-            return "draw the first segment, in amber (A), from any point"
+            return M_("draw the first segment, in amber (A), from any point")
         if state.moves == 1:
-            return f"draw the second segment, in blue (B), from {points[state.end_b]}"
-        return (
-            f"extend the amber (A) end at {points[state.end_a]} "
-            f"or the blue (B) end at {points[state.end_b]}"
+            return M_(
+                "draw the second segment, in blue (B), from {point}", point=points[state.end_b]
+            )
+        return M_(
+            "extend the amber (A) end at {amber} or the blue (B) end at {blue}",
+            amber=points[state.end_a],
+            blue=points[state.end_b],
         )
 
     def scores(self, state: State) -> tuple[int, ...] | None:
@@ -278,23 +295,35 @@ class BidiLine(Engine[State, Extend]):
         points = self.grid.points
         if end is End.BOTH_STUCK:
             if state.end_a == state.end_b:
-                why = f"both ends are at {points[state.end_a]} and can go no further"
+                why = M_(
+                    "both ends are at {point} and can go no further", point=points[state.end_a]
+                )
             else:
-                why = (
-                    f"neither end can go further (A at {points[state.end_a]}, "
-                    f"B at {points[state.end_b]})"
+                why = M_(
+                    "neither end can go further (A at {amber}, B at {blue})",
+                    amber=points[state.end_a],
+                    blue=points[state.end_b],
                 )
         else:
             which = "A" if end is End.A_STUCK else "B"
             at = state.end_a if end is End.A_STUCK else state.end_b
-            why = f"the {which} end at {points[at]} can go no further"
+            why = M_("the {end} end at {point} can go no further", end=which, point=points[at])
         a = state.amber.bit_count()
         b = state.drawn.bit_count() - a
-        count = f"{a} amber (A) segments to {b} blue (B)"
+        count = M_("{amber} amber (A) segments to {blue} blue (B)", amber=a, blue=b)
         if a == b:
-            return Outcome(Status.DRAW, None, f"{why}; {count}: a draw")
+            return Outcome(Status.DRAW, None, M_("{why}; {count}: a draw", why=why, count=count))
         winner = 0 if a > b else 1
-        return Outcome(Status.WON, winner, f"{why}; {count}: {COLOUR_WORDS['AB'[winner]]} wins")
+        return Outcome(
+            Status.WON,
+            winner,
+            M_(
+                "{why}; {count}: {player} wins",
+                why=why,
+                count=count,
+                player=PLAYERS[winner].name,
+            ),
+        )
 
     # -- notation --------------------------------------------------------
     def parse_action(self, text: str) -> Extend:
@@ -360,8 +389,13 @@ class BidiLine(Engine[State, Extend]):
         outcome = self.outcome(state)
         a, b = self.scores(state) or (0, 0)
         if outcome.over:
-            status = f"game over: {outcome.reason}"
+            status = M_("game over: {reason}", reason=outcome.reason)
         else:
-            who = COLOUR_WORDS["AB"[state.moves % 2]]
-            status = f"{who} to {self.task(state)} · segments A {a}, B {b}"
+            status = M_(
+                "{player} to {task} · segments A {amber}, B {blue}",
+                player=PLAYERS[state.moves % 2].name,
+                task=self.task(state),
+                amber=a,
+                blue=b,
+            )
         return render(self.grid, state, status)

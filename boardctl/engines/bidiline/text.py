@@ -10,6 +10,7 @@ from typing import Any
 from boardctl.engines.bidiline.grid import Grid, bits
 from boardctl.engines.bidiline.values import Colour, End, Extend, State
 from boardctl.errors import BadNotation, excerpt
+from boardctl.message import M_, joined
 
 _MOVE = re.compile(r"([ABab]):([a-zA-Z])(\d{1,2})-([a-zA-Z])(\d{1,2})")
 _SEGMENT = re.compile(r"([a-zA-Z]\d{1,2})-([a-zA-Z]\d{1,2})")
@@ -86,8 +87,8 @@ def render(grid: Grid, state: State, status: str) -> str:
             lines.append(("    " + "   ".join(below)).rstrip())
     lines.append("    " + "   ".join(grid.points[c][0] for c in range(n)))
     lines.append(status)
-    lines.append("key: -a- a = amber (A) segment, -b- b = blue (B), A/B an end, * both ends")
-    return "\n".join(lines)
+    lines.append(M_("key: -a- a = amber (A) segment, -b- b = blue (B), A/B an end, * both ends"))
+    return joined(lines, "\n")
 
 
 def state_to_json(grid: Grid, state: State) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from boardctl.engines.duploline.values import (
 )
 from boardctl.engines.duploline.values import Options as _Options
 from boardctl.errors import BadOptions, RecordError
+from boardctl.message import M_
 
 _CHOICES = (
     ("both_lines", ("mover", "opponent", "draw")),
@@ -54,7 +55,7 @@ _MOVES: tuple[tuple[Move | None, ...], ...] = tuple(
     for kind in KINDS
 )
 _EMPTY = State()
-_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_NUMBERS = {2: M_("two"), 3: M_("three"), 4: M_("four"), 5: M_("five"), 6: M_("six")}
 
 
 def _grow(mask: int) -> int:
@@ -65,14 +66,28 @@ def _grow(mask: int) -> int:
 
 #: what the player to act must do, in words, by phase
 TASKS = (
-    "open with a disc or a ring",
-    "play a disc or a ring action",
-    "play a disc action",
-    "play a ring action",
-    "nothing",
+    M_("open with a disc or a ring"),
+    M_("play a disc or a ring action"),
+    M_("play a disc action"),
+    M_("play a ring action"),
+    M_("nothing"),
 )
 
-_PLAYERS = (PlayerSpec("white", "#f0f0f0"), PlayerSpec("black", "#303030"))
+_PLAYERS = (PlayerSpec(M_("white"), "#f0f0f0"), PlayerSpec(M_("black"), "#303030"))
+#: each piece by its kind and owner, as people name it
+_PIECE_WORDS = {
+    ("disc", 0): M_("white disc"),
+    ("disc", 1): M_("black disc"),
+    ("ring", 0): M_("white ring"),
+    ("ring", 1): M_("black ring"),
+}
+#: a disc of one colour in a ring of one colour
+_STACKED_WORDS = {
+    (0, 0): M_("white disc in a white ring"),
+    (0, 1): M_("white disc in a black ring"),
+    (1, 0): M_("black disc in a white ring"),
+    (1, 1): M_("black disc in a black ring"),
+}
 
 
 def _build_board() -> BoardSpec:
@@ -90,10 +105,7 @@ def _build_board() -> BoardSpec:
         )
     pieces = [
         PieceSpec(
-            f"{colour}-{kind}",
-            f"{colour} {kind}",
-            owner=p,
-            look=Look(kind, _PLAYERS[p].colour),
+            f"{colour}-{kind}", _PIECE_WORDS[kind, p], owner=p, look=Look(kind, _PLAYERS[p].colour)
         )
         for kind in ("disc", "ring")
         for p, colour in enumerate(COLOURS)
@@ -101,13 +113,26 @@ def _build_board() -> BoardSpec:
     pieces += [
         PieceSpec(
             f"{d}-disc+{r}-ring",
-            f"{d} disc in a {r} ring",
+            _STACKED_WORDS[dp, rp],
             parts=(f"{d}-disc", f"{r}-ring"),
         )
-        for d in COLOURS
-        for r in COLOURS
+        for dp, d in enumerate(COLOURS)
+        for rp, r in enumerate(COLOURS)
     ]
     return BoardSpec(tuple(sites), tuple(pieces), _PLAYERS, cells="hex")
+
+
+def _forced_only(own: bool, kind: int, cell: str) -> str:
+    """Why a forced add of ``kind`` (0: a disc) cannot go onto ``cell``."""
+    if own and kind == 0:
+        return M_("{cell} is not empty, and the forced add goes only into its own ring", cell=cell)
+    if own:
+        return M_("{cell} is not empty, and the forced add goes only into its own disc", cell=cell)
+    if kind == 0:
+        return M_(
+            "{cell} is not empty, and the forced add goes only into an opponent ring", cell=cell
+        )
+    return M_("{cell} is not empty, and the forced add goes only into an opponent disc", cell=cell)
 
 
 class DuploLine(Engine[State, Action]):
@@ -122,37 +147,44 @@ class DuploLine(Engine[State, Action]):
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "locked_pieces_count",
-            "A disc in a ring counts for lines",
-            "the disc for a line of discs and the ring for a line of rings; else only a piece "
-            "alone in its cell counts",
+            M_("A disc in a ring counts for lines"),
+            M_(
+                "the disc for a line of discs and the ring for a line of rings; else only a piece "
+                "alone in its cell counts"
+            ),
             "bool",
         ),
         OptionSpec(
             "both_lines",
-            "Lines of both players at once",
-            "who wins when one action leaves a line of each player",
+            M_("Lines of both players at once"),
+            M_("who wins when one action leaves a line of each player"),
             "choice",
             ("mover", "opponent", "draw"),
-            ("the player who acted", "the other player", "nobody: a draw"),
+            (M_("the player who acted"), M_("the other player"), M_("nobody: a draw")),
         ),
         OptionSpec(
             "forced_add",
-            "Forced add",
-            "where the forced add may go",
+            M_("Forced add"),
+            M_("where the forced add may go"),
             "choice",
             ("either", "own", "opponent", "off"),
-            ("a lone piece of either colour", "the mover's own", "the opponent's", "no forced add"),
+            (
+                M_("a lone piece of either colour"),
+                M_("the mover's own"),
+                M_("the opponent's"),
+                M_("no forced add"),
+            ),
         ),
         OptionSpec(
             "no_option",
-            "A player who cannot act",
-            "what happens when the player to act has no action at all",
+            M_("A player who cannot act"),
+            M_("what happens when the player to act has no action at all"),
             "choice",
             ("draw", "loss"),
-            ("the game is drawn", "that player loses"),
+            (M_("the game is drawn"), M_("that player loses")),
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "White and Black each turn play a disc and a ring, laid or moved; the first with a "
         "line of their own discs or of their own rings wins."
     )
@@ -267,65 +299,91 @@ class DuploLine(Engine[State, Action]):
         colour, word = code.split("-")
         mover = COLOURS[state.player]
         if colour != mover:
-            return f"that is a {colour} {word}, and {mover} is to play"
+            piece = _PIECE_WORDS[word, COLOURS.index(colour)] if colour in COLOURS else code
+            return M_(
+                "that is a {piece}, and {player} is to play",
+                piece=piece,
+                player=_PLAYERS[state.player].name,
+            )
         return self.why_illegal(
             state, self.parse_action(f"{'D' if word == 'disc' else 'R'}+{cell}")
         )
 
     def why_illegal(self, state: State, action: Action) -> str | None:
         if state.phase is Phase.OVER:
-            return f"the game is over ({self.outcome(state).reason})"
+            return M_("the game is over ({reason})", reason=self.outcome(state).reason)
         if not isinstance(action, Add | Move):
-            return f"{action!r} is not a DuploLine action"
+            return M_("{action} is not a DuploLine action", action=repr(action))
         p = state.player
-        who = COLOURS[p]
+        who = _PLAYERS[p].name
         kind = action.kind.index
-        word = action.kind.word
         if state.phase is Phase.OPENING:
             if isinstance(action, Move):
-                return "the game opens with white adding one piece; there is nothing to move yet"
+                return M_(
+                    "the game opens with white adding one piece; there is nothing to move yet"
+                )
             return None
         if state.phase is Phase.DISC and kind == 1:
-            return f"{who} has already made the ring action this turn; a disc action is due"
+            return M_(
+                "{player} has already made the ring action this turn; a disc action is due",
+                player=who,
+            )
         if state.phase is Phase.RING and kind == 0:
-            return f"{who} has already made the disc action this turn; a ring action is due"
+            return M_(
+                "{player} has already made the disc action this turn; a ring action is due",
+                player=who,
+            )
         discs = state.discs[0] | state.discs[1]
         rings = state.rings[0] | state.rings[1]
         occupied = discs | rings
         if isinstance(action, Add):
             if not state.hand[2 * p + kind]:
-                return f"{who} has no {word} left in hand"
+                if kind == 0:
+                    return M_("{player} has no disc left in hand", player=who)
+                return M_("{player} has no ring left in hand", player=who)
             pos = POSITION[action.cell]
             bit = 1 << pos
             if not occupied & bit:
                 opponent = state.discs[1 - p] | state.rings[1 - p]
                 if not NEIGHBOURS[pos] & opponent:
-                    return f"{action.cell} is not next to an opponent piece"
+                    return M_("{cell} is not next to an opponent piece", cell=action.cell)
                 return None
             return self._why_not_forced(state, kind, action.cell)
         src = POSITION[action.src]
         dst = POSITION[action.dst]
         own = state.discs[p] if kind == 0 else state.rings[p]
         if not (own >> src) & 1:
-            return f"there is no {who} {word} at {action.src}"
+            return M_(
+                "there is no {piece} at {cell}",
+                piece=_PIECE_WORDS[action.kind.word, p],
+                cell=action.src,
+            )
         if ((discs & rings) >> src) & 1:
-            how = "in a ring" if kind == 0 else "around a disc"
-            return f"the {word} at {action.src} is locked {how}"
+            if kind == 0:
+                return M_("the disc at {cell} is locked in a ring", cell=action.src)
+            return M_("the ring at {cell} is locked around a disc", cell=action.src)
         if not (NEIGHBOURS[src] >> dst) & 1:
-            return f"{action.dst} is not next to {action.src}"
-        other = "ring" if kind == 0 else "disc"
+            return M_("{to} is not next to {cell}", to=action.dst, cell=action.src)
         hosts = rings if kind == 0 else discs
         if not (hosts >> dst) & 1:
-            way = "into" if kind == 0 else "around"
-            return f"{action.dst} holds no {other} to move the {word} {way}"
+            if kind == 0:
+                return M_("{to} holds no ring to move the disc into", to=action.dst)
+            return M_("{to} holds no disc to move the ring around", to=action.dst)
         if ((discs & rings) >> dst) & 1:
-            return f"{action.dst} already holds a disc and a ring"
+            return M_("{cell} already holds a disc and a ring", cell=action.dst)
         rest = occupied & ~(1 << src)
         if not board.connected(rest):
             parts = board.groups(rest)
-            return (
-                f"moving the {word} at {action.src} would split the pieces into "
-                f"{_NUMBERS.get(parts, str(parts))} groups"
+            if kind == 0:
+                return M_(
+                    "moving the disc at {cell} would split the pieces into {count} groups",
+                    cell=action.src,
+                    count=_NUMBERS.get(parts, str(parts)),
+                )
+            return M_(
+                "moving the ring at {cell} would split the pieces into {count} groups",
+                cell=action.src,
+                count=_NUMBERS.get(parts, str(parts)),
             )
         return None
 
@@ -334,24 +392,32 @@ class DuploLine(Engine[State, Action]):
         pos = POSITION[cell]
         discs = state.discs[0] | state.discs[1]
         rings = state.rings[0] | state.rings[1]
-        word = KINDS[kind].word
-        other = KINDS[1 - kind].word
         if ((discs & rings) >> pos) & 1:
-            return f"{cell} already holds a disc and a ring"
+            return M_("{cell} already holds a disc and a ring", cell=cell)
         if ((discs if kind == 0 else rings) >> pos) & 1:
-            return f"{cell} already holds a {word}"
+            if kind == 0:
+                return M_("{cell} already holds a disc", cell=cell)
+            return M_("{cell} already holds a ring", cell=cell)
         if not (self._forced_hosts(state, kind) >> pos) & 1:
             if self._forced == "off":
-                return f"{cell} is not empty (the forced add is switched off)"
-            owner = "its own" if self._forced == "own" else "an opponent"
-            return f"{cell} is not empty, and the forced add goes only into {owner} {other}"
+                return M_("{cell} is not empty (the forced add is switched off)", cell=cell)
+            return _forced_only(self._forced == "own", kind, cell)
         first = next(self._kind_actions(state, kind), None)
         if isinstance(first, Move) or (
             isinstance(first, Add) and not ((discs | rings) >> POSITION[first.cell]) & 1
         ):
-            return (
-                f"{cell} is not empty: a {word} may be added to an occupied cell only when no "
-                f"other {word} action is possible, and {first} is"
+            if kind == 0:
+                return M_(
+                    "{cell} is not empty: a disc may be added to an occupied cell only when "
+                    "no other disc action is possible, and {action} is",
+                    cell=cell,
+                    action=str(first),
+                )
+            return M_(
+                "{cell} is not empty: a ring may be added to an occupied cell only when "
+                "no other ring action is possible, and {action} is",
+                cell=cell,
+                action=str(first),
             )
         return None
 
@@ -431,21 +497,26 @@ class DuploLine(Engine[State, Action]):
         if end is End.PLAYING:
             return PLAYING
         winner = None if state.winner < 0 else state.winner
-        mover = COLOURS[state.player]
+        mover = _PLAYERS[state.player].name
         if end is End.DISC_LINE or end is End.RING_LINE:
-            word = "discs" if end is End.DISC_LINE else "rings"
             mask = (state.discs if end is End.DISC_LINE else state.rings)[state.player]
             if not self.options.locked_pieces_count:
                 mask &= ~((state.discs[0] | state.discs[1]) & (state.rings[0] | state.rings[1]))
             cells = " ".join(NAME[pos] for pos in board.lines(mask)[0])
-            return Outcome(Status.WON, winner, f"{mover} has a line of {word}: {cells}")
+            if end is End.DISC_LINE:
+                why = M_("{player} has a line of discs: {cells}", player=mover, cells=cells)
+            else:
+                why = M_("{player} has a line of rings: {cells}", player=mover, cells=cells)
+            return Outcome(Status.WON, winner, why)
         if end is End.BOTH_LINES:
             status = Status.DRAW if winner is None else Status.WON
-            return Outcome(status, winner, f"{mover}'s action left lines of both players")
+            return Outcome(
+                status, winner, M_("{player}'s action left lines of both players", player=mover)
+            )
         if end is End.FULL_BOARD:
-            return Outcome(Status.DRAW, None, "the board is full")
+            return Outcome(Status.DRAW, None, M_("the board is full"))
         status = Status.DRAW if winner is None else Status.WON
-        return Outcome(status, winner, f"{mover} has no legal action left")
+        return Outcome(status, winner, M_("{player} has no legal action left", player=mover))
 
     def evaluate(self, state: State) -> tuple[float, ...]:
         """Lines of discs and rings with room to grow, and room to add

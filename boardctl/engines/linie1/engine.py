@@ -16,6 +16,7 @@ from boardctl.engines.describe import (
     PieceSpec,
     PlayerSpec,
     SiteSpec,
+    seat_words,
 )
 from boardctl.engines.linie1 import data as board_data
 from boardctl.engines.linie1.die import FACES, PIPS, PITCH
@@ -52,6 +53,17 @@ from boardctl.engines.linie1.values import (
 from boardctl.engines.linie1.values import Options as _Options
 from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
+from boardctl.message import M_, Mn_, Mp_
+
+#: the lines' colours as the board data names them, in words for people
+LINE_COLOUR_WORDS = {
+    "red": Mp_("colour", "red"),
+    "yellow": Mp_("colour", "yellow"),
+    "green": Mp_("colour", "green"),
+    "blue": Mp_("colour", "blue"),
+    "white": Mp_("colour", "white"),
+    "black": Mp_("colour", "black"),
+}
 
 HAND = 5
 _PASS = Pass()
@@ -60,11 +72,11 @@ H = 10  # the die's stop face
 #: are named by seat; the colours are only those the LEDs light each one in,
 #: none of them like the mistakes' magenta or the restore hints' cyan
 SEATS = (
-    PlayerSpec("player 1", "#d02020"),
-    PlayerSpec("player 2", "#2050d0"),
-    PlayerSpec("player 3", "#20a040"),
-    PlayerSpec("player 4", "#e0c000"),
-    PlayerSpec("player 5", "#f0f0f0"),
+    PlayerSpec(M_("player 1"), "#d02020"),
+    PlayerSpec(M_("player 2"), "#2050d0"),
+    PlayerSpec(M_("player 3"), "#20a040"),
+    PlayerSpec(M_("player 4"), "#e0c000"),
+    PlayerSpec(M_("player 5"), "#f0f0f0"),
 )
 _POP = [bin(i).count("1") for i in range(16)]
 #: how the pages paint a line's streetcar and terminals, by the colour the
@@ -98,37 +110,40 @@ class Linie1(Engine[State, Action]):
 
     title: ClassVar[str] = "Linie 1"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("players", "Players", "how many play", "choice", (2, 3, 4, 5)),
+        OptionSpec("players", M_("Players"), M_("how many play"), "choice", (2, 3, 4, 5)),
         OptionSpec(
             "secrets",
-            "Line and route cards",
-            "whether the cards stay on the table or the game deals them",
+            M_("Line and route cards"),
+            M_("whether the cards stay on the table or the game deals them"),
             "choice",
             ("cards", "dealt"),
-            ("cards on the table, shown at the start of a trip", "dealt, each shown privately"),
+            (
+                M_("cards on the table, shown at the start of a trip"),
+                M_("dealt, each shown privately"),
+            ),
         ),
         OptionSpec(
             "movement",
-            "Driving",
-            "how far a streetcar drives each turn",
+            M_("Driving"),
+            M_("how far a streetcar drives each turn"),
             "choice",
             ("die", "speed"),
-            ("by the die", "one cell more than the last move at most"),
+            (M_("by the die"), M_("one cell more than the last move at most")),
         ),
-        OptionSpec("die", "Die faces", "the die's faces: digits, and H for the next stop"),
+        OptionSpec("die", M_("Die faces"), M_("the die's faces: digits, and H for the next stop")),
         OptionSpec(
             "list_wrong_turns",
-            "Offer wrong turns",
-            "whether a drive that cannot reach the goal is offered among the legal ones",
+            M_("Offer wrong turns"),
+            M_("whether a drive that cannot reach the goal is offered among the legal ones"),
             "bool",
         ),
         OptionSpec(
             "board_data",
-            "Another board (JSON)",
-            "a replacement board as JSON text; empty for the Goldsieber board",
+            M_("Another board (JSON)"),
+            M_("a replacement board as JSON text; empty for the Goldsieber board"),
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "Each player lays track tiles to build their streetcar line past the stops on their "
         "route card, then drives it by the die from one terminal to the other."
     )
@@ -423,27 +438,34 @@ class Linie1(Engine[State, Action]):
             kind = geo.kind[j]
             if j == partner:
                 if bool(mine) != bool((partner_sides >> opposite(d)) & 1):
-                    return f"{name}: its rail towards {geo.names[j]} must meet a rail there"
+                    return M_(
+                        "{cell}: its rail towards {other} must meet a rail there",
+                        cell=name,
+                        other=geo.names[j],
+                    )
                 continue
             if kind == EDGE:
                 if mine:
-                    return f"{name}: a rail would lead off the board (rule a)"
+                    return M_("{cell}: a rail would lead off the board (rule a)", cell=name)
             elif kind == BUILDING:
                 if mine:
-                    return f"{name}: a rail would lead into a building (rule b)"
+                    return M_("{cell}: a rail would lead into a building (rule b)", cell=name)
             elif kind == TRACK:
                 code = tiles[j]
                 if code:
                     theirs = (geo.sides[code] >> opposite(d)) & 1
                     if mine and not theirs:
-                        return (
-                            f"{name}: a rail would run into the side of the tile on "
-                            f"{geo.names[j]} (rule d)"
+                        return M_(
+                            "{cell}: a rail would run into the side of the tile on {other} "
+                            "(rule d)",
+                            cell=name,
+                            other=geo.names[j],
                         )
                     if theirs and not mine:
-                        return (
-                            f"{name}: it would block the rail of the tile on {geo.names[j]} "
-                            "(rule d)"
+                        return M_(
+                            "{cell}: it would block the rail of the tile on {other} (rule d)",
+                            cell=name,
+                            other=geo.names[j],
                         )
                 else:
                     got = cache.get(j)
@@ -458,9 +480,11 @@ class Linie1(Engine[State, Action]):
                         req &= ~back
                         forb |= back
                     if req and (req & forb or _POP[15 & ~forb] < 2):
-                        return (
-                            f"{name}: the rails leading into {geo.names[j]} could not be "
-                            "continued there (rule e)"
+                        return M_(
+                            "{cell}: the rails leading into {other} could not be continued "
+                            "there (rule e)",
+                            cell=name,
+                            other=geo.names[j],
                         )
         return None
 
@@ -648,37 +672,42 @@ class Linie1(Engine[State, Action]):
     def why_illegal(self, state: State, action: Action) -> str | None:
         phase = state.phase
         if phase == OVER:
-            return f"the game is over ({self.outcome(state).reason})"
-        who = f"player {state.player + 1}"
+            return M_("the game is over ({reason})", reason=self.outcome(state).reason)
+        who = seat_words(state.player)
         if phase in (DEAL, ROLL) or (phase == DRAW and any(state.stacks)):
             for a, _ in self.chance_outcomes(state):
                 if a == action:
                     return None
             if isinstance(action, Draw):
-                return f"there is no tile of kind {action.kind} left in the stacks"
+                return M_("there is no tile of kind {kind} left in the stacks", kind=action.kind)
             if isinstance(action, Deal):
-                return f"card {action.card} cannot be dealt now: it is dealt already or not in play"
+                return M_(
+                    "card {card} cannot be dealt now: it is dealt already or not in play",
+                    card=action.card,
+                )
             if isinstance(action, Roll):
-                return f"the die has no face {action.face}"
-            return f"chance acts now: {self.task(state)}"
+                return M_("the die has no face {face}", face=action.face)
+            return M_("chance acts now: {task}", task=self.task(state))
         if phase == DRAW:
             if not isinstance(action, Take):
-                return (
-                    f"{who} must take a tile from a streetcar driver's hand (the stacks are empty)"
+                return M_(
+                    "{who} must take a tile from a streetcar driver's hand (the stacks are empty)",
+                    who=who,
                 )
             if not 0 < action.kind < len(self._pool(state)) or not self._pool(state)[action.kind]:
-                return f"no player on a trip holds a tile of kind {action.kind}"
+                return M_("no player on a trip holds a tile of kind {kind}", kind=action.kind)
             return None
         if phase == DRIVE:
             if not isinstance(action, Drive):
-                return f"{who} is on the inaugural trip and must drive the streetcar"
+                return M_("{who} is on the inaugural trip and must drive the streetcar", who=who)
             drives = self._drives(state)
             if any(d[0] == action.path for d in drives):
                 return None
             shown = ", ".join(self._path_text(d[0]) for d in self._offered_drives(state)[:6])
-            return (
-                f"the streetcar cannot drive {self._path_text(action.path)} now; "
-                f"it may drive {shown}"
+            return M_(
+                "the streetcar cannot drive {path} now; it may drive {shown}",
+                path=self._path_text(action.path),
+                shown=shown,
             )
         # LAY
         if isinstance(action, Start):
@@ -686,21 +715,25 @@ class Linie1(Engine[State, Action]):
         if isinstance(action, Pass):
             first = next(self._lays(state), None)
             if first is not None:
-                return f"{who} can still lay a tile ({self.format_action(first)}), so may not pass"
+                return M_(
+                    "{who} can still lay a tile ({action}), so may not pass",
+                    who=who,
+                    action=self.format_action(first),
+                )
             return None
         if isinstance(action, Lay):
             return self._why_lay(state, action)
-        return f"{who} is laying track: {self.task(state)}"
+        return M_("{who} is laying track: {task}", who=who, task=self.task(state))
 
     def _why_start(self, state: State, action: Start) -> str | None:
         p = state.player
         geo = self.geo
         if state.laid:
-            return "a trip starts at the beginning of a turn, before any tile is laid"
+            return M_("a trip starts at the beginning of a turn, before any tile is laid")
         if state.caught:
-            return "this turn's trip was caught on an incomplete route: lay track now"
+            return M_("this turn's trip was caught on an incomplete route: lay track now")
         if not 0 <= action.terminal < len(geo.terminals):
-            return f"there is no terminal number {action.terminal}"
+            return M_("there is no terminal number {terminal}", terminal=action.terminal)
         line = geo.terminals[action.terminal].line
         card = -1
         if action.card:
@@ -709,28 +742,46 @@ class Linie1(Engine[State, Action]):
                 or not action.card[1:].isdigit()
                 or not (1 <= int(action.card[1:]) <= len(self.cards))
             ):
-                return (
-                    f"route card {action.card} is not in play: with {self.players} players the "
-                    f"cards are {self.set_letter}1 to {self.set_letter}{len(self.cards)}"
+                return M_(
+                    "route card {card} is not in play: with {players} players the cards are "
+                    "{first} to {last}",
+                    card=action.card,
+                    players=self.players,
+                    first=f"{self.set_letter}1",
+                    last=f"{self.set_letter}{len(self.cards)}",
                 )
             card = int(action.card[1:]) - 1
         if state.shown[p] or self.dealt:
             if line != state.lines[p]:
                 name = geo.terminals[action.terminal].name
-                return f"{name} is not a terminal of your line {state.lines[p] + 1}"
+                return M_(
+                    "{terminal} is not a terminal of your line {line}",
+                    terminal=name,
+                    line=state.lines[p] + 1,
+                )
             if card >= 0 and card != state.routes[p]:
-                return (
-                    f"your route card is {self.set_letter}{state.routes[p] + 1}, not {action.card}"
+                return M_(
+                    "your route card is {mine}, not {card}",
+                    mine=f"{self.set_letter}{state.routes[p] + 1}",
+                    card=action.card,
                 )
             return None
         if card < 0:
-            return "show your route card: write start:TERMINAL/CARD, like start:t2a/B3"
+            return M_("show your route card: write start:TERMINAL/CARD, like start:t2a/B3")
         for q in range(self.players):
             if q != p and state.shown[q]:
                 if state.lines[q] == line:
-                    return f"line {line + 1} is player {q + 1}'s: they showed that line card"
+                    return M_(
+                        "line {line} is player {number}'s: they showed that line card",
+                        line=line + 1,
+                        number=q + 1,
+                    )
                 if state.routes[q] == card:
-                    return f"route card {action.card} is player {q + 1}'s: they showed it"
+                    return M_(
+                        "route card {card} is player {number}'s: they showed it",
+                        card=action.card,
+                        number=q + 1,
+                    )
         return None
 
     def _why_lay(self, state: State, action: Lay) -> str | None:
@@ -738,31 +789,35 @@ class Linie1(Engine[State, Action]):
         p = state.player
         hand = list(state.hands[p])
         if state.shown[p] and state.cars[p] >= 0:
-            return "a player on the trip lays no more tiles"
+            return M_("a player on the trip lays no more tiles")
         if state.laid + len(action.parts) > 2:
-            return "two tiles a turn: this turn's tiles are laid"
+            return M_("two tiles a turn: this turn's tiles are laid")
         tiles = state.tiles
         cache: dict[int, tuple[int, int]] = {}
         for _, code in action.parts:
             k = code >> 2
             if hand[k] <= 0:
-                return f"player {p + 1} holds no tile of kind {k}"
+                return M_("player {number} holds no tile of kind {kind}", number=p + 1, kind=k)
             hand[k] -= 1
         if len(action.parts) == 2:
             (a, ca), (b, cb) = action.parts
             if b - a not in (geo.offsets[1], geo.offsets[2]) or geo.kind[b] != TRACK:
-                return f"{geo.names[a]} and {geo.names[b]} are not side by side (east or south)"
+                return M_(
+                    "{cell} and {other} are not side by side (east or south)",
+                    cell=geo.names[a],
+                    other=geo.names[b],
+                )
             for cell, code in action.parts:
                 why = self._why_exchange(tiles, cell, code)
                 if why:
                     return why
             d = 1 if b - a == 1 else 2
             if (geo.sides[tiles[a]] >> d) & 1 or not (geo.sides[ca] >> d) & 1:
-                return "exchange two tiles together only to join them; else one at a time"
+                return M_("exchange two tiles together only to join them; else one at a time")
             return self._why_double(tiles, a, ca, b, cb, cache)
         cell, code = action.parts[0]
         if geo.kind[cell] == BUILDING:
-            return f"{geo.names[cell]} holds a building (rule c)"
+            return M_("{cell} holds a building (rule c)", cell=geo.names[cell])
         if tiles[cell]:
             why = self._why_exchange(tiles, cell, code)
             if why:
@@ -774,13 +829,15 @@ class Linie1(Engine[State, Action]):
         old = tiles[cell]
         name = geo.names[cell]
         if not old:
-            return f"{name} is empty: there is no tile to exchange"
+            return M_("{name} is empty: there is no tile to exchange", name=name)
         if geo.trees[old]:
-            return f"the tile on {name} has trees and can never be exchanged"
+            return M_("the tile on {name} has trees and can never be exchanged", name=name)
         if code not in geo.upgrades[old]:
-            return (
-                f"{geo.code_name(code)} does not keep every connection of "
-                f"{geo.code_name(old)} on {name} and add one"
+            return M_(
+                "{tile} does not keep every connection of {tile2} on {name} and add one",
+                tile=geo.code_name(code),
+                tile2=geo.code_name(old),
+                name=name,
             )
         return None
 
@@ -960,39 +1017,40 @@ class Linie1(Engine[State, Action]):
     def task(self, state: State) -> str:
         phase = state.phase
         if phase == OVER:
-            return "nothing"
+            return M_("nothing")
         if phase == DEAL:
-            what = "a line card" if state.dealt < self.players else "a route card"
             who = state.dealt % self.players + 1
-            return f"deal {what} to player {who}"
+            if state.dealt < self.players:
+                return M_("deal a line card to player {number}", number=who)
+            return M_("deal a route card to player {number}", number=who)
         if phase == LAY:
             if next(self._lays(state), None) is None:
                 if state.caught:
-                    return "pass: the trip was caught and no tile in the hand can be laid"
+                    return M_("pass: the trip was caught and no tile in the hand can be laid")
                 if state.laid:
-                    return "pass: no tile in the hand can be laid"
-                return "pass (no tile in the hand can be laid) or start the trip"
+                    return M_("pass: no tile in the hand can be laid")
+                return M_("pass (no tile in the hand can be laid) or start the trip")
             if state.laid:
-                return "lay a second tile"
+                return M_("lay a second tile")
             if state.caught:
-                return "lay two tiles (the trip was caught: the route is not complete)"
-            return "lay two tiles or start the trip"
+                return M_("lay two tiles (the trip was caught: the route is not complete)")
+            return M_("lay two tiles or start the trip")
         if phase == DRAW:
             if any(state.stacks):
-                return f"draw a tile from the stacks ({state.owed} to draw)"
-            return f"take a tile from a streetcar driver's hand ({state.owed} to take)"
+                return M_("draw a tile from the stacks ({n} to draw)", n=state.owed)
+            return M_("take a tile from a streetcar driver's hand ({n} to take)", n=state.owed)
         if phase == ROLL:
-            return "roll the die"
+            return M_("roll the die")
         if self.speed:
             most = state.last[state.player] + 1
             return (
-                "drive the streetcar 1 cell"
+                M_("drive the streetcar 1 cell")
                 if most == 1
-                else f"drive the streetcar 1 to {most} cells"
+                else M_("drive the streetcar 1 to {n} cells", n=most)
             )
         if state.roll == H:
-            return "drive the streetcar to the next stop sign or terminal"
-        return f"drive the streetcar {state.roll} cell{'s' if state.roll > 1 else ''}"
+            return M_("drive the streetcar to the next stop sign or terminal")
+        return Mn_("drive the streetcar {n} cell", "drive the streetcar {n} cells", state.roll)
 
     def told(self, state: State, action: Action) -> bool:
         """A pass, and a tile taken from a driver's face-up hand, change
@@ -1032,9 +1090,16 @@ class Linie1(Engine[State, Action]):
             w = state.winner
             terminal = self.geo.terminals[self._goal(state, w)].name
             return Outcome(
-                Status.WON, w, f"player {w + 1} drove line {state.lines[w] + 1} into {terminal}"
+                Status.WON,
+                w,
+                M_(
+                    "{player} drove line {line} into {terminal}",
+                    player=seat_words(w),
+                    line=state.lines[w] + 1,
+                    terminal=terminal,
+                ),
             )
-        return Outcome(Status.DRAW, None, "no player could lay a tile, draw or drive")
+        return Outcome(Status.DRAW, None, M_("no player could lay a tile, draw or drive"))
 
     # -- notation --------------------------------------------------------
     def _site_name(self, site: int) -> str:
@@ -1366,12 +1431,17 @@ class Linie1(Engine[State, Action]):
         lines = len(geo.data.lines)
         cars = [f"car{i + 1}" for i in range(lines)]
         subsets = self._car_subsets(lines)
-        pieces = [PieceSpec("stop", "stop sign", look=Look("sign", "#d02020", "H"))]
+        pieces = [PieceSpec("stop", M_("stop sign"), look=Look("sign", "#d02020", "H"))]
         for i, car in enumerate(cars):
             colour = geo.data.lines[i][0]
             paint = LINE_PAINT.get(colour, "#909090")
             look = Look("car", paint, str(i + 1))
-            pieces.append(PieceSpec(car, f"streetcar of line {i + 1} ({colour})", look=look))
+            name = M_(
+                "streetcar of line {number} ({colour})",
+                number=i + 1,
+                colour=LINE_COLOUR_WORDS.get(colour, colour),
+            )
+            pieces.append(PieceSpec(car, name, look=look))
         for s in subsets:
             if len(s) > 1:
                 pieces.append(PieceSpec("+".join(s), " and ".join(s), parts=s))

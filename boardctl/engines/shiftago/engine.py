@@ -34,6 +34,7 @@ from boardctl.engines.shiftago.geometry import (
     track_geometry,
 )
 from boardctl.errors import BadOptions, RecordError
+from boardctl.message import M_, and_list, joined
 
 MARBLES = 22
 TARGET = 10
@@ -46,11 +47,13 @@ VARIANTS = ("express", "expert")
 
 #: the players' marbles: the word people use and the marble's colour
 PLAYERS = (
-    PlayerSpec("blue", "#2060e0"),
-    PlayerSpec("red", "#e02020"),
-    PlayerSpec("yellow", "#f0c800"),
-    PlayerSpec("green", "#20a040"),
+    PlayerSpec(M_("blue"), "#2060e0"),
+    PlayerSpec(M_("red"), "#e02020"),
+    PlayerSpec(M_("yellow"), "#f0c800"),
+    PlayerSpec(M_("green"), "#20a040"),
 )
+#: each player's marble by name (WiWa's German rules say "Kugel")
+MARBLE_NAMES = (M_("blue marble"), M_("red marble"), M_("yellow marble"), M_("green marble"))
 
 
 def _name(seat: int) -> str:
@@ -59,11 +62,13 @@ def _name(seat: int) -> str:
 
 
 #: what the player to act must do, in words, by phase
-TASKS = ("insert a marble", "choose a line to score", "nothing")
+TASKS = (M_("insert a marble"), M_("choose a line to score"), M_("nothing"))
 
 # phases of a state
 INSERT, SCORE, OVER = 0, 1, 2
 PHASE_NAMES = ("insert", "score", "over")
+#: the phases as the board drawn as text names them ("blue to insert")
+RENDER_PHASES = (M_("insert"), M_("score"), M_("over"))
 # why a game ended
 END_NONE, END_LINE, END_TARGET, END_FULL, END_MARBLES = 0, 1, 2, 3, 4
 END_NAMES = ("", "line", "target", "board_full", "no_marbles")
@@ -124,33 +129,33 @@ class Shiftago(Engine[ShiftagoState, Action]):
 
     title: ClassVar[str] = "Shiftago"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("players", "Players", "how many play", "choice", (2, 3, 4)),
+        OptionSpec("players", M_("Players"), M_("how many play"), "choice", (2, 3, 4)),
         OptionSpec(
             "variant",
-            "Variant",
-            "Express: the first line of five wins; Expert: lines score points",
+            M_("Variant"),
+            M_("Express: the first line of five wins; Expert: lines score points"),
             "choice",
             ("express", "expert"),
             ("Express", "Expert"),
         ),
         OptionSpec(
             "handicap_turns",
-            "Handicap: turns sat out",
-            "how many of their first turns the handicapped player sits out",
+            M_("Handicap: turns sat out"),
+            M_("how many of their first turns the handicapped player sits out"),
             "int",
             minimum=0,
             maximum=6,
         ),
         OptionSpec(
             "handicap_player",
-            "Handicapped player",
-            "the player who sits out those turns",
+            M_("Handicapped player"),
+            M_("the player who sits out those turns"),
             "choice",
             (0, 1, 2, 3),
             tuple(p.name for p in PLAYERS),
         ),
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = M_(
         "Push your marbles in from the sides, shifting the rows; in Express the first line of "
         "five wins, in Expert lines score points."
     )
@@ -333,47 +338,60 @@ class Shiftago(Engine[ShiftagoState, Action]):
             return None
         ((cell, code),) = added
         mover = PLAYERS[state.mover].name
-        owner = next((p.name for q, p in enumerate(PLAYERS) if f"p{q}" == code), None)
-        if owner is not None and owner != mover:
-            return f"that is a {owner} marble, and {mover} is to insert"
-        return f"a marble is pushed in from the side through a track, never set down on {cell}"
+        owner = next((q for q in range(len(PLAYERS)) if f"p{q}" == code), None)
+        if owner is not None and owner != state.mover:
+            return M_(
+                "that is a {marble}, and {player} is to insert",
+                marble=MARBLE_NAMES[owner],
+                player=mover,
+            )
+        return M_(
+            "a marble is pushed in from the side through a track, never set down on {cell}",
+            cell=cell,
+        )
 
     def why_illegal(self, state: ShiftagoState, action: Action) -> str | None:
         p = state.mover
         if state.phase == OVER:
-            return f"the game is over: {self.outcome(state).reason}"
+            return M_("the game is over: {reason}", reason=self.outcome(state).reason)
         if isinstance(action, Insert):
             if not 0 <= action.track < len(TRACK_NAMES):
-                return f"there is no track number {action.track}"
+                return M_("there is no track number {track}", track=action.track)
             if state.phase == SCORE:
                 choices = ", ".join(str(a) for a in self._score_actions(state))
-                return f"{_name(p)} must score first: choose a line ({choices})"
+                return M_(
+                    "{player} must score first: choose a line ({choices})",
+                    player=_name(p),
+                    choices=choices,
+                )
             occ = 0
             for b in state.boards:
                 occ |= b
             mask = self._tracks[action.track][1][-1]
             if occ & mask == mask:
-                return f"track {TRACK_NAMES[action.track]} is full"
+                return M_("track {track} is full", track=TRACK_NAMES[action.track])
             if not state.supply[p]:
-                return f"{_name(p)} has no marbles left"
+                return M_("{player} has no marbles left", player=_name(p))
             return None
         if isinstance(action, Score):
             return self._why_score_illegal(state, action)
-        return f"{action!r} is not a Shiftago action"
+        return M_("{action} is not a Shiftago action", action=repr(action))
 
     def _why_score_illegal(self, state: ShiftagoState, action: Score) -> str | None:
         p = state.mover
         if not self.expert:
-            return "there is no scoring in Shiftago Express: the first line wins at once"
+            return M_("there is no scoring in Shiftago Express: the first line wins at once")
         if state.phase != SCORE:
-            return f"{_name(p)} has no line to score now: insert a marble"
+            return M_("{player} has no line to score now: insert a marble", player=_name(p))
         first, last = action.first, action.last
         if not (0 <= first < CELLS and 0 <= last < CELLS) or first == last:
-            return "a line needs two different end cells on the board"
+            return M_("a line needs two different end cells on the board")
         fa, la = CELL_NAMES[first], CELL_NAMES[last]
         geometry = self._line_cells(first, last)
         if geometry is None:
-            return f"{fa} and {la} are not on one row, column or diagonal"
+            return M_(
+                "{first} and {last} are not on one row, column or diagonal", first=fa, last=la
+            )
         step, n = geometry
         board = state.boards[p]
         for k in range(n):
@@ -383,8 +401,22 @@ class Shiftago(Engine[ShiftagoState, Action]):
                     (q for q, b in enumerate(state.boards) if b >> cell & 1),
                     None,
                 )
-                what = "is empty" if holder is None else f"holds a {_name(holder)} marble"
-                return f"{fa}-{la} is not a line of {_name(p)} marbles: {CELL_NAMES[cell]} {what}"
+                if holder is None:
+                    return M_(
+                        "{first}-{last} is not a line of {player} marbles: {cell} is empty",
+                        first=fa,
+                        last=la,
+                        player=_name(p),
+                        cell=CELL_NAMES[cell],
+                    )
+                return M_(
+                    "{first}-{last} is not a line of {player} marbles: {cell} holds a {marble}",
+                    first=fa,
+                    last=la,
+                    player=_name(p),
+                    cell=CELL_NAMES[cell],
+                    marble=MARBLE_NAMES[holder],
+                )
         # full length: the run must not continue past either end
         r0, c0 = divmod(first, SIZE)
         r1, c1 = divmod(last, SIZE)
@@ -399,24 +431,42 @@ class Shiftago(Engine[ShiftagoState, Action]):
             hi += step
             after = (after[0] + dr, after[1] + dc)
         if (lo, hi) != (first, last):
-            return (
-                f"a line is scored at its full length: {_name(p)}'s line runs "
-                f"{CELL_NAMES[lo]}-{CELL_NAMES[hi]}"
+            return M_(
+                "a line is scored at its full length: {player}'s line runs {first}-{last}",
+                player=_name(p),
+                first=CELL_NAMES[lo],
+                last=CELL_NAMES[hi],
             )
         if n < self.line_length:
-            return (
-                f"a line of {n} does not score with {self.players} players: "
-                f"it takes {self.line_length} or more"
+            return M_(
+                "a line of {n} does not score with {players} players: it takes {length} or more",
+                n=n,
+                players=self.players,
+                length=self.line_length,
             )
         if self.players == 2:
             if action.keep is not None:
-                return f"with 2 players both end marbles stay: write x:{fa}-{la}"
+                return M_(
+                    "with 2 players both end marbles stay: write x:{first}-{last}",
+                    first=fa,
+                    last=la,
+                )
             return None
         if action.keep is None:
-            return f"with {self.players} players name the end marble that stays: x:{fa}-{la}/{la}"
+            return M_(
+                "with {players} players name the end marble that stays: x:{first}-{last}/{last}",
+                players=self.players,
+                first=fa,
+                last=la,
+            )
         if action.keep not in (first, last):
             keep = CELL_NAMES[action.keep] if 0 <= action.keep < CELLS else str(action.keep)
-            return f"the marble that stays must be an end of the line, {fa} or {la}, not {keep}"
+            return M_(
+                "the marble that stays must be an end of the line, {first} or {last}, not {keep}",
+                first=fa,
+                last=la,
+                keep=keep,
+            )
         return None
 
     def apply_unchecked(self, state: ShiftagoState, action: Action) -> ShiftagoState:
@@ -531,20 +581,50 @@ class Shiftago(Engine[ShiftagoState, Action]):
         w = state.winner
         end = state.end
         if end == END_LINE:
-            return Outcome(Status.WON, w, f"{_name(w)} made a line of {self.line_length} or more")
+            return Outcome(
+                Status.WON,
+                w,
+                M_(
+                    "{player} made a line of {length} or more",
+                    player=_name(w),
+                    length=self.line_length,
+                ),
+            )
         if end == END_TARGET:
-            return Outcome(Status.WON, w, f"{_name(w)} reached {state.scores[w]} points")
+            return Outcome(
+                Status.WON,
+                w,
+                M_("{player} reached {points} points", player=_name(w), points=state.scores[w]),
+            )
         why = (
-            "the board is full" if end == END_FULL else f"{_name(state.mover)} has no marbles left"
+            M_("the board is full")
+            if end == END_FULL
+            else M_("{player} has no marbles left", player=_name(state.mover))
         )
         if not self.expert:
-            return Outcome(Status.DRAW, None, f"{why} and no line was made")
+            return Outcome(Status.DRAW, None, M_("{why} and no line was made", why=why))
         top = max(state.scores)
         if w >= 0:
-            return Outcome(Status.WON, w, f"{why}: {_name(w)} has the most points ({top})")
+            return Outcome(
+                Status.WON,
+                w,
+                M_(
+                    "{why}: {player} has the most points ({points})",
+                    why=why,
+                    player=_name(w),
+                    points=top,
+                ),
+            )
         tied = [_name(q) for q, s in enumerate(state.scores) if s == top]
         return Outcome(
-            Status.DRAW, None, f"{why}: {' and '.join(tied)} share the top score ({top})"
+            Status.DRAW,
+            None,
+            M_(
+                "{why}: {players} share the top score ({points})",
+                why=why,
+                players=and_list(tied),
+                points=top,
+            ),
         )
 
     def scores(self, state: ShiftagoState) -> tuple[int, ...] | None:
@@ -645,7 +725,7 @@ class Shiftago(Engine[ShiftagoState, Action]):
             )
         players = PLAYERS[: self.players]
         pieces = tuple(
-            PieceSpec(f"p{q}", f"{p.name} marble", owner=q, look=Look("marble", p.colour))
+            PieceSpec(f"p{q}", MARBLE_NAMES[q], owner=q, look=Look("marble", p.colour))
             for q, p in enumerate(players)
         )
         return BoardSpec(tuple(sites), pieces, players)
@@ -743,14 +823,24 @@ class Shiftago(Engine[ShiftagoState, Action]):
             shown = " ".join(initials.get(ch, ch) for ch in row)
             lines.append(f"{r + 1}  {shown}  {r + 1}")
         lines.append(letters)
-        marbles = ", ".join(f"{_name(q)} {s}" for q, s in enumerate(state.supply))
-        status = f"marbles left: {marbles}"
+        marbles = joined(
+            [joined([_name(q), str(s)], " ") for q, s in enumerate(state.supply)], ", "
+        )
+        status = M_("marbles left: {marbles}", marbles=marbles)
         if self.expert:
-            status += " · points: " + ", ".join(
-                f"{_name(q)} {s}" for q, s in enumerate(state.scores)
+            points = joined(
+                [joined([_name(q), str(s)], " ") for q, s in enumerate(state.scores)], ", "
             )
+            status = M_("{marbles} · points: {points}", marbles=status, points=points)
         if state.phase == OVER:
-            lines.append(f"game over: {self.outcome(state).reason} · {status}")
+            line = M_(
+                "game over: {reason} · {status}", reason=self.outcome(state).reason, status=status
+            )
         else:
-            lines.append(f"{_name(state.mover)} to {PHASE_NAMES[state.phase]} · {status}")
-        return "\n".join(lines)
+            line = M_(
+                "{player} to {action} · {status}",
+                player=_name(state.mover),
+                action=RENDER_PHASES[state.phase],
+                status=status,
+            )
+        return joined([*lines, line], "\n")

@@ -25,13 +25,13 @@ function svg(tag, attrs) {
 // counted from 1 ("blue (player 1)"); the JSON counts seats from 0.
 function playerName(seat) {
   const p = live.board && live.board.players[seat];
-  return p ? p.label : `player ${seat + 1}`;
+  return p ? p.label : _("player {number}", { number: seat + 1 });
 }
 
 // the colour word alone ("blue"), for sentences that need no seat
 function playerWord(seat) {
   const p = live.board && live.board.players[seat];
-  return p ? p.name : `player ${seat + 1}`;
+  return p ? p.name : _("player {number}", { number: seat + 1 });
 }
 
 // A piece by its code. A piece made of parts whose code is its parts joined
@@ -45,7 +45,7 @@ function pieceOf(code) {
   if (known || typeof code !== "string" || !code.includes("+")) return known;
   const parts = code.split("+").map((c) => pieceMap.codes.get(c));
   if (!parts.every((p) => p)) return undefined;
-  const made = { code, name: parts.map((p) => p.name).join(" and "), owner: null, parts: parts.map((p) => p.code) };
+  const made = { code, name: parts.map((p) => p.name).reduce((a, b) => _("{first} and {second}", { first: a, second: b })), owner: null, parts: parts.map((p) => p.code) };
   pieceMap.codes.set(code, made);
   return made;
 }
@@ -299,56 +299,63 @@ function drawBoard(holder, onClick, layout) {
 
 // -- the words -----------------------------------------------------------------
 const PHASES = {
-  wrong_board: "The board is not as the game allows: see below what to put back.",
-  move_in_progress: "A move is being made.",
-  takeback_offered: "The board is as it was before the last move: leave it so to take that move back, or play on.",
-  choosing: "A choice is waiting.",
+  wrong_board: _("The board is not as the game allows: see below what to put back."),
+  move_in_progress: _("A move is being made."),
+  takeback_offered: _("The board is as it was before the last move: leave it so to take that move back, or play on."),
+  choosing: _("A choice is waiting."),
 };
 // the staff's pages say what is wrong in a fault; the others that the board rests
 const STAFF = page === "operator" || page === "sim";
-const RESTING = "This board is resting: staff have been told.";
+const RESTING = _("This board is resting: staff have been told.");
 const FAULTS = {
-  sensors: "The sensors stopped answering: check the cable to the microcontroller; play resumes by itself once they answer.",
-  storage: "The games cannot be saved (the card is full or read-only): free space on it; play resumes by itself.",
-  computer: "The computer player failed: it is asked again by itself; undo and a new game work meanwhile.",
+  sensors: _("The sensors stopped answering: check the cable to the microcontroller; play resumes by itself once they answer."),
+  storage: _("The games cannot be saved (the card is full or read-only): free space on it; play resumes by itself."),
+  computer: _("The computer player failed: it is asked again by itself; undo and a new game work meanwhile."),
 };
 function turnText(st) {
-  if (live.connected === false) return "disconnected: the board's controller is not answering";
-  if (!st) return "waiting for the board";
+  if (live.connected === false) return _("disconnected: the board's controller is not answering");
+  if (!st) return _("waiting for the board");
   if (st.phase === "fault" && !STAFF) return RESTING;
   // a button pressed once that would end the game: what a second press does
   if (st.confirm) return st.confirm.words;
   if (st.status && st.status !== "playing") {
-    if (st.winner !== null && st.winner !== undefined) return `${playerName(st.winner)} wins` + (st.reason ? `: ${st.reason}` : "");
-    return `game over: ${st.reason || st.status}`;
+    if (st.winner !== null && st.winner !== undefined) {
+      const player = playerName(st.winner);
+      return st.reason ? _("{player} wins: {reason}", { player, reason: st.reason }) : _("{player} wins", { player });
+    }
+    return _("game over: {reason}", { reason: st.reason || st.status });
   }
-  if (st.actor === "chance") return `chance to act (${(st.outcomes || []).join(", ")})`;
+  if (st.actor === "chance") return _("chance to act ({outcomes})", { outcomes: (st.outcomes || []).join(", ") });
   if (st.to_move === null || st.to_move === undefined) return st.task || "";
   const c = st.computer, r = st.remote;
-  const who = c && c.seat === st.to_move ? `${playerWord(st.to_move)} (the computer, level ${c.level})`
-    : r && r.seat === st.to_move ? `${playerName(st.to_move)} ${remoteWhere(r)}` : playerName(st.to_move);
-  return `${who} to ${st.task || "move"}`;
+  const who = c && c.seat === st.to_move ? _("{player} (the computer, level {level})", { player: playerWord(st.to_move), level: c.level })
+    : r && r.seat === st.to_move ? remoteWho(r, playerName(st.to_move)) : playerName(st.to_move);
+  const task = st.task || _("move");
+  return _("{player} to {task}", { player: who, task });
 }
 
 // a player who plays apart from this board: at another board, or on their phone
-function remoteWhere(r) {
-  return r.phone ? "on their phone" : `at ${r.board}`;
+// "blue (player 1) at table-a": a player who plays apart, and where
+function remoteWho(r, player) {
+  return r.phone ? _("{player} on their phone", { player }) : _("{player} at {board}", { player, board: r.board });
 }
 
 function remoteText(st) {
   const r = st && st.remote;
   if (!r || r.error) return [];
-  const who = `${playerName(r.seat)} ${remoteWhere(r)}`;
-  if (r.doing === "ready") return [`${who} played ${r.moves.join(" then ")}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).`];
-  return [r.phone ? `${who} is choosing a move: the lights show it once chosen.` : `${who} is playing there: their move is lit here once made.`];
+  const who = remoteWho(r, playerName(r.seat));
+  const moves = r.moves.length ? r.moves.reduce((a, b) => _("{first} then {rest}", { first: a, rest: b })) : "";
+  if (r.doing === "ready") return [_("{who} played {moves}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).", { who, moves })];
+  return [r.phone ? _("{who} is choosing a move: the lights show it once chosen.", { who }) : _("{who} is playing there: their move is lit here once made.", { who })];
 }
 
 function computerText(st) {
   const c = st && st.computer;
   if (!c) return [];
-  const who = `The computer (${playerWord(c.seat)}, level ${c.level})`;
-  if (c.doing === "thinking") return [`${who} is thinking: a light runs round the board in its colour.`];
-  if (c.doing === "ready") return [`${who} plays ${c.moves.join(" then ")}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).`];
+  const who = _("The computer ({player}, level {level})", { player: playerWord(c.seat), level: c.level });
+  if (c.doing === "thinking") return [_("{who} is thinking: a light runs round the board in its colour.", { who })];
+  const moves = c.moves.reduce((a, b) => _("{first} then {rest}", { first: a, rest: b }));
+  if (c.doing === "ready") return [_("{who} plays {moves}: make it on the board as the lights show (blinking: take the piece off; breathing: put one there).", { who, moves })];
   return [];
 }
 
@@ -356,27 +363,32 @@ function problemText(st) {
   if (!st) return [];
   const out = [];
   if (st.fault && !STAFF) return st.phase === "fault" ? [RESTING] : [];
-  if (st.fault) out.push(`Fault: ${st.fault}`);
+  if (st.fault) out.push(_("Fault: {fault}", { fault: st.fault }));
   if (st.fault && FAULTS[st.fault_kind]) out.push(FAULTS[st.fault_kind]);
   const words = PHASES[st.phase];
   if (words) out.push(words);
   const setup = st.phase === "setup";
-  if (setup) out.push(st.offending && st.offending.length ? "Set up: clear the board for a new game." : "Set up: put out the pieces a new game starts with.");
-  if (st.why) out.push(`Not allowed: ${st.why}.`);
-  if (st.offending && st.offending.length)
-    out.push(setup ? `Take off: ${st.offending.join(", ")}.` : `Not as the game allows: ${st.offending.join(", ")}; put the board back as it was.`);
+  if (setup) out.push(st.offending && st.offending.length ? _("Set up: clear the board for a new game.") : _("Set up: put out the pieces a new game starts with."));
+  if (st.why) out.push(_("Not allowed: {why}.", { why: st.why }));
+  if (st.offending && st.offending.length) {
+    const sites = st.offending.join(", ");
+    out.push(setup ? _("Take off: {sites}.", { sites }) : _("Not as the game allows: {sites}; put the board back as it was.", { sites }));
+  }
   if (st.restore) {
     for (const [site, code] of Object.entries(st.restore)) {
       const p = code ? pieceOf(code) : null;
       const name = p ? p.name : code;
-      out.push(!code ? `Take the piece off ${site}.` : setup ? `Put ${name} on ${site}.` : `Put ${name} back on ${site}.`);
+      out.push(!code ? _("Take the piece off {site}.", { site }) : setup ? _("Put {piece} on {site}.", { piece: name, site }) : _("Put {piece} back on {site}.", { piece: name, site }));
     }
   }
-  if (st.undone_on_board && st.undone_on_board.length) out.push(`Undone on the board: ${st.undone_on_board.join(", ")}.`);
-  if (st.told_undone && st.told_undone.length) out.push(`Taken back with the move: ${st.told_undone.join(", ")} (told); tell it again if it still holds.`);
-  if (st.to_tell && st.to_tell.length) out.push(`If this is ${st.to_tell[0]}${st.to_tell.length > 1 ? " (or the like)" : ""}, tell it on the operator page.`);
-  if (st.candidates && st.candidates.length) out.push(`The board can be read more than one way: ${st.candidates.map((c) => c.join(" ")).join(" or ")}; make the move clearer.`);
-  if (st.choices && st.choices.length) out.push(`Choose one: ${st.choices.join(", ")}.`);
+  if (st.undone_on_board && st.undone_on_board.length) out.push(_("Undone on the board: {moves}.", { moves: st.undone_on_board.join(", ") }));
+  if (st.told_undone && st.told_undone.length) out.push(_("Taken back with the move: {moves} (told); tell it again if it still holds.", { moves: st.told_undone.join(", ") }));
+  if (st.to_tell && st.to_tell.length) out.push(st.to_tell.length > 1 ? _("If this is {action} (or the like), tell it on the operator page.", { action: st.to_tell[0] }) : _("If this is {action}, tell it on the operator page.", { action: st.to_tell[0] }));
+  if (st.candidates && st.candidates.length) {
+    const moves = st.candidates.map((c) => c.join(" ")).reduce((a, b) => _("{first} or {second}", { first: a, second: b }));
+    out.push(_("The board can be read more than one way: {moves}; make the move clearer.", { moves }));
+  }
+  if (st.choices && st.choices.length) out.push(_("Choose one: {choices}.", { choices: st.choices.join(", ") }));
   out.push(...computerText(st));
   out.push(...remoteText(st));
   return out;
@@ -437,14 +449,14 @@ function secondPress(btn, warning) {
 // -- requests --------------------------------------------------------------------
 // A request the daemon does not answer (it stopped, the network dropped) is an
 // answer saying so, as a refusal is: the page says it, and never breaks on it.
-const UNANSWERED = "the board's controller is not answering";
+const unanswered = () => ({ ok: false, error: _("the board's controller is not answering") });
 
 async function getJSON(url) {
   try {
     const r = await fetch(url, { credentials: "same-origin" });
     return await r.json();
   } catch (e) {
-    return { ok: false, error: UNANSWERED };
+    return unanswered();
   }
 }
 
@@ -458,7 +470,7 @@ async function post(url, body) {
     });
     return await r.json();
   } catch (e) {
-    return { ok: false, error: UNANSWERED };
+    return unanswered();
   }
 }
 
@@ -490,9 +502,9 @@ function listen(render) {
     const c = $("conn");
     if (src.readyState === EventSource.CLOSED) {
       src.close();
-      if (c) c.textContent = "many people are watching: trying again shortly…";
+      if (c) c.textContent = _("many people are watching: trying again shortly…");
       setTimeout(() => listen(render), 8000 + Math.random() * 8000);
-    } else if (c) c.textContent = "reconnecting…";
+    } else if (c) c.textContent = _("reconnecting…");
   };
   src.onopen = () => { live.connected = true; const c = $("conn"); if (c) c.textContent = ""; render(); };
 }
@@ -501,7 +513,7 @@ function listen(render) {
 function renderLive(onClick, layout) {
   const st = live.state;
   const b = live.board;
-  if (b && $("game")) $("game").textContent = STAFF ? `${b.title} on ${b.board}` : b.title;
+  if (b && $("game")) $("game").textContent = STAFF ? _("{game} on {board}", { game: b.title, board: b.board }) : b.title;
   if ($("turn")) $("turn").textContent = turnText(st);
   lightsNote(b);
   showScores($("scores"), st);
@@ -533,9 +545,9 @@ async function scorePage() {
   let listed = null, unsure = 0;
   const drawToday = () => {
     $("today").dataset.board = live.board ? live.board.game : "";
-    const games = listed.map((g) => `${wonText(g)} in ${g.moves} moves, ended ${new Date(g.ended).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`);
+    const games = listed.map((g) => _("{result} in {moves} moves, ended {time}", { result: wonText(g), moves: g.moves, time: new Date(g.ended).toLocaleTimeString(WORDS.language || [], { hour: "2-digit", minute: "2-digit" }) }));
     // with no date known (the board's clock not set yet) no game is said to be today's
-    const none = unsure ? "The board's clock is not set yet, so its games are not listed by day." : "No game has finished here today yet.";
+    const none = unsure ? _("The board's clock is not set yet, so its games are not listed by day.") : _("No game has finished here today yet.");
     fillList($("today"), games.length ? games : [none]);
   };
   const today = async () => {
@@ -558,7 +570,7 @@ async function scorePage() {
     if (listed && live.board && $("today").dataset.board !== live.board.game) drawToday();
     const won = st && st.winner !== null && st.winner !== undefined;
     document.body.classList.toggle("moment", !!won);
-    if ($("winner")) $("winner").textContent = won ? `${playerName(st.winner)} wins!` : "";
+    if ($("winner")) $("winner").textContent = won ? _("{player} wins!", { player: playerName(st.winner) }) : "";
   });
   await today();
   setInterval(today, 30000);
@@ -606,7 +618,7 @@ function optionInputs(game) {
 }
 
 // who plays each seat: hands, or the computer at a level (1 for a child's first games)
-const LEVELS = ["1 (first games)", "2", "3", "4", "5 (strongest)"];
+const LEVELS = [_("1 (first games)"), "2", "3", "4", _("5 (strongest)")];
 function seatInputs() {
   const holder = $("seats");
   const chosen = $("options").querySelector("[name=players]");
@@ -617,8 +629,8 @@ function seatInputs() {
   for (let i = 0; i < count; i++) {
     const label = el("label", {}, `${playerName(i)} `);
     const input = el("select", { name: `seat${i}`, "data-seat": i });
-    input.appendChild(el("option", { value: "hands" }, "hands"));
-    LEVELS.forEach((text, n) => input.appendChild(el("option", { value: `computer:${n + 1}` }, `computer, level ${text}`)));
+    input.appendChild(el("option", { value: "hands" }, _("hands")));
+    LEVELS.forEach((text, n) => input.appendChild(el("option", { value: `computer:${n + 1}` }, _("computer, level {level}", { level: text }))));
     input.value = kept[i] || now[i] || "hands";
     label.appendChild(input);
     holder.appendChild(label);
@@ -642,7 +654,7 @@ function readOptions() {
 
 async function operatorCommand(body) {
   const reply = await post("/api/command", body);
-  if (reply.ok) say(body.cmd === "undo" ? `undone: ${reply.undone}` : body.cmd === "play" ? `played ${reply.played}` : body.cmd === "another" ? `the computer thinks again, instead of ${reply.instead_of}` : `${body.cmd}: done`);
+  if (reply.ok) say(body.cmd === "undo" ? _("undone: {move}", { move: reply.undone }) : body.cmd === "play" ? _("played {move}", { move: reply.played }) : body.cmd === "another" ? _("the computer thinks again, instead of {move}", { move: reply.instead_of }) : _("{command}: done", { command: body.cmd }));
   else say(reply.error, true);
   if (reply.ok) pastGames();
   return reply;
@@ -653,9 +665,9 @@ function showLighting(s) {
   $("lighting-brightness").value = Math.round(s.brightness * 100);
   $("brightness").textContent = `${Math.round(s.brightness * 100)} %`;
   $("lighting-hours").value = s.hours;
-  const hours = s.hours ? `open ${s.hours}` : "always open";
-  const now = s.open ? "open now" : "closed now: an idle board is dark, a board someone plays on lights up";
-  const clock = s.clock_synchronised ? "" : "; the clock is not set yet, so the board stays lit";
+  const hours = s.hours ? _("open {hours}", { hours: s.hours }) : _("always open");
+  const now = s.open ? _("open now") : _("closed now: an idle board is dark, a board someone plays on lights up");
+  const clock = s.clock_synchronised ? "" : _("; the clock is not set yet, so the board stays lit");
   $("lighting-note").textContent = `${hours} (${now}${clock}).`;
 }
 
@@ -667,7 +679,7 @@ async function lighting(body) {
     return;
   }
   showLighting(reply.settings);
-  if (Object.keys(body).length) say("settings saved");
+  if (Object.keys(body).length) say(_("settings saved"));
 }
 
 // a stored time (UTC) as the local date and time people read
@@ -679,9 +691,9 @@ function localTime(stamp) {
 // who won a finished game of the list ("blue won", "a draw"); a game of
 // another kind than the board's by its seat alone
 function wonText(g) {
-  if (g.winner === null || g.winner === undefined) return "a draw";
+  if (g.winner === null || g.winner === undefined) return _("a draw");
   const own = live.board && live.board.game === g.game;
-  return `${own ? playerName(g.winner) : `player ${g.winner + 1}`} won`;
+  return _("{player} won", { player: own ? playerName(g.winner) : _("player {number}", { number: g.winner + 1 }) });
 }
 
 async function pastGames() {
@@ -700,11 +712,12 @@ function drawPast() {
   const empty = games.filter((g) => g.status === "abandoned" && !g.moves);
   const rows = games.filter((g) => !empty.includes(g)).map((g) => {
     const ending = g.status === "finished" ? wonText(g) : g.status;
-    const li = el("li", { "data-game": g.id }, `#${g.id} ${g.game}, ${ending}, ${g.moves} moves, ${g.started ? `started ${localTime(g.started)}` : "date unsure"} `);
-    li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, "record"));
+    const when = g.started ? _("started {time}", { time: localTime(g.started) }) : _("date unsure");
+    const li = el("li", { "data-game": g.id }, _("#{number} {game}, {status}, {moves} moves, {when}", { number: g.id, game: g.game, status: ending, moves: g.moves, when }) + " ");
+    li.appendChild(el("a", { href: `/api/export/${g.id}`, download: `game-${g.id}.json` }, _("record")));
     return li;
   });
-  if (empty.length) rows.push(el("li", { class: "note" }, `${empty.length} game${empty.length > 1 ? "s" : ""} left with no move`));
+  if (empty.length) rows.push(el("li", { class: "note" }, empty.length > 1 ? _("{n} games left with no move", { n: empty.length }) : _("1 game left with no move")));
   $("past").replaceChildren(...rows);
 }
 
@@ -724,11 +737,11 @@ function actButtons(holder, st, run) {
     btn.onclick = () => run(body);
     holder.appendChild(btn);
   };
-  for (const c of choices) button(`choose ${c}`, { cmd: "choose", option: c }, { "data-choose": c });
-  for (const o of outcomes) button(`chance: ${o}`, { cmd: "chance", action: o }, { "data-chance": o });
+  for (const c of choices) button(_("choose {option}", { option: c }), { cmd: "choose", option: c }, { "data-choose": c });
+  for (const o of outcomes) button(_("chance: {outcome}", { outcome: o }), { cmd: "chance", action: o }, { "data-chance": o });
   const ply = ((st || {}).moves || []).length;
-  for (const t of tell) button(`tell ${t}`, { cmd: "play", action: t, ply }, { "data-tell": t });
-  if (another) button("Another move, computer", { cmd: "another" }, { id: "another" });
+  for (const t of tell) button(_("tell {action}", { action: t }), { cmd: "play", action: t, ply }, { "data-tell": t });
+  if (another) button(_("Another move, computer"), { cmd: "another" }, { id: "another" });
 }
 
 function renderOperator() {
@@ -743,7 +756,10 @@ function renderOperator() {
     seatInputs();
   }
   if (b) $("rules").textContent = b.rules;
-  if (st && st.version) $("version").textContent = `boardctl ${st.version}`;
+  if (st && st.version) {
+    const spoken = live.me && live.me.language_name ? _("; the board speaks {language} ([board] language)", { language: live.me.language_name }) : "";
+    $("version").textContent = `boardctl ${st.version}${spoken}`;
+  }
   actButtons($("acts"), st, operatorCommand);
   $("play-form").hidden = !(st && st.told);
   const links = $("links");
@@ -752,13 +768,13 @@ function renderOperator() {
     links.replaceChildren(...b.players.map((p, i) => {
       // one block per player: the button, then the link and its code in its place
       const block = el("div", { class: "private", "data-player": i });
-      const btn = el("button", { type: "button", "data-player": i }, `Make a private link for ${playerName(i)}`);
+      const btn = el("button", { type: "button", "data-player": i }, _("Make a private link for {player}", { player: playerName(i) }));
       btn.onclick = async () => {
         const r = await post("/api/private-link", { player: i });
         if (!r.ok) return say(r.error, true);
         const url = r.address || new URL(r.link, location.href).href;
-        const shown = [el("p", {}, `${playerName(i)}: open this on your own phone, once; it is spent when opened.`)];
-        if (r.qr) shown.push(el("img", { src: r.qr, alt: `QR code of the private link for ${playerName(i)}`, class: "qr", width: 180, height: 180 }));
+        const shown = [el("p", {}, _("{player}: open this on your own phone, once; it is spent when opened.", { player: playerName(i) }))];
+        if (r.qr) shown.push(el("img", { src: r.qr, alt: _("QR code of the private link for {player}", { player: playerName(i) }), class: "qr", width: 180, height: 180 }));
         const line = el("p");
         line.appendChild(el("a", { href: url, class: "private-link", "data-player": i }, url));
         shown.push(line);
@@ -769,7 +785,7 @@ function renderOperator() {
     }));
   } else if (b && !b.secrets) {
     links.dataset.game = "";
-    links.textContent = "This game deals no secrets.";
+    links.textContent = _("This game deals no secrets.");
   }
 }
 
@@ -801,12 +817,12 @@ async function operatorPage() {
     }).then((x) => x.json());
     if (!r.ok) { say(r.error, true); return; }
     live.me = r;
-    say("signed in");
+    say(_("signed in"));
     showPanel();
   };
   $("new-form").onsubmit = (e) => {
     e.preventDefault();
-    if (!secondPress($("new"), "Press again to end the game under way")) return;
+    if (!secondPress($("new"), _("Press again to end the game under way"))) return;
     operatorCommand({ cmd: "new", game: $("game-choice").value, options: readOptions(), seats: readSeats() });
     // the new game's options come back with the board: the form follows them again
     delete $("game-choice").dataset.touched;
@@ -824,7 +840,7 @@ async function operatorPage() {
     const ply = ((live.state || {}).moves || []).length;
     operatorCommand({ cmd: "play", action: $("play-action").value.trim(), ply });
   };
-  if (token) say("the token was not accepted", true);
+  if (token) say(_("the token was not accepted"), true);
   showPanel();
   listen(renderOperator);
 }
@@ -844,7 +860,7 @@ async function playerPage() {
       const label = k.replace(/_/g, " ");
       return el("li", { "data-key": k }, `${label[0].toUpperCase()}${label.slice(1)}: ${items(v).join(", ")}`);
     }));
-    if (!Object.keys(r.private).length) node.replaceChildren(el("li", {}, "nothing hidden for you now"));
+    if (!Object.keys(r.private).length) node.replaceChildren(el("li", {}, _("nothing hidden for you now")));
     const holder = $("board");
     for (const { g, site } of Object.values((holder && holder.parts) || {}))
       g.classList.toggle("mine", marks.has(site.name) || (!!site.label && marks.has(site.label)));
@@ -868,7 +884,7 @@ async function simPage() {
     renderLive(click, live.physical);
     actButtons($("acts"), live.state, command);
     const st = live.state;
-    if ($("winner")) $("winner").textContent = st && st.winner !== null && st.winner !== undefined ? `${playerName(st.winner)} wins!` : "";
+    if ($("winner")) $("winner").textContent = st && st.winner !== null && st.winner !== undefined ? _("{player} wins!", { player: playerName(st.winner) }) : "";
   };
   const hand = async (text) => {
     say(`${text} …`);
@@ -884,15 +900,16 @@ async function simPage() {
   };
   const command = async (body) => {
     const r = await post("/api/command", body);
-    const words = { undo: `undone: ${r.undone}`, another: `the computer thinks again, instead of ${r.instead_of}`, play: `told: ${r.played}`, new: "new game" };
-    say(r.ok ? words[body.cmd] || `${body.cmd}: ${r.chosen || r.played || body.option || body.action || "done"}` : r.error, !r.ok);
+    const words = { undo: _("undone: {move}", { move: r.undone }), another: _("the computer thinks again, instead of {move}", { move: r.instead_of }), play: _("told: {move}", { move: r.played }), new: _("new game") };
+    const finished = _("done");
+    say(r.ok ? words[body.cmd] || `${body.cmd}: ${r.chosen || r.played || body.option || body.action || finished}` : r.error, !r.ok);
     document.body.dataset.hands = String(++done);
   };
   function refreshPieces() {
     if (!live.board || pick.dataset.game === live.board.game + live.board.players.length) return;
     pick.dataset.game = live.board.game + live.board.players.length;
     const singles = live.board.pieces.filter((p) => !p.parts.length);
-    pick.replaceChildren(el("option", { value: "" }, "as the board needs"), ...singles.map((p) => el("option", { value: p.code }, p.name)));
+    pick.replaceChildren(el("option", { value: "" }, _("as the board needs")), ...singles.map((p) => el("option", { value: p.code }, p.name)));
   }
   const partsOf = (code) => { const p = pieceOf(code); return p && p.parts.length ? p.parts : [code]; };
   function click(site) {
@@ -907,12 +924,12 @@ async function simPage() {
     const st = live.state || {};
     const own = live.board.pieces.filter((p) => !p.parts.length && p.owner === st.to_move);
     const piece = chosen || (st.restore || {})[site.name] || (own.length === 1 ? own[0].code : null);
-    if (!piece) return say(`choose the piece to put on ${site.name} first`, true);
+    if (!piece) return say(_("choose the piece to put on {site} first", { site: site.name }), true);
     return hand(`place ${site.name} ${piece}`);
   }
   $("hand-form").onsubmit = (e) => { e.preventDefault(); hand($("hand").value); };
   $("new-game").onclick = () => {
-    if (secondPress($("new-game"), "Press again to end this game")) command({ cmd: "new" });
+    if (secondPress($("new-game"), _("Press again to end this game"))) command({ cmd: "new" });
   };
   $("undo").onclick = () => command({ cmd: "undo" });
   let seen = null;

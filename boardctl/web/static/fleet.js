@@ -3,10 +3,11 @@
 "use strict";
 
 function brokerText(b) {
-  if (b.reached) return `Broker ${b.broker}: reached as ${b.board_id} since ${b.since}` + (b.commands ? "." : " (anonymous: it takes no commands).");
-  let text = `Broker ${b.broker}: not reached`;
+  const where = { broker: b.broker, board: b.board_id, since: b.since };
+  if (b.reached) return b.commands ? _("Broker {broker}: reached as {board} since {since}.", where) : _("Broker {broker}: reached as {board} since {since} (anonymous: it takes no commands).", where);
+  let text = _("Broker {broker}: not reached", where);
   if (b.error) text += `: ${b.error}`;
-  if (b.next_try) text += `; trying again at ${b.next_try}`;
+  if (b.next_try) text += _("; trying again at {time}", { time: b.next_try });
   return text + ".";
 }
 
@@ -14,24 +15,24 @@ function brokerText(b) {
 // Decline, and a form inviting a board to play the second seat.
 function remoteGameText(g) {
   let state;
-  if (g.left) state = "has left this game (declined, or began another)";
-  else if (g.joined) state = `plays it: ${g.acknowledged} of ${g.seq} moves acknowledged`;
-  else state = "has not accepted yet";
-  return `Game ${g.number} with ${g.board}: ${g.board} ${state}.`;
+  if (g.left) state = _("{board} has left this game (declined, or began another)", { board: g.board });
+  else if (g.joined) state = _("{board} plays it: {acknowledged} of {moves} moves acknowledged", { board: g.board, acknowledged: g.acknowledged, moves: g.seq });
+  else state = _("{board} has not accepted yet", { board: g.board });
+  return _("Game {number} with {board}: {state}.", { number: g.number, board: g.board, state });
 }
 
 async function remoteCommand(body) {
   const reply = await post("/api/command", body);
-  if (reply.ok) say(body.cmd === "decline" ? `declined ${body.board}'s game` : `${body.cmd}: done`);
+  if (reply.ok) say(body.cmd === "decline" ? _("declined {board}'s game", { board: body.board }) : _("{command}: done", { command: body.cmd }));
   else say(reply.error, true);
 }
 
 function inviteForm() {
   const form = el("form", { id: "invite-form" });
   const input = el("input", { id: "invite-board", maxlength: "64", pattern: "[A-Za-z0-9][A-Za-z0-9_-]*", placeholder: "table-2", required: "" });
-  const label = el("label", {}, "Play a new game with the board ");
+  const label = el("label", {}, _("Play a new game with the board") + " ");
   label.append(input);
-  form.append(label, " ", el("button", { type: "submit", id: "invite" }, "Invite"));
+  form.append(label, " ", el("button", { type: "submit", id: "invite" }, _("Invite")));
   form.onsubmit = (e) => {
     e.preventDefault();
     remoteCommand({ cmd: "new", seats: ["hands", `remote:${input.value.trim()}`] });
@@ -52,10 +53,10 @@ function showRemote(reply) {
   if (play.game) rows.push(el("p", { id: "remote-game" }, remoteGameText(play.game)));
   for (const inv of play.invitations || []) {
     const p = el("p", { class: "invitation", "data-board": inv.board },
-      `${inv.board} invites this board to ${inv.game} (seats ${inv.seats.join(", ")}). `);
-    const yes = el("button", { type: "button", class: "accept" }, "Accept");
+      _("{board} invites this board to {game} (seats {seats}).", { board: inv.board, game: inv.game, seats: inv.seats.join(", ") }) + " ");
+    const yes = el("button", { type: "button", class: "accept" }, _("Accept"));
     yes.onclick = () => remoteCommand({ cmd: "accept", board: inv.board });
-    const no = el("button", { type: "button", class: "decline" }, "Decline");
+    const no = el("button", { type: "button", class: "decline" }, _("Decline"));
     no.onclick = () => remoteCommand({ cmd: "decline", board: inv.board });
     p.append(yes, " ", no);
     rows.push(p);

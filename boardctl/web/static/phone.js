@@ -13,14 +13,14 @@ function phoneEl(tag, attrs, text) {
 
 // a request the daemon does not answer (stopped, restarting) is an answer
 // saying so: the page goes on asking, and never breaks on it
-const PHONE_UNANSWERED = { ok: false, error: "the board's controller is not answering" };
+const phoneUnanswered = () => ({ ok: false, error: _("the board's controller is not answering") });
 
 async function phoneSession() {
   try {
     const r = await fetch("/api/session", { credentials: "same-origin" });
     return await r.json();
   } catch (e) {
-    return PHONE_UNANSWERED;
+    return phoneUnanswered();
   }
 }
 
@@ -34,7 +34,7 @@ async function phonePost(url, body, csrf) {
     });
     return await r.json();
   } catch (e) {
-    return PHONE_UNANSWERED;
+    return phoneUnanswered();
   }
 }
 
@@ -51,12 +51,12 @@ async function phonePlayer() {
         const key = `${r.ply}:${r.moves.join(",")}`;
         if (moves.dataset.shown !== key) {
           moves.dataset.shown = key;
-          said.textContent = "Your turn: choose your move; the board lights it for the hands there.";
+          said.textContent = _("Your turn: choose your move; the board lights it for the hands there.");
           moves.replaceChildren(...r.moves.map((m) => {
             const b = phoneEl("button", { type: "button", class: "phone-move", "data-move": m }, m);
             b.onclick = async () => {
               const sent = await phonePost("/api/phone", { action: m, ply: r.ply }, me.csrf);
-              said.textContent = sent.ok ? `You chose ${m}: it is lit on the board.` : sent.error;
+              said.textContent = sent.ok ? _("You chose {move}: it is lit on the board.", { move: m }) : sent.error;
               if (sent.ok) moves.replaceChildren();
             };
             return b;
@@ -91,12 +91,12 @@ async function phoneOperator() {
       const rows = phones.map(([, i]) => {
         // named as every page names them (app.js's playerName: "red (player 2)")
         const who = playerName(i);
-        const p = phoneEl("p", { class: "phone-seat" }, `${who} plays on their phone. `);
-        const b = phoneEl("button", { type: "button", "data-phone": String(i) }, "Make their link");
+        const p = phoneEl("p", { class: "phone-seat" }, _("{who} plays on their phone.", { who }) + " ");
+        const b = phoneEl("button", { type: "button", "data-phone": String(i) }, _("Make their link"));
         b.onclick = async () => {
           const r = await phonePost("/api/private-link", { player: i }, me.csrf);
           const url = r.ok ? new URL(r.link, location.href).href : r.error;
-          p.replaceChildren(`${who} plays on their phone: `, phoneEl("a", { href: url, class: "phone-link", "data-player": String(i) }, url));
+          p.replaceChildren(_("{who} plays on their phone:", { who }) + " ", phoneEl("a", { href: url, class: "phone-link", "data-player": String(i) }, url));
         };
         p.append(b);
         return p;

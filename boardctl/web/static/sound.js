@@ -17,7 +17,7 @@ const boardSound = {
 };
 
 function soundButtonText() {
-  return boardSound.on ? "Sound on (tap for silence)" : "Sound off (tap to hear the board)";
+  return boardSound.on ? _("Sound on (tap for silence)") : _("Sound off (tap to hear the board)");
 }
 
 function soundButton() {
@@ -174,9 +174,9 @@ function soundForm() {
       voice: $s("sound-voice").checked,
       volume: Number($s("sound-volume").value),
       quiet: $s("sound-quiet").value.trim(),
-    }, "sound settings saved");
+    }, _("sound settings saved"));
   };
-  $s("sound-check").onclick = () => send({ check: true }, "a cue and a sentence are on their way to the speaker");
+  $s("sound-check").onclick = () => send({ check: true }, _("a cue and a sentence are on their way to the speaker"));
   return form;
 }
 
@@ -192,8 +192,8 @@ function showSound(sound, note = true) {
     $s("sound-quiet").value = sound.quiet;
   }
   if (!note) return;
-  const quiet = sound.quiet ? `quiet ${sound.quiet}` : "never quiet";
-  const where = sound.speaker ? "played on the board's speaker" : "no speaker on the board";
+  const quiet = sound.quiet ? _("quiet {hours}", { hours: sound.quiet }) : _("never quiet");
+  const where = sound.speaker ? _("played on the board's speaker") : _("no speaker on the board");
   const trouble = sound.fault || sound.note || "";
   const line = $s("sound-note");
   line.textContent = `${quiet}; ${where}${trouble ? `: ${trouble}` : ""}.`;

@@ -21,11 +21,11 @@ async function showStats(box) {
     });
     const said = document.createElement("p");
     said.className = "note";
-    said.textContent = `${s.games} games finished.`;
+    said.textContent = _("{games} games finished.", { games: s.games });
     if (scope === "board") {
       const link = document.createElement("a");
       link.href = "/stats/board.csv";
-      link.textContent = "Every game as CSV";
+      link.textContent = _("Every game as CSV");
       link.id = "stats-csv";
       said.append(" ", link);
     }

@@ -22,9 +22,9 @@ function localTime(iso) {
 
 function boardRow(b) {
   let state;
-  if (!b.online) state = "offline";
-  else if (b.fault) state = `fault: ${b.fault}`;
-  else if (b.phase === "game_over") state = "game over";
+  if (!b.online) state = _("offline");
+  else if (b.fault) state = _("fault: {fault}", { fault: b.fault });
+  else if (b.phase === "game_over") state = _("game over");
   else state = "";
   const tr = row(b.board, b.board, b.game || "", b.online ? b.turn || "" : "", b.scores, b.moves, state);
   if (!b.online || b.fault) tr.className = "problem";
@@ -32,9 +32,9 @@ function boardRow(b) {
 }
 
 function resultText(r) {
-  const who = r.winner_name === "draw" ? "a draw" : `won by ${r.winner_name}`;
+  const who = r.winner_name === "draw" ? _("a draw") : _("won by {player}", { player: r.winner_name });
   const scores = Array.isArray(r.scores) && r.scores.length ? `, ${r.scores.join(" : ")}` : "";
-  return `${localTime(r.ended)} ${r.board}: ${r.game} ${who}${scores} (${r.moves} moves)`;
+  return `${localTime(r.ended)} ${r.board}: ${r.game} ${who}${scores} ` + _("({moves} moves)", { moves: r.moves });
 }
 
 function show(v) {
@@ -47,11 +47,11 @@ function show(v) {
   });
   document.getElementById("results").replaceChildren(...results);
   document.querySelector("#leaderboard tbody").replaceChildren(
-    ...v.leaderboard.map((l) => row(l.game, l.game, l.player, `${l.wins} of ${l.games}`)),
+    ...v.leaderboard.map((l) => row(l.game, l.game, l.player, _("{wins} of {games}", { wins: l.wins, games: l.games }))),
   );
   const online = v.boards.filter((b) => b.online).length;
   document.getElementById("venue-said").textContent =
-    `${v.boards.length} boards, ${online} online; ${v.results.length} games finished today.`;
+    _("{boards} boards, {online} online; {games} games finished today.", { boards: v.boards.length, online, games: v.results.length });
 }
 
 async function poll() {
@@ -61,7 +61,7 @@ async function poll() {
     if (v.ok) show(v);
     else document.getElementById("venue-said").textContent = v.error || "";
   } catch (e) {
-    document.getElementById("venue-said").textContent = "this board does not answer: trying again";
+    document.getElementById("venue-said").textContent = _("this board does not answer: trying again");
   }
   setTimeout(poll, 2000);
 }

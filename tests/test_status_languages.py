@@ -1,0 +1,127 @@
+"""``boardctl status`` speaks the operator's language (the terminal's, else the board's):
+the phase, the task, why the board is wrong and the command line's own words."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from boardctl import config
+from boardctl.cli.main import main
+from boardctl.controller.control import request
+from boardctl.daemon.runner import Daemon, Hardware
+from hardware.leds.sim import SimStrip
+from hardware.profiles import load_profile
+from hardware.sim_sensing import ScriptedSource
+
+PROFILE = load_profile("shiftago-colour")
+BLUE = 2  # the profile's code for a marble of player 0
+
+
+def _wait(predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    tick = threading.Event()
+    while not predicate():
+        if time.monotonic() > end:
+            return False
+        tick.wait(0.01)
+    return True
+
+
+@contextmanager
+def _wrong_board(tmp_path: Path, language: str = "en") -> Iterator[Path]:
+    """A daemon whose board shows a blue marble set down on d4, not pushed in."""
+    sock = tmp_path / "control.sock"
+    cfg = config.load(
+        "/nonexistent",
+        [
+            f'storage.state_dir="{tmp_path / "state"}"',
+            f'control.socket="{sock}"',
+            "controller.settle_ms=30",
+            f'board.language="{language}"',
+        ],
+    )
+    source = ScriptedSource(PROFILE.channel_count)
+    daemon = Daemon(cfg, PROFILE, hardware=Hardware(source, SimStrip(PROFILE.leds)))
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    try:
+        assert _wait(daemon.ready.is_set)
+        d4 = PROFILE.site("d4").channel
+        assert d4 is not None
+        source.set(d4, BLUE)
+        assert _wait(lambda: request(sock, {"cmd": "status"}).get("phase") == "wrong_board")
+        yield sock
+    finally:
+        daemon.stop()
+        thread.join(10)
+
+
+def _status(sock: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["status", "--socket", str(sock)]) == 0
+    return capsys.readouterr().out
+
+
+def test_status_in_german_and_french_as_the_terminal_asks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    with _wrong_board(tmp_path) as sock:
+        monkeypatch.setenv("LANG", "de_DE.UTF-8")
+        out = _status(sock, capsys)
+        assert "das Brett weicht vom Spiel ab" in out
+        assert "Blau (Spieler 1) ist dran: eine Kugel einschieben" in out
+        assert (
+            "warum: eine Kugel wird von der Seite durch eine Bahn eingeschoben, nie auf d4 gesetzt"
+            in out
+        )
+        assert "wegnehmen: d4" in out
+        assert "es läuft boardctl" in out
+        # a refusal, in the operator's language too
+        assert main(["undo", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert "nichts zurückzunehmen: es wurde noch keine Aktion gespielt" in said.err + said.out
+
+        monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+        out = _status(sock, capsys)
+        assert "le plateau diffère de la partie" in out
+        assert "à bleu (joueur 1) de jouer : pousser une bille" in out
+        assert "pourquoi : une bille se pousse depuis le bord par un couloir" in out
+
+        # JSON stays English, whatever the terminal speaks
+        assert main(["status", "--json", "--socket", str(sock)]) == 0
+        assert '"task": "insert a marble"' in capsys.readouterr().out
+
+
+def test_status_speaks_the_boards_language_when_the_terminal_names_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    conf = tmp_path / "boardctl.toml"
+    conf.write_text('[board]\nlanguage = "de"\n')
+    monkeypatch.setattr(config, "DEFAULT_PATH", conf)
+    with _wrong_board(tmp_path, "de") as sock:
+        out = _status(sock, capsys)
+    assert "Brett" in out and "warum:" in out
+
+
+def test_new_help_lists_each_games_options_in_the_terminals_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    out = capsys.readouterr().out
+    assert "options de chaque jeu (CLÉ=VALEUR) :" in out
+    assert "players=2|3|4: combien jouent (par défaut 2)" in out
+    assert "variant=express|expert: Express : le premier alignement de cinq gagne" in out
