@@ -326,6 +326,7 @@ class Rig:
         got: dict[str, Any] = {}
 
         def check() -> bool:
+            got.clear()  # the last reply alone: an earlier one's keys would mislead
             got.update(self.status())
             return predicate(got)
 
