@@ -117,6 +117,35 @@ class Flood:
         # leaving north enters the cell above by its south side, and so on
         return [out2 << w & ent[0], out3 >> 1 & ent[1], out0 >> w & ent[2], out1 << 1 & ent[3]]
 
+    def along_rails(self, settled: list[int], front: list[int], loose: int) -> list[int]:
+        """The tiled cells entered by each side (``settled``) grown by going on
+        along the rails laid, at no cost, from the cells just entered by each
+        side (``front``, within ``settled``) and the empty cells ``loose``."""
+        w = self.width
+        j = self.joins
+        j10, j20, j30 = j[1][0], j[2][0], j[3][0]
+        j01, j21, j31 = j[0][1], j[2][1], j[3][1]
+        j02, j12, j32 = j[0][2], j[1][2], j[3][2]
+        j03, j13, j23 = j[0][3], j[1][3], j[2][3]
+        e0, e1, e2, e3 = (e & self.tiled for e in self.enter)
+        s0, s1, s2, s3 = settled
+        f0, f1, f2, f3 = front
+        while f0 | f1 | f2 | f3 | loose:
+            o0 = loose | (f1 & j10) | (f2 & j20) | (f3 & j30)
+            o1 = loose | (f0 & j01) | (f2 & j21) | (f3 & j31)
+            o2 = loose | (f0 & j02) | (f1 & j12) | (f3 & j32)
+            o3 = loose | (f0 & j03) | (f1 & j13) | (f2 & j23)
+            loose = 0
+            f0 = o2 << w & e0 & ~s0
+            f1 = o3 >> 1 & e1 & ~s1
+            f2 = o0 >> w & e2 & ~s2
+            f3 = o1 << 1 & e3 & ~s3
+            s0 |= f0
+            s1 |= f1
+            s2 |= f2
+            s3 |= f3
+        return [s0, s1, s2, s3]
+
     def layers(
         self, came: list[int], loose: int, targets: list[int], limit: int = FAR
     ) -> tuple[list[int], list[int]]:
@@ -125,13 +154,6 @@ class Flood:
         0, 1, ... (cumulative), until every target cell is reached or
         ``limit``; and per target the fewest tiles (:data:`FAR` if none)."""
         tiled, empty = self.tiled, self.empty
-        w = self.width
-        j = self.joins
-        j10, j20, j30 = j[1][0], j[2][0], j[3][0]
-        j01, j21, j31 = j[0][1], j[2][1], j[3][1]
-        j02, j12, j32 = j[0][2], j[1][2], j[3][2]
-        j03, j13, j23 = j[0][3], j[1][3], j[2][3]
-        e0, e1, e2, e3 = (e & tiled for e in self.enter)
         s0, s1, s2, s3 = (c & tiled for c in came)
         f0, f1, f2, f3 = s0, s1, s2, s3
         reach = s0 | s1 | s2 | s3
@@ -142,21 +164,12 @@ class Flood:
         loose_now = 0
         while True:
             # along the rails laid, at no cost (only into tiled cells)
-            while f0 | f1 | f2 | f3 | loose_now:
-                o0 = loose_now | (f1 & j10) | (f2 & j20) | (f3 & j30)
-                o1 = loose_now | (f0 & j01) | (f2 & j21) | (f3 & j31)
-                o2 = loose_now | (f0 & j02) | (f1 & j12) | (f3 & j32)
-                o3 = loose_now | (f0 & j03) | (f1 & j13) | (f2 & j23)
-                loose_now = 0
-                f0 = o2 << w & e0 & ~s0
-                f1 = o3 >> 1 & e1 & ~s1
-                f2 = o0 >> w & e2 & ~s2
-                f3 = o1 << 1 & e3 & ~s3
-                s0 |= f0
-                s1 |= f1
-                s2 |= f2
-                s3 |= f3
-                reach |= f0 | f1 | f2 | f3
+            grown_s0, grown_s1, grown_s2, grown_s3 = self.along_rails(
+                [s0, s1, s2, s3], [f0, f1, f2, f3], loose_now
+            )
+            reach |= (grown_s0 ^ s0) | (grown_s1 ^ s1) | (grown_s2 ^ s2) | (grown_s3 ^ s3)
+            s0, s1, s2, s3 = grown_s0, grown_s1, grown_s2, grown_s3
+            f0 = f1 = f2 = f3 = loose_now = 0
             out.append(reach)
             left = False
             for i, t in enumerate(targets):
@@ -270,13 +283,6 @@ def route_tiles(engine: Linie1, net: Network, flood: Flood, state: State, p: int
     layers = 1 << k
     order = sorted(range(layers), key=lambda m: bin(m).count("1"))
     tiled, empty = flood.tiled, flood.empty
-    w = flood.width
-    j = flood.joins
-    j10, j20, j30 = j[1][0], j[2][0], j[3][0]
-    j01, j21, j31 = j[0][1], j[2][1], j[3][1]
-    j02, j12, j32 = j[0][2], j[1][2], j[3][2]
-    j03, j13, j23 = j[0][3], j[1][3], j[2][3]
-    e0, e1, e2, e3 = (e & tiled for e in flood.enter)
     # per layer (the stops made, as bits): tiled cells entered by each side,
     # empty cells reached, and what is new at this level
     settled = [[0, 0, 0, 0] for _ in range(layers)]
@@ -288,24 +294,8 @@ def route_tiles(engine: Linie1, net: Network, flood: Flood, state: State, p: int
     level = 0
     while True:
         for m in order:
+            settled[m] = flood.along_rails(settled[m], front[m], fresh[m])
             s0, s1, s2, s3 = settled[m]
-            f0, f1, f2, f3 = front[m]
-            loose_now = fresh[m]
-            while f0 | f1 | f2 | f3 | loose_now:
-                o0 = loose_now | (f1 & j10) | (f2 & j20) | (f3 & j30)
-                o1 = loose_now | (f0 & j01) | (f2 & j21) | (f3 & j31)
-                o2 = loose_now | (f0 & j02) | (f1 & j12) | (f3 & j32)
-                o3 = loose_now | (f0 & j03) | (f1 & j13) | (f2 & j23)
-                loose_now = 0
-                f0 = o2 << w & e0 & ~s0
-                f1 = o3 >> 1 & e1 & ~s1
-                f2 = o0 >> w & e2 & ~s2
-                f3 = o1 << 1 & e3 & ~s3
-                s0 |= f0
-                s1 |= f1
-                s2 |= f2
-                s3 |= f3
-            settled[m] = [s0, s1, s2, s3]
             front[m] = [0, 0, 0, 0]
             fresh[m] = 0
             # a stop made here carries the car on in the layer with it
