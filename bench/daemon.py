@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
@@ -121,13 +122,12 @@ def profile_load_time(name: str, runs: int = 5) -> float:
     return statistics.median(times)
 
 
-def ready_time(name: str) -> float | None:
-    """Seconds from starting ``boardctl run`` on board ``name`` to ``READY=1``;
-    None for a board whose sensors or LEDs are not on the serial link (this
-    machine has no GPIO or SPI to start it on)."""
+@contextlib.contextmanager
+def running(name: str, listen: str = "") -> Iterator[tuple[subprocess.Popen[bytes], float, str]]:
+    """``boardctl run`` on board ``name`` (on the virtual microcontroller, the
+    web pages on ``listen``), once it said ``READY=1``: the process, the
+    seconds it took, and its folder; stopped as systemd stops it."""
     profile = load_profile(name)
-    if profile.sensing != "serial" or profile.leds.backend != "serial":
-        return None
     with (
         tempfile.TemporaryDirectory(prefix="boardctl-bench-") as tmp,
         VirtualMicrocontroller(
@@ -135,6 +135,7 @@ def ready_time(name: str) -> float | None:
         ) as mcu,
         socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
     ):
+        # an empty configuration: the defaults and --set alone, not /etc/boardctl's
         Path(tmp, "none.toml").write_text("")
         notify_path = os.path.join(tmp, "notify.sock")
         notify.bind(notify_path)
@@ -145,18 +146,30 @@ def ready_time(name: str) -> float | None:
             BOARDCTL, "run", "--profile", name, "--config", os.path.join(tmp, "none.toml"),
             "--set", f'serial.port="{mcu.port}"', "--set", f'storage.state_dir="{tmp}"',
             "--set", f'control.socket="{tmp}/control.sock"', "--set", "logging.level=warning",
-            "--set", 'web.listen=""',
+            "--set", f'web.listen="{listen}"',
         ]  # fmt: skip
         t0 = time.perf_counter()
         daemon = subprocess.Popen(command, env=env)
         try:
+            # as long as systemd waits (TimeoutStartSec=30): slow under qemu and load
             notify.settimeout(30.0)
             while "READY=1" not in notify.recv(4096).decode().split("\n"):
                 pass
-            return time.perf_counter() - t0
+            yield daemon, time.perf_counter() - t0, tmp
         finally:
             daemon.send_signal(signal.SIGTERM)
             daemon.wait(timeout=10)
+
+
+def ready_time(name: str) -> float | None:
+    """Seconds from starting ``boardctl run`` on board ``name`` to ``READY=1``;
+    None for a board whose sensors or LEDs are not on the serial link (this
+    machine has no GPIO or SPI to start it on)."""
+    profile = load_profile(name)
+    if profile.sensing != "serial" or profile.leds.backend != "serial":
+        return None
+    with running(name) as (_daemon, ready, _tmp):
+        return ready
 
 
 def boards() -> int:
@@ -184,66 +197,22 @@ def main() -> int:
     if args.boards:
         return boards()
 
-    profile = load_profile("shiftago-colour")
-    with (
-        tempfile.TemporaryDirectory(prefix="boardctl-bench-") as tmp,
-        VirtualMicrocontroller(
-            channels=profile.channel_count, leds=profile.leds.count, kinds=kinds_for(profile)
-        ) as mcu,
-        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
-    ):
-        # an empty configuration: the defaults and --set alone, not /etc/boardctl's
-        Path(tmp, "none.toml").write_text("")
-        notify_path = os.path.join(tmp, "notify.sock")
-        notify.bind(notify_path)
-        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
-        env.pop("WATCHDOG_USEC", None)
-        port = free_port()
-        command = [
-            BOARDCTL,
-            "run",
-            "--profile",
-            "shiftago-colour",
-            "--config",
-            os.path.join(tmp, "none.toml"),
-            "--set",
-            f'serial.port="{mcu.port}"',
-            "--set",
-            f'storage.state_dir="{tmp}"',
-            "--set",
-            f'control.socket="{tmp}/control.sock"',
-            "--set",
-            "logging.level=warning",
-            "--set",
-            f'web.listen="127.0.0.1:{port}"',
-        ]
-        t0 = time.perf_counter()
-        daemon = subprocess.Popen(command, env=env)
+    port = free_port()
+    with running("shiftago-colour", f"127.0.0.1:{port}") as (daemon, ready, tmp):
+        # idle: the board stands still, the loop waits on its queue
+        c0, w0 = cpu_seconds(daemon.pid), time.perf_counter()
+        time.sleep(args.idle)
+        cpu = (cpu_seconds(daemon.pid) - c0) / (time.perf_counter() - w0)
+        rss = rss_mb(daemon.pid)
+        browser = attach_browser(f"http://127.0.0.1:{port}/", tmp)
         try:
-            # as long as systemd waits (TimeoutStartSec=30): slow under qemu and load
-            notify.settimeout(30.0)
-            ready = None
-            while ready is None:
-                message = notify.recv(4096).decode()
-                if "READY=1" in message.split("\n"):
-                    ready = time.perf_counter() - t0
-            # idle: the board stands still, the loop waits on its queue
-            c0, w0 = cpu_seconds(daemon.pid), time.perf_counter()
-            time.sleep(args.idle)
-            cpu = (cpu_seconds(daemon.pid) - c0) / (time.perf_counter() - w0)
-            rss = rss_mb(daemon.pid)
-            browser = attach_browser(f"http://127.0.0.1:{port}/", tmp)
-            try:
-                time.sleep(args.browse)
-                rss_browsed = rss_mb(daemon.pid) if browser is not None else float("nan")
-                attached = connections(port)
-            finally:
-                if browser is not None:
-                    browser.terminate()
-                    browser.wait(timeout=10)
+            time.sleep(args.browse)
+            rss_browsed = rss_mb(daemon.pid) if browser is not None else float("nan")
+            attached = connections(port)
         finally:
-            daemon.send_signal(signal.SIGTERM)
-            daemon.wait(timeout=10)
+            if browser is not None:
+                browser.terminate()
+                browser.wait(timeout=10)
     help_s = help_time()
 
     print(f"start to READY=1:      {ready * 1000:7.0f} ms   (target < 1500 ms)")
