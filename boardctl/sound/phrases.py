@@ -157,6 +157,18 @@ _SENTENCES: dict[str, tuple[str, str]] = {
         N_("Take the streetcar of line {number} ({colour}) off {sites}"),
         N_("Put the streetcar of line {number} ({colour}) back on {site}"),
     ),
+    "{kind} tile {name}": (
+        N_("Take the {kind} tile {name} off {sites}"),
+        N_("Put the {kind} tile {name} back on {site}"),
+    ),
+    "{tile} with {things}": (
+        N_("Take the {tile} with {things} off {sites}"),
+        N_("Put the {tile} with {things} back on {site}"),
+    ),
+    "{first} and {second}": (
+        N_("Take the {first} and the {second} off {sites}"),
+        N_("Put the {first} and the {second} back on {site}"),
+    ),
 }
 
 

@@ -53,7 +53,7 @@ from boardctl.engines.linie1.values import (
 from boardctl.engines.linie1.values import Options as _Options
 from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
-from boardctl.message import M_, Mn_, Mp_
+from boardctl.message import M_, Mn_, Mp_, and_list
 
 #: the lines' colours as the board data names them, in words for people
 LINE_COLOUR_WORDS = {
@@ -63,6 +63,25 @@ LINE_COLOUR_WORDS = {
     "blue": Mp_("colour", "blue"),
     "white": Mp_("colour", "white"),
     "black": Mp_("colour", "black"),
+}
+
+#: the tile kinds of the board data shipped, in words for people (a board data
+#: file's own kinds are named as it writes them)
+TILE_WORDS = {
+    "straight": Mp_("tile", "straight"),
+    "curve": Mp_("tile", "curve"),
+    "straight with a branch": Mp_("tile", "straight with a branch"),
+    "straight with a branch, mirrored": Mp_("tile", "straight with a branch, mirrored"),
+    "two curves from one side": Mp_("tile", "two curves from one side"),
+    "two opposite curves": Mp_("tile", "two opposite curves"),
+    "straight and both curves to one side": Mp_("tile", "straight and both curves to one side"),
+    "one side to all three others": Mp_("tile", "one side to all three others"),
+    "four curves": Mp_("tile", "four curves"),
+    "crossing": Mp_("tile", "crossing"),
+    "straight and two diagonal curves": Mp_("tile", "straight and two diagonal curves"),
+    "straight and two diagonal curves, mirrored": Mp_(
+        "tile", "straight and two diagonal curves, mirrored"
+    ),
 }
 
 HAND = 5
@@ -1442,19 +1461,23 @@ class Linie1(Engine[State, Action]):
                 colour=LINE_COLOUR_WORDS.get(colour, colour),
             )
             pieces.append(PieceSpec(car, name, look=look))
+        named = {p.code: p.name for p in pieces}
         for s in subsets:
             if len(s) > 1:
-                pieces.append(PieceSpec("+".join(s), " and ".join(s), parts=s))
-        # the tiles' with their stop signs and streetcars on them
+                pieces.append(PieceSpec("+".join(s), and_list([named[c] for c in s]), parts=s))
+        # the tiles with their stop signs and streetcars on them: thousands, so
+        # named in plain English here and in words where one is shown
+        # (BoardSpec.named), not each made a text for people at start-up
         extras = [(stop, stop + s) for stop in ((), ("stop",)) for s in subsets]
         withs = [(e, "+".join(("", *e)), " with " + ", ".join(e)) for _, e in extras if e]
         for code, name in geo.code_names.items():
             kind = geo.data.tiles[(code >> 2) - 1]
             turn = code & 3
-            title = f"{kind.name} tile {name}"
+            title = M_("{kind} tile {name}", kind=TILE_WORDS.get(kind.name, kind.name), name=name)
             pieces.append(PieceSpec(name, title, orientation=turn, look=self._tile_look(code)))
+            english = str(title)
             pieces += [
-                PieceSpec(name + plus, title + words, parts=(name, *extra), orientation=turn)
+                PieceSpec(name + plus, english + words, parts=(name, *extra), orientation=turn)
                 for extra, plus, words in withs
             ]
         return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players], cells="square")
