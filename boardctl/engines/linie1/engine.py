@@ -118,9 +118,9 @@ TILE_PAINT = "#e6dcc4"
 
 _LAY_PART = r"([a-z]\d{1,2}):(\d{1,2}[NESW])"
 _LAY = re.compile(rf"{_LAY_PART}(?:\+{_LAY_PART})?")
-_NOTATION_HELP = (
-    "write e5:3E (lay or exchange a tile), e5:4N+e6:3S (exchange two side by side), pass, "
-    "draw:3, take:3, deal:L3, deal:B2, start:t2a/B3, roll:4, roll:H or >d5-d6-e6 (drive)"
+_NOTATION_HELP = M_(
+    "write e5:3E (lay or exchange a tile), e5:4N+e6:3S (exchange two side by side), pass,"
+    " draw:3, take:3, deal:L3, deal:B2, start:t2a/B3, roll:4, roll:H or >d5-d6-e6 (drive)"
 )
 
 
@@ -1150,7 +1150,13 @@ class Linie1(Engine[State, Action]):
 
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
-            raise BadNotation(f"{excerpt(text)} is not a Linie 1 action: {_NOTATION_HELP}")
+            raise BadNotation(
+                M_(
+                    "{text} is not a Linie 1 action: {help}",
+                    text=excerpt(text),
+                    help=_NOTATION_HELP,
+                )
+            )
         s = text.strip()
         geo = self.geo
         if s == "pass":
@@ -1198,7 +1204,13 @@ class Linie1(Engine[State, Action]):
             return Drive(tuple(sites))
         m = _LAY.fullmatch(s)
         if m is None:
-            raise BadNotation(f"{excerpt(text)} is not a Linie 1 action: {_NOTATION_HELP}")
+            raise BadNotation(
+                M_(
+                    "{text} is not a Linie 1 action: {help}",
+                    text=excerpt(text),
+                    help=_NOTATION_HELP,
+                )
+            )
         parts = []
         for cell_name, code_name in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
             if cell_name is None:
