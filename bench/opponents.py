@@ -57,10 +57,13 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
 DEFAULT_GAMES = ("shiftago", "duploline", "bidiline")
 
 
-def pairs(levels: list[int], steps_only: bool = False) -> list[tuple[str, str]]:
-    """(player, opponent): each level against the one below, then (unless
-    ``steps_only``) against the random and the greedy player."""
-    out = [(f"L{n}", f"L{n - 1}") for n in levels if n > 1]
+def pairs(
+    levels: list[int], steps_only: bool = False, baselines_only: bool = False
+) -> list[tuple[str, str]]:
+    """(player, opponent): each level against the one below (unless
+    ``baselines_only``), then (unless ``steps_only``) against the random and
+    the greedy player."""
+    out = [] if baselines_only else [(f"L{n}", f"L{n - 1}") for n in levels if n > 1]
     if not steps_only:
         out += [(f"L{n}", "random") for n in levels]
         out += [(f"L{n}", "greedy") for n in levels]
@@ -266,6 +269,11 @@ def main() -> None:
     parser.add_argument(
         "--steps", action="store_true", help="only each level against the one below"
     )
+    parser.add_argument(
+        "--baselines",
+        action="store_true",
+        help="only each level against the random and the greedy player",
+    )
     parser.add_argument("--opening", type=int, default=2, help="random actions to open a game")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -281,7 +289,7 @@ def main() -> None:
     tasks = [
         Task(config, player, opponent, number, args.opening, args.seed)
         for config in configs
-        for player, opponent in pairs(levels, args.steps)
+        for player, opponent in pairs(levels, args.steps, args.baselines)
         for number in range(_games_for((player, opponent), args.games, args.slow_games))
     ]
     # the slowest games first, so the two workers finish together

@@ -163,3 +163,18 @@ def test_alphabeta_levels_play_alphabeta_only_where_the_game_suits_it() -> None:
         first = think(engine, state, deep, random.Random(5))
         assert first == think(engine, state, deep, random.Random(5)), "the seed decides"
         assert engine.why_illegal(state, first.action) is None
+
+
+def test_alphabeta_searches_at_most_twice_its_budget_of_positions() -> None:
+    """Later rounds walk again through positions valued before, without
+    valuing them again: the positions searched are bounded too, so a
+    position where many orders of actions meet cannot keep it thinking."""
+    engine = create("bidiline")
+    state = play_randomly(engine, random.Random(9), 20)
+    while engine.actor(state) is None:
+        state = play_randomly(engine, random.Random(len(str(state))), 20)
+    seat = engine.actor(state)
+    search = AlphaBeta(engine, state, seat, list(engine.legal_actions(state)), random.Random(1))
+    search.run(300)
+    assert search.nodes <= 300
+    assert search._searched <= 2 * 300 + 1

@@ -94,6 +94,12 @@ def test_a_phone_plays_a_seat_from_its_private_page(chromium: Any) -> None:
             operator = context.new_page()
             operator.goto(url + "/operator")
             operator.click('button[data-phone="1"]', timeout=PAGE_WAIT)
+            # the player named as every page names them
+            assert (
+                operator.locator(".phone-seat")
+                .inner_text()
+                .startswith("red (player 2) plays on their phone")
+            )
             link = operator.get_attribute(
                 'a.phone-link[data-player="1"]', "href", timeout=PAGE_WAIT
             )

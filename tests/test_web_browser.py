@@ -409,6 +409,28 @@ def test_the_scoreboard_and_the_past_games_name_the_winner(tmp_path: Path, page:
             thread.join(5)
 
 
+def test_the_scoreboard_says_when_the_clock_cannot_tell_todays_games(page: Any) -> None:
+    """A board whose clock is not set yet (a Pi off the network) keeps its games'
+    dates as unsure: the scoreboard says why it lists none rather than that none
+    finished."""
+    unsure = {"id": 1, "game": "tinydice", "status": "finished", "started": None, "ended": None}
+
+    def submit(body: Any, timeout: float = 5.0) -> dict[str, Any]:
+        if body.get("cmd") == "games":
+            return {"ok": True, "games": [{**unsure, "moves": 12, "winner": 1}]}
+        return {"ok": True, "phase": "awaiting_move"}
+
+    profile = dice_profile()
+    with WebServer("127.0.0.1:0", submit, Publisher(profile), profile, keys=Keys()) as web:
+        with urllib.request.urlopen(web.url + "/api/today", timeout=5) as answer:
+            assert json.loads(answer.read()) == {"ok": True, "games": [], "unsure": 1}
+        page.goto(web.url + "/score")
+        page.wait_for_function(
+            "document.getElementById('today').textContent.includes('clock is not set')",
+            timeout=WAIT,
+        )
+
+
 def _status_when(loop: Loop, met: Any, timeout: float = 10.0) -> dict[str, Any]:
     """The loop's status once ``met`` holds of it (the stones' count as ``stones``)."""
     deadline = time.monotonic() + timeout

@@ -12,7 +12,9 @@ out longest when lost. Positions already searched are remembered with their
 depth and bound (a transposition table), so a position reached by two
 orders of the same actions is searched once.
 
-The budget is a number of positions valued, as in :mod:`.search`: the round
+The budget is a number of positions valued, as in :mod:`.search` (and twice
+as many searched, counting those searched again in a later round, so a
+position where many orders of actions meet cannot keep it going): the round
 it runs out in is cut short, and the choice is the best of the last round it
 finished (or, when even the first round ran out, the action whose position
 looked best). With the same inputs and the same seed the answer is the same.
@@ -35,6 +37,11 @@ SOONER = 1e-4
 SURE = 0.99
 #: the deepest round (actions ahead)
 MAX_DEPTH = 64
+#: positions searched (valued before or not) per position of the budget: a
+#: round walks again through what earlier rounds valued without valuing it
+#: again, so where many orders of actions lead to the same positions the
+#: rounds could go on long after the budget's new positions run out
+SEARCHED_PER_POSITION = 2
 
 # what a remembered value is: exact, at least this, at most this
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -72,6 +79,8 @@ class AlphaBeta:
         #: rounds finished (the depth of the last one)
         self.iterations = 0
         self._budget = 0
+        #: positions searched so far, each time one is (:data:`SEARCHED_PER_POSITION`)
+        self._searched = 0
         self._stop: Callable[[], bool] | None = None
         self._values: dict[Any, tuple[float, bool]] = {}
         self._table: dict[Any, tuple[int, float, int, Any]] = {}
@@ -178,6 +187,9 @@ class AlphaBeta:
     def _search(self, state: Any, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The chooser's value of ``state`` (not over), ``depth`` actions
         deep, within (``alpha``, ``beta``)."""
+        self._searched += 1
+        if self._searched > SEARCHED_PER_POSITION * self._budget:
+            raise OutOfBudget
         remembered = self._table.get(state)
         first = None
         if remembered is not None:

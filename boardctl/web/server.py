@@ -776,7 +776,13 @@ class WebServer:
                 for g in reply.get("games", [])
                 if g.get("status") == "finished" and _local_day(g.get("ended")) == date.today()
             ]
-            return answer({"ok": reply.get("ok", False), "games": done})
+            # games ended while the clock did not tell the date: none can be said to be today's
+            unsure = sum(
+                1
+                for g in reply.get("games", [])
+                if g.get("status") == "finished" and g.get("ended") is None
+            )
+            return answer({"ok": reply.get("ok", False), "games": done, "unsure": unsure})
 
         @route("/api/session")
         async def session(request: Request) -> Any:

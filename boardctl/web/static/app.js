@@ -447,19 +447,31 @@ function secondPress(btn, warning) {
 }
 
 // -- requests --------------------------------------------------------------------
+// A request the daemon does not answer (it stopped, the network dropped) is an
+// answer saying so, as a refusal is: the page says it, and never breaks on it.
+const unanswered = () => ({ ok: false, error: _("the board's controller is not answering") });
+
 async function getJSON(url) {
-  const r = await fetch(url, { credentials: "same-origin" });
-  return r.json();
+  try {
+    const r = await fetch(url, { credentials: "same-origin" });
+    return await r.json();
+  } catch (e) {
+    return unanswered();
+  }
 }
 
 async function post(url, body) {
-  const r = await fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": (live.me && live.me.csrf) || "" },
-    body: JSON.stringify(body),
-  });
-  return r.json();
+  try {
+    const r = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": (live.me && live.me.csrf) || "" },
+      body: JSON.stringify(body),
+    });
+    return await r.json();
+  } catch (e) {
+    return unanswered();
+  }
 }
 
 function say(text, bad) {
@@ -530,17 +542,20 @@ function lightsNote(b) {
 }
 
 async function scorePage() {
-  let listed = null;
+  let listed = null, unsure = 0;
   const drawToday = () => {
     $("today").dataset.board = live.board ? live.board.game : "";
     const games = listed.map((g) => _("{result} in {moves} moves, ended {time}", { result: wonText(g), moves: g.moves, time: new Date(g.ended).toLocaleTimeString(WORDS.language || [], { hour: "2-digit", minute: "2-digit" }) }));
-    fillList($("today"), games.length ? games : [_("No game has finished here today yet.")]);
+    // with no date known (the board's clock not set yet) no game is said to be today's
+    const none = unsure ? _("The board's clock is not set yet, so its games are not listed by day.") : _("No game has finished here today yet.");
+    fillList($("today"), games.length ? games : [none]);
   };
   const today = async () => {
     // a list not fetched (the page left, the daemon gone) is asked again in 30 s
-    const t = await getJSON("/api/today").catch(() => null);
-    if (!t) return;
-    listed = t.games || [];
+    const t = await getJSON("/api/today");
+    if (!t.games) return;
+    listed = t.games;
+    unsure = t.unsure || 0;
     drawToday();
   };
   let ended = "";

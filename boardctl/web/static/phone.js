@@ -11,19 +11,31 @@ function phoneEl(tag, attrs, text) {
   return node;
 }
 
+// a request the daemon does not answer (stopped, restarting) is an answer
+// saying so: the page goes on asking, and never breaks on it
+const phoneUnanswered = () => ({ ok: false, error: _("the board's controller is not answering") });
+
 async function phoneSession() {
-  const r = await fetch("/api/session", { credentials: "same-origin" });
-  return r.json();
+  try {
+    const r = await fetch("/api/session", { credentials: "same-origin" });
+    return await r.json();
+  } catch (e) {
+    return phoneUnanswered();
+  }
 }
 
 async function phonePost(url, body, csrf) {
-  const r = await fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf || "" },
-    body: JSON.stringify(body),
-  });
-  return r.json();
+  try {
+    const r = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf || "" },
+      body: JSON.stringify(body),
+    });
+    return await r.json();
+  } catch (e) {
+    return phoneUnanswered();
+  }
 }
 
 async function phonePlayer() {
@@ -77,12 +89,14 @@ async function phoneOperator() {
       box.dataset.shown = key;
       box.hidden = !phones.length;
       const rows = phones.map(([, i]) => {
-        const p = phoneEl("p", { class: "phone-seat" }, _("Player {number} plays on their phone.", { number: i + 1 }) + " ");
+        // named as every page names them (app.js's playerName: "red (player 2)")
+        const who = playerName(i);
+        const p = phoneEl("p", { class: "phone-seat" }, _("{who} plays on their phone.", { who }) + " ");
         const b = phoneEl("button", { type: "button", "data-phone": String(i) }, _("Make their link"));
         b.onclick = async () => {
           const r = await phonePost("/api/private-link", { player: i }, me.csrf);
           const url = r.ok ? new URL(r.link, location.href).href : r.error;
-          p.replaceChildren(_("Player {number} plays on their phone:", { number: i + 1 }) + " ", phoneEl("a", { href: url, class: "phone-link", "data-player": String(i) }, url));
+          p.replaceChildren(_("{who} plays on their phone:", { who }) + " ", phoneEl("a", { href: url, class: "phone-link", "data-player": String(i) }, url));
         };
         p.append(b);
         return p;
