@@ -66,3 +66,40 @@ def test_a_fault_follows_the_boards_language_when_the_terminal_names_none(
     assert main(["config", "show", "--set", "controller.settle_ms=true"]) == 2
     err = capsys.readouterr().err
     assert err == "boardctl: --set: [controller] settle_ms: muss eine ganze Zahl sein, nicht True\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "note", "fault"),
+    [
+        (
+            "de",
+            "kein Lautsprecher: [sound] device ist leer (die Webseiten können den Ton spielen)",
+            "no-such-aplay ist nicht installiert: installiere alsa-utils",
+        ),
+        (
+            "fr",
+            "pas de haut-parleur : [sound] device est vide (les pages web peuvent jouer le son)",
+            "no-such-aplay n'est pas installé : installez alsa-utils",
+        ),
+    ],
+)
+def test_the_speakers_faults_in_the_operators_language(code: str, note: str, fault: str) -> None:
+    """What `boardctl sound` and the operator page show of the speaker: why there is
+    none, and what went wrong playing (English in the log)."""
+    from boardctl import i18n
+    from boardctl.cli.sound_cmds import _table
+    from boardctl.message import said
+    from hardware.audio import open_speaker
+    from hardware.audio.aplay import AplayOutput
+    from hardware.audio.base import AudioError, Clip
+
+    output, why = open_speaker("")
+    assert output is None and why is not None
+    with pytest.raises(AudioError) as failed:
+        AplayOutput(command=["no-such-aplay"]).play(Clip("cue", "x", wav=b"RIFF"))
+    assert str(failed.value).startswith("no-such-aplay is not installed")
+    sound = {"cues": True, "voice": False, "volume": 70, "quiet": "", "speaker": False}
+    with i18n.language(code):
+        lines = _table({**sound, "note": why, "fault": said(failed.value)}, check=False)
+    assert lines[-2].strip().startswith(fault)
+    assert lines[-1].strip() == note

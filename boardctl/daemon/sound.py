@@ -214,7 +214,8 @@ class Sounder:
     def command(self, body: Mapping[str, Any], now: float) -> dict[str, Any]:
         """``sound``: read the settings, set some (null: the configuration's
         again), or ``"check": true`` to hear a cue and a sentence at once."""
-        changes = {k: v for k, v in body.items() if k not in ("cmd", "check")}
+        # "language" asks for the answer's words (the control socket translates them)
+        changes = {k: v for k, v in body.items() if k not in ("cmd", "check", "language")}
         settings = self.settings.changed(changes, self.configured)
         for key in KEYS:
             if key in changes:
