@@ -101,6 +101,25 @@ def test_a_board_held_in_an_earlier_position_takes_the_move_back() -> None:
     assert c.state is Phase.AWAITING_MOVE
 
 
+def test_a_takeback_is_offered_before_it_is_taken_even_when_the_loop_was_held_up() -> None:
+    """The loop, busy elsewhere, first looks at the board held back after the
+    whole hold has passed: the sites that would go back still blink (a turn
+    shows the offer) before the move is taken back."""
+    table = _table("duploline")
+    c = table.controller
+    table.hands("place d4 white-disc")
+    table.hands("place d5 black-ring")
+    table.apply(hands.lift(c.match.engine.board(), table.layout, "d5"))
+    late = table.now + c.timing.settle + c.timing.takeback_hold + 0.5
+    c.tick(late)
+    assert c.state is Phase.TAKEBACK_OFFERED
+    assert c.view().takeback == {"d5"}
+    assert c.match.moves_text() == ["D+d4", "R+d5"]
+    c.tick(late + 0.02)
+    assert c.match.moves_text() == ["D+d4"]
+    assert c.state is Phase.AWAITING_MOVE
+
+
 def test_link_down_is_a_fault_and_play_resumes_after_resync() -> None:
     table = _table()
     c = table.controller

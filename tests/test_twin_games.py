@@ -207,10 +207,12 @@ def taken_back_and_replayed(r: Rig, match: Match[Any, Any], _next: str) -> bool:
     again."""
     n = len(match.actions)
     text = match.engine.format_action(match.actions[-1])
-    start = r.frames.count()
+    start, drawn = r.frames.count(), r.phases.count()
     match.undo()
     r.hands.arrange(match.engine.layout(match.state))
-    r.wait_status(lambda s: s["phase"] == "takeback_offered", "the takeback offered")
+    # the offer may last a single turn when the loop is held up: look at
+    # what the LEDs showed, not at a status read at some moment
+    wait_for(lambda: "takeback_offered" in r.phases.since(drawn), what="the takeback offered")
     r.wait_frame(
         lambda f: r.palette.restore in f or r.palette.highlight in f, "takeback sites", start
     )

@@ -17,7 +17,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from boardctl.board import BoardProfile, Reports
@@ -25,6 +25,7 @@ from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import RGB, Frame, Palette, scale
 from boardctl.controller.store import Store
+from boardctl.controller.view import View
 from boardctl.engines import create
 from boardctl.engines.base import Engine
 from boardctl.sensing import (
@@ -265,6 +266,28 @@ class Frames:
             return len(self.frames)
 
 
+class Phases:
+    """The phase of every turn the loop drew (a watcher of the loop): a phase
+    the LEDs showed for a single turn is seen, however late the test looks."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.drawn: list[str] = []
+
+    def watch(self, controller: Controller, view: View, frame: Frame) -> None:
+        with self._lock:
+            if not self.drawn or self.drawn[-1] != view.phase.value:
+                self.drawn.append(view.phase.value)
+
+    def since(self, index: int) -> list[str]:
+        with self._lock:
+            return self.drawn[index:]
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self.drawn)
+
+
 @dataclass
 class Rig:
     """A board, its twin, hands over it and the controller's loop on a thread."""
@@ -279,6 +302,7 @@ class Rig:
     vmcu: VirtualMicrocontroller | None = None
     source: SensorSource | None = None
     runner: threading.Thread | None = None
+    phases: Phases = field(default_factory=Phases)
 
     def stop(self) -> None:
         """Stop the loop (it shows a dark frame) while the sensors still run."""
@@ -302,6 +326,7 @@ class Rig:
         got: dict[str, Any] = {}
 
         def check() -> bool:
+            got.clear()  # the last reply alone: an earlier one's keys would mislead
             got.update(self.status())
             return predicate(got)
 
@@ -380,6 +405,8 @@ def rig(
         frames.strip.open()
         stack.callback(frames.strip.close)
         loop = Loop(controller, frames, store=store, clock=clock)
+        phases = Phases()
+        loop.watchers.append(phases.watch)
         seen = Seen(loop.emit)
         twin: Twin = SerialTwin(vmcu, seen) if vmcu is not None else ChainTwin(chain, seen)
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)
@@ -387,6 +414,7 @@ def rig(
         source.start(seen)
         stack.callback(source.close)
         r = Rig(profile, controller, loop, frames, Hands(twin, profile), seen, store, vmcu, source)
+        r.phases = phases
         r.runner = runner
         stack.callback(r.stop)
         r.wait_phase("setup", "awaiting_move")

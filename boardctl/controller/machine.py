@@ -441,7 +441,9 @@ class Controller(Conditions):
                 self.fire("move_made", steps_of(verdict.path))
         elif (
             isinstance(verdict, Takeback)
-            and self.state in PLAYING
+            # offered first, on a turn of its own: a loop held up past the
+            # hold still blinks what goes back before taking it back
+            and self.state is Phase.TAKEBACK_OFFERED
             and self.settled_for() >= self.timing.takeback_hold
         ):
             self.fire("take_back", verdict.steps, False)
