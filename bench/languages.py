@@ -4,7 +4,9 @@
   and the memory it holds;
 - one live status of a Shiftago game under way translated whole (what the web server
   does once per state and language for the pages' push streams);
-- a page filled in a language (once per page and language, then cached).
+- a page filled in a language (once per page and language, then cached);
+- Linie 1's board described (its 1,518 pieces named: done at start-up, twice), fastest and
+  median of --rounds fresh engines, and a tile with things on it named when shown.
 
     .venv/bin/python bench/languages.py [--rounds 200]
 """
@@ -12,11 +14,12 @@
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 import tracemalloc
 
 from boardctl import i18n
-from boardctl.engines import engine_class
+from boardctl.engines import create, engine_class
 from boardctl.engines.match import Match
 from boardctl.web import languages
 
@@ -63,6 +66,23 @@ def main() -> None:
         body = languages.page("board", code)
         took = _ms(time.perf_counter() - start)
         print(f"the live board's page in {code}: {took}, {len(body)} bytes")
+
+    times = []
+    for _ in range(args.rounds):
+        linie1 = create("linie1")
+        start = time.perf_counter()
+        spec = linie1.board()
+        times.append(time.perf_counter() - start)
+    print(
+        f"Linie 1's board described ({len(spec.pieces)} pieces): fastest {_ms(min(times))}, "
+        f"median {_ms(statistics.median(times))}"
+    )
+    start = time.perf_counter()
+    for _ in range(args.rounds):
+        with i18n.language("de"):
+            i18n.translate(spec.named("2N+stop+car1"))
+    each = _ms((time.perf_counter() - start) / args.rounds)
+    print(f"a tile with things on it named in German when shown: {each}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, get_type_hints
 
 from boardctl.errors import ConfigError
+from boardctl.message import M_
 from boardctl.seats import ALL_HANDS, SeatError, Seats
 from boardctl.textfiles import MAX_DEPTH, UnreadableFile, depth, read_toml
 
@@ -394,26 +395,49 @@ def _check(section: str, key: str, value: Any, expected: Any, where: str) -> Any
     origin = getattr(expected, "__origin__", None)
     if origin is tuple:
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f'{where}: must be a list of text, e.g. ["#e69f00"]')
+            raise ConfigError(M_('{where}: must be a list of text, e.g. ["#e69f00"]', where=where))
         value = tuple(value)
     elif expected is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(f"{where}: must be a number, not {value!r}")
+            raise ConfigError(
+                M_("{where}: must be a number, not {value}", where=where, value=repr(value))
+            )
         value = float(value)
     elif expected is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{where}: must be a whole number, not {value!r}")
+            raise ConfigError(
+                M_("{where}: must be a whole number, not {value}", where=where, value=repr(value))
+            )
     elif expected is bool:
         if not isinstance(value, bool):
-            raise ConfigError(f"{where}: must be true or false, not {value!r}")
+            raise ConfigError(
+                M_("{where}: must be true or false, not {value}", where=where, value=repr(value))
+            )
     elif expected is str and not isinstance(value, str):
-        raise ConfigError(f'{where}: must be text in quotes, e.g. "{value}"')
+        raise ConfigError(
+            M_('{where}: must be text in quotes, e.g. "{value}"', where=where, value=value)
+        )
     bounds = _RANGES.get((section, key))
     if bounds is not None and not bounds[0] <= value <= bounds[1]:
-        raise ConfigError(f"{where}: {value} is out of range; use {bounds[0]} to {bounds[1]}")
+        raise ConfigError(
+            M_(
+                "{where}: {value} is out of range; use {low} to {high}",
+                where=where,
+                value=value,
+                low=bounds[0],
+                high=bounds[1],
+            )
+        )
     choices = _CHOICES.get((section, key))
     if choices is not None and value not in choices:
-        raise ConfigError(f"{where}: {value!r} is not one of {', '.join(choices)}")
+        raise ConfigError(
+            M_(
+                "{where}: {value} is not one of {choices}",
+                where=where,
+                value=repr(value),
+                choices=", ".join(choices),
+            )
+        )
     return value
 
 
@@ -423,7 +447,10 @@ def _seats(value: Any, where: str) -> Seats:
         isinstance(value, list) and not all(isinstance(v, str) for v in value)
     ):
         raise ConfigError(
-            f'{where}: must be text naming who plays each seat, e.g. "hands,computer:3"'
+            M_(
+                '{where}: must be text naming who plays each seat, e.g. "hands,computer:3"',
+                where=where,
+            )
         )
     try:
         return Seats.of(value)
@@ -462,24 +489,41 @@ def load(
                 line = _line_of(layer.text, "", section) if layer.text else None
                 place = f"{layer.name}:{line}" if line else layer.name
                 raise ConfigError(
-                    f"{place}: {section}: a key outside any section; put it under its "
-                    f"section, e.g. [game] for the engine's options; the sections are "
-                    f"{', '.join(sections)}"
+                    M_(
+                        "{place}: {key}: a key outside any section; put it under its section,"
+                        " e.g. [game] for the engine's options; the sections are {sections}",
+                        place=place,
+                        key=section,
+                        sections=", ".join(sections),
+                    )
                 )
             if section not in sections:
                 raise ConfigError(
-                    f"{layer.where(section)}: unknown section; the sections are "
-                    f"{', '.join(sections)}"
+                    M_(
+                        "{where}: unknown section; the sections are {sections}",
+                        where=layer.where(section),
+                        sections=", ".join(sections),
+                    )
                 )
             if not isinstance(table, dict):
-                raise ConfigError(f"{layer.where(section)}: must be a table, [{section}]")
+                raise ConfigError(
+                    M_(
+                        "{where}: must be a table, [{section}]",
+                        where=layer.where(section),
+                        section=section,
+                    )
+                )
             cls = sections[section]
             known = {f.name for f in dataclasses.fields(cls)} if cls is not None else None
             for key, value in table.items():
                 if known is not None and key not in known:
                     raise ConfigError(
-                        f"{layer.where(section, key)}: unknown key; [{section}] has "
-                        f"{', '.join(sorted(known))}"
+                        M_(
+                            "{where}: unknown key; [{section}] has {keys}",
+                            where=layer.where(section, key),
+                            section=section,
+                            keys=", ".join(sorted(known)),
+                        )
                     )
                 merged[section][key] = value
                 where[(section, key)] = layer.where(section, key)
@@ -528,8 +572,13 @@ def _check_language(board: BoardConfig, where: Mapping[tuple[str, str], str]) ->
 
     if not i18n.known(board.language):
         raise ConfigError(
-            f"{where[('board', 'language')]}: boardctl speaks no {board.language!r}; "
-            f"choose one of {', '.join(i18n.languages())} (docs/languages.md adds a language)"
+            M_(
+                "{where}: boardctl speaks no {language}; choose one of {languages}"
+                " (docs/languages.md adds a language)",
+                where=where[("board", "language")],
+                language=repr(board.language),
+                languages=", ".join(i18n.languages()),
+            )
         )
 
 

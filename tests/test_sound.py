@@ -25,7 +25,9 @@ from boardctl import i18n
 from boardctl.config import load
 from boardctl.controller.hours import OpeningHours
 from boardctl.daemon.sound import Sounder
+from boardctl.engines import _discover, create
 from boardctl.errors import ConfigError
+from boardctl.message import Message, placeholders
 from boardctl.sound import cues, phrases
 from boardctl.sound.cues import Cue, duration, wav_of
 from boardctl.sound.notices import Board, listen, spoken
@@ -702,3 +704,40 @@ def test_the_pages_get_the_boards_own_voice_for_the_newest_sentences() -> None:
     assert sounder.voiced(said) == wav and voice.rendered == ["Red to play"], "rendered once"
     assert sounder.voiced(cue_only) is None, "a cue has no words"
     assert sounder.voiced(999) is None, "only the newest sentences"
+
+
+def test_every_piece_of_every_game_has_its_own_sentences() -> None:
+    """A piece named alone in a sentence would keep one article for all (German
+    "die" for a Ring): each piece a game names has its two sentences."""
+    for game in _discover():
+        for piece in create(game).board().pieces:
+            if not piece.single or not isinstance(piece.name, Message):
+                continue  # a piece of parts is named by its parts; Linie 1's tiles below
+            key = piece.name.msgid
+            assert key in phrases._SENTENCES, f"{game}'s {piece.name} has no sentences of its own"
+            take, put = phrases._SENTENCES[key]
+            assert placeholders(take) == placeholders(key) | {"sites"}, take
+            assert placeholders(put) == placeholders(key) | {"site"}, put
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "took", "put"),
+    [
+        ("de", "white-ring", "Nimm den weißen Ring von c3", "Lege den weißen Ring zurück auf c3"),
+        (
+            "de",
+            "black-disc",
+            "Nimm die schwarze Scheibe von c3",
+            "Lege die schwarze Scheibe zurück auf c3",
+        ),
+        ("fr", "white-ring", "Retirez l'anneau blanc de c3", "Remettez l'anneau blanc sur c3"),
+        ("fr", "black-disc", "Retirez le disque noir de c3", "Remettez le disque noir sur c3"),
+    ],
+)
+def test_a_piece_is_said_with_its_own_article(
+    language: str, code: str, took: str, put: str
+) -> None:
+    names = {p.code: p.name for p in create("duploline").board().pieces}
+    with i18n.language(language):
+        assert phrases.take_off(names[code], "c3") == took
+        assert phrases.put_back(names[code], "c3") == put

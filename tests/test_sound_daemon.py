@@ -187,3 +187,36 @@ def test_boardctl_sound_shows_sets_and_checks(sim_of: Any, capsys: Any) -> None:
     assert main(["sound", "--quiet", "never", "--volume", "default", *sock]) == 0
     out = capsys.readouterr().out
     assert "quiet   never" in out and "volume  70 %" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        (
+            "de_DE.UTF-8",
+            ["Signale      an", "Stimme       an", "Lautstärke   35 %", "Ruhezeit     nie"],
+        ),
+        (
+            "fr_FR.UTF-8",
+            [
+                "signaux      activé",
+                "voix         activé",
+                "volume       35 %",
+                "silence      jamais",
+            ],
+        ),
+    ],
+)
+def test_boardctl_sound_in_the_operators_language(
+    sim_of: Any, capsys: Any, monkeypatch: Any, lang: str, lines: list[str]
+) -> None:
+    from boardctl.cli.main import main
+
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    sim = sim_of(seats="hands,hands")
+    sock = ["--socket", sim.config.control.socket]
+    assert main(["sound", "--voice", "on", "--volume", "35", "--quiet", "never", *sock]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:4] == lines

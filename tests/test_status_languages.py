@@ -125,3 +125,41 @@ def test_new_help_lists_each_games_options_in_the_terminals_language(
     assert "options de chaque jeu (CLÉ=VALEUR) :" in out
     assert "players=2|3|4: combien jouent (par défaut 2)" in out
     assert "variant=express|expert: Express : le premier alignement de cinq gagne" in out
+
+
+def test_an_action_written_wrong_is_refused_in_the_terminals_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    with _wrong_board(tmp_path) as sock:
+        monkeypatch.setenv("LANG", "de_DE.UTF-8")
+        assert main(["play", "Q9", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert (
+            "'Q9' ist keine Shiftago-Aktion: schreibe eine Bahn (W1..W7, E1..E7, Sa..Sg, Na..Ng)"
+            in said.err + said.out
+        )
+        monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+        assert main(["play", "Q9", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert "'Q9' n'est pas une action de Shiftago : écrivez un couloir" in said.err + said.out
+
+
+@pytest.mark.parametrize("command", [["brightness"], ["schedule"], ["sound"]])
+def test_the_operators_settings_answer_a_german_terminal(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+) -> None:
+    """The command line asks every answer in the operator's language: a command that
+    checks its keys must not take that for a setting it lacks."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    with _wrong_board(tmp_path) as sock:
+        code = main([*command, "--socket", str(sock)])
+        said = capsys.readouterr()
+        assert code == 0, said.err
+        assert "language" not in said.err

@@ -76,10 +76,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()
         return 128 + 13  # as a process ended by SIGPIPE
     except BoardctlError as exc:
-        print(f"boardctl: {shorten(str(exc))}", file=sys.stderr)
+        print(f"boardctl: {shorten(_in_readers_language(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _in_readers_language(exc: BoardctlError) -> str:
+    """What ``exc`` says, in the terminal's language (else the board's, where its
+    configuration can be read): a refusal, a configuration's fault with its file,
+    line and fix."""
+    from boardctl import i18n
+    from boardctl.message import said
+
+    code = i18n.from_environment()
+    if code is None:
+        from boardctl.cli.control_cmds import _board_language
+
+        code = _board_language()
+    with i18n.language(code):
+        return i18n.translate(said(exc))
 
 
 def _drop_stdout() -> None:

@@ -62,19 +62,47 @@ def _sound(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(sound, indent=2))
         return 0
-    print(f"cues    {'on' if sound['cues'] else 'off'}")
-    print(f"voice   {'on' if sound['voice'] else 'off'}")
-    print(f"volume  {sound['volume']} %")
-    quiet = sound["quiet"] or "never"
-    now = " (quiet now)" if sound.get("quiet_now") else ""
-    print(f"quiet   {quiet}{now}")
-    if sound["quiet"] and not sound.get("clock_synchronised", True):
-        print("        the clock is not synchronised yet: the board sounds until it is")
-    speaker = sound.get("device") or "none"
-    print(f"speaker {speaker if sound.get('speaker') else 'none'}")
-    for key in ("fault", "note"):
-        if sound.get(key):
-            print(f"        {sound[key]}")
-    if args.check:
-        print("a cue and a sentence are on their way to the speaker (and to open web pages)")
+    from boardctl import i18n
+    from boardctl.cli.control_cmds import _board_language
+
+    # in the operator's language (the terminal's, else the board's), as `boardctl status`
+    with i18n.language(i18n.from_environment() or _board_language()):
+        for line in _table(sound, args.check):
+            print(line)
     return 0
+
+
+def _table(sound: dict[str, Any], check: bool) -> list[str]:
+    """The settings as the operator reads them, in the current language: a label,
+    its value, and the notes under the setting they are about."""
+    from boardctl.i18n import _, translate
+
+    def switch(on: bool) -> str:
+        return _("on") if on else _("off")
+
+    quiet = sound["quiet"] or _("never")
+    if sound.get("quiet_now"):
+        quiet = _("{hours} (quiet now)", hours=quiet)
+    rows: list[tuple[str, str, list[str]]] = [
+        (_("cues"), switch(sound["cues"]), []),
+        (_("voice"), switch(sound["voice"]), []),
+        (_("volume"), _("{percent} %", percent=sound["volume"]), []),
+        (_("quiet"), quiet, []),
+        (
+            _("speaker"),
+            (sound.get("device") or _("none")) if sound.get("speaker") else _("none"),
+            [translate(sound[key]) for key in ("fault", "note") if sound.get(key)],
+        ),
+    ]
+    if sound["quiet"] and not sound.get("clock_synchronised", True):
+        rows[3][2].append(_("the clock is not synchronised yet: the board sounds until it is"))
+    width = max(len(label) for label, _value, _notes in rows) + 1
+    lines = []
+    for label, value, notes in rows:
+        lines.append(f"{label:<{width}}{value}")
+        lines += [" " * width + note for note in notes]
+    if check:
+        lines.append(
+            _("a cue and a sentence are on their way to the speaker (and to open web pages)")
+        )
+    return lines

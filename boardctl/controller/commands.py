@@ -21,7 +21,7 @@ from boardctl.controller.phases import Step, can
 from boardctl.controller.view import PLAYING, Phase, phase_words
 from boardctl.engines import Engine
 from boardctl.errors import BoardctlError
-from boardctl.message import M_
+from boardctl.message import M_, said
 from boardctl.seats import COMPUTER, SeatError, Seats
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def choose(c: Controller, text: str, now: float) -> str:
     try:
         offer = pick(c.offers(), text)
     except ValueError as exc:
-        raise ControllerError(str(exc)) from None
+        raise ControllerError(said(exc)) from None
     c.take(offer)
     c.update(now)
     return offer.text
@@ -179,7 +179,7 @@ def roll(c: Controller, text: str, now: float) -> str:
     try:
         action = c.engine.parse_action(text)
     except ValueError as exc:
-        raise ControllerError(str(exc)) from None
+        raise ControllerError(said(exc)) from None
     outcomes = [a for a, _ in c.engine.chance_outcomes(state)]
     if action not in outcomes:
         # public texts: the outcomes left may tell what was dealt in secret
@@ -249,7 +249,7 @@ def play(c: Controller, text: str, now: float, ply: int | None = None) -> str:
     try:
         action = c.engine.parse_action(text)
     except ValueError as exc:
-        raise ControllerError(str(exc)) from None
+        raise ControllerError(said(exc)) from None
     why = c.engine.why_illegal(state, action)
     if why is not None:
         if c.engine.has_secrets:  # the reason may name a secret ("your line 2")
@@ -285,7 +285,7 @@ def another(c: Controller, now: float) -> str:
     try:
         c.opponent.another(c.engine, c.match)
     except ValueError as exc:
-        raise ControllerError(str(exc)) from None
+        raise ControllerError(said(exc)) from None
     log.info("another move asked for, instead of %s", shown.texts[0])
     c.update(now)
     return shown.texts[0]
@@ -298,7 +298,7 @@ def checked_seats(c: Controller, seats: Seats, engine: Engine[Any, Any]) -> Seat
     try:
         seats.check(engine.players, engine.name)
     except SeatError as exc:
-        raise ControllerError(str(exc)) from None
+        raise ControllerError(said(exc)) from None
     if seats.any_computer and (c.opponent.thinker is None or c.seeds is None):
         raise ControllerError(
             M_(

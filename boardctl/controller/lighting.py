@@ -157,7 +157,8 @@ class Lighting:
     def command(self, body: Mapping[str, Any], now: float) -> dict[str, Any]:
         """``settings``: read them, or set ``brightness`` / ``hours`` (null:
         the configuration's again)."""
-        unknown = sorted(set(body) - {"cmd", "brightness", "hours"})
+        # "language" asks for the answer's words (the control socket translates them)
+        unknown = sorted(set(body) - {"cmd", "brightness", "hours", "language"})
         if unknown:
             raise LightingError(f"settings has brightness and hours, not {unknown[0]!r}")
         if "brightness" in body:

@@ -19,14 +19,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
 from boardctl import i18n
 from boardctl.controller.lighting import Keeper
 from boardctl.controller.store import StoreError
-from boardctl.engines import Engine
+from boardctl.engines import BoardSpec, Engine
 from boardctl.sound import phrases
 from boardctl.sound.cues import Cue
 from boardctl.sound.notices import Board, Heard, listen
@@ -159,10 +159,7 @@ class Sounder:
             spec = engine.board()
             self._boards = (
                 engine,
-                Board(
-                    players=tuple(p.name for p in spec.players),
-                    pieces={p.code: p.name for p in spec.pieces},
-                ),
+                Board(players=tuple(p.name for p in spec.players), pieces=_Names(spec)),
             )
         names = self._boards[1]
         return Board(names.players, names.pieces, controller.board.sensed)
@@ -217,7 +214,8 @@ class Sounder:
     def command(self, body: Mapping[str, Any], now: float) -> dict[str, Any]:
         """``sound``: read the settings, set some (null: the configuration's
         again), or ``"check": true`` to hear a cue and a sentence at once."""
-        changes = {k: v for k, v in body.items() if k not in ("cmd", "check")}
+        # "language" asks for the answer's words (the control socket translates them)
+        changes = {k: v for k, v in body.items() if k not in ("cmd", "check", "language")}
         settings = self.settings.changed(changes, self.configured)
         for key in KEYS:
             if key in changes:
@@ -265,3 +263,22 @@ class Sounder:
             self.keeper.save(f"sound.{key}", value)
         except StoreError as exc:
             raise SoundError(f"{exc}; the setting is not changed") from None
+
+
+class _Names(Mapping[str, str]):
+    """The pieces' names by code, each made when a sentence asks for it (Linie 1
+    has thousands: :meth:`BoardSpec.named`)."""
+
+    def __init__(self, spec: BoardSpec) -> None:
+        self._spec = spec
+
+    def __getitem__(self, code: str) -> str:
+        if self._spec.piece(code) is None:
+            raise KeyError(code)
+        return self._spec.named(code)
+
+    def __iter__(self) -> Iterator[str]:
+        return (p.code for p in self._spec.pieces)
+
+    def __len__(self) -> int:
+        return len(self._spec.pieces)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from boardctl.message import M_, joined
+from boardctl.message import M_, Message, and_list, joined
 
 #: the kinds of site a board can have; a ``display`` has LEDs only and shows
 #: public information (a die's face, see :meth:`~.base.Engine.shown`): never
@@ -246,6 +246,20 @@ class BoardSpec:
         if seat is None or name == seat_words(seat):
             return name
         return M_("{name} ({seat})", name=name, seat=seat_words(seat))
+
+    def named(self, code: str) -> str:
+        """The name people read for the piece ``code`` (the code itself where the
+        board has no such piece). A piece of parts that a board has by the
+        thousand (a Linie 1 tile with its stop sign and streetcars on it) keeps a
+        plain English name when the board is described, and is named here by its
+        parts, in words each surface translates: only the one shown is made."""
+        piece = self._pieces.get(code)
+        if piece is None:
+            return code
+        if not piece.parts or isinstance(piece.name, Message):
+            return piece.name
+        first, *rest = (self.named(part) for part in piece.parts)
+        return M_("{tile} with {things}", tile=first, things=and_list(rest))
 
     def singles(self) -> tuple[PieceSpec, ...]:
         """The pieces a hand holds one at a time."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 
+from boardctl.message import M_
 from hardware.audio.aplay import AplayOutput, player, sound_cards
 from hardware.audio.base import AudioError, AudioOutput, Clip
 from hardware.audio.sim import Played, RecordingAudio
@@ -40,9 +41,9 @@ AUTO = "auto"
 def can_play() -> str | None:
     """Why this machine cannot play sound (no aplay, no sound card), or None."""
     if player() is None:
-        return "aplay is not installed (sudo apt install alsa-utils)"
+        return M_("aplay is not installed (sudo apt install alsa-utils)")
     if not sound_cards():
-        return "this machine has no sound card"
+        return M_("this machine has no sound card")
     return None
 
 
@@ -52,10 +53,10 @@ def open_speaker(device: str) -> tuple[AudioOutput | None, str | None]:
     a sound card and aplay (else none, with why); any other is that ALSA
     device, which must play (its faults are shown)."""
     if not device:
-        return None, "no speaker: [sound] device is empty (the web pages may play the sound)"
+        return None, M_("no speaker: [sound] device is empty (the web pages may play the sound)")
     if device == AUTO:
         why = can_play()
         if why is not None:
-            return None, f"no speaker: {why} (the web pages may play the sound)"
+            return None, M_("no speaker: {why} (the web pages may play the sound)", why=why)
         return AplayOutput("default"), None
     return AplayOutput(device), None

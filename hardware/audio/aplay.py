@@ -17,6 +17,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from boardctl.message import M_
 from hardware.audio.base import AudioError, Clip
 
 log = logging.getLogger(__name__)
@@ -78,11 +79,16 @@ class AplayOutput:
                 )
             except FileNotFoundError:
                 raise AudioError(
-                    f"{self.command[0]} is not installed: install alsa-utils "
-                    '(sudo apt install alsa-utils), or set [sound] device = "" for no speaker'
+                    M_(
+                        "{program} is not installed: install alsa-utils"
+                        ' (sudo apt install alsa-utils), or set [sound] device = "" for no speaker',
+                        program=self.command[0],
+                    )
                 ) from None
             except OSError as exc:
-                raise AudioError(f"{self.command[0]} cannot start: {exc}") from None
+                raise AudioError(
+                    M_("{program} cannot start: {why}", program=self.command[0], why=str(exc))
+                ) from None
             self._running = proc
             self._cut = False
         try:
@@ -91,8 +97,12 @@ class AplayOutput:
             proc.kill()
             proc.wait()
             raise AudioError(
-                f"{self.command[0]} hung playing on {self.device!r}: check the speaker and "
-                "`aplay -l`; it is tried again with the next sound"
+                M_(
+                    "{program} hung playing on {device}: check the speaker and"
+                    " `aplay -l`; it is tried again with the next sound",
+                    program=self.command[0],
+                    device=repr(self.device),
+                )
             ) from None
         finally:
             with self._lock:
@@ -107,11 +117,18 @@ class AplayOutput:
             said = said[: MAX_COMPLAINT - 3] + "..."
         how = f"stopped by signal {-code}" if code < 0 else f"exit status {code}"
         if "audio open error" in said or "No such" in said or "Unknown PCM" in said:
-            return (
-                f"no speaker on ALSA device {self.device!r} ({said}): plug in a speaker, check "
-                "`aplay -l`, or set [sound] device"
+            return M_(
+                "no speaker on ALSA device {device} ({said}): plug in a speaker, check"
+                " `aplay -l`, or set [sound] device",
+                device=repr(self.device),
+                said=said,
             )
-        return f"{self.command[0]} failed on {self.device!r} ({how}{': ' + said if said else ''})"
+        return M_(
+            "{program} failed on {device} ({how})",
+            program=self.command[0],
+            device=repr(self.device),
+            how=how + (": " + said if said else ""),
+        )
 
     def stop(self) -> None:
         """End the clip being played (from any thread)."""

@@ -13,6 +13,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from boardctl.message import M_
 from hardware.errors import HardwareError
 
 #: a WAV header's size, before the samples (the canonical 44-byte header)
@@ -68,7 +69,7 @@ def fixed(data: bytes) -> bytes:
     fmt = _chunk(data, b"fmt ")
     samples = _chunk(data, b"data")
     if fmt is None or samples is None:
-        raise AudioError("the voice gave no sound (no WAV data): reinstall espeak-ng")
+        raise AudioError(M_("the voice gave no sound (no WAV data): reinstall espeak-ng"))
     fmt = fmt[:16]
     return (
         struct.pack("<4sI4s4sI", b"RIFF", 4 + 8 + len(fmt) + 8 + len(samples), b"WAVE", b"fmt ", 16)

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 
+from boardctl.message import M_
 from hardware.audio.base import AudioError, fixed
 
 #: espeak-ng's voice for each of the board's languages
@@ -66,17 +67,27 @@ class Espeak:
             )
         except FileNotFoundError:
             raise AudioError(
-                f"{self.command[0]} is not installed: install espeak-ng (sudo apt install "
-                "espeak-ng) for the voice, or turn the voice off"
+                M_(
+                    "{program} is not installed: install espeak-ng (sudo apt install"
+                    " espeak-ng) for the voice, or turn the voice off",
+                    program=self.command[0],
+                )
             ) from None
         except subprocess.TimeoutExpired:
             raise AudioError(
-                f"{self.command[0]} took over {RENDER_SECONDS:g} s for one sentence"
+                M_(
+                    "{program} took over {seconds} s for one sentence",
+                    program=self.command[0],
+                    seconds=f"{RENDER_SECONDS:g}",
+                )
             ) from None
         if done.returncode != 0:
             said = done.stderr.decode("utf-8", "replace").strip().splitlines()
             raise AudioError(
-                f"{self.command[0]} failed (exit status {done.returncode}"
-                f"{': ' + said[-1][:200] if said else ''}): reinstall espeak-ng"
+                M_(
+                    "{program} failed ({why}): reinstall espeak-ng",
+                    program=self.command[0],
+                    why=f"exit status {done.returncode}" + (": " + said[-1][:200] if said else ""),
+                )
             )
         return fixed(done.stdout)

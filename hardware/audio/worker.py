@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from boardctl.message import joined, said
 from boardctl.sound.cues import Cue, wav_of
 from hardware.audio.base import AudioError, AudioOutput, Clip
 
@@ -158,13 +159,13 @@ class Speaker:
     def fault(self) -> str | None:
         """What keeps the board from sounding now, or None."""
         with self._cond:
-            return "; ".join(self._faults.values()) or None
+            return joined(list(self._faults.values()), "; ") or None
 
     def state(self) -> dict[str, Any]:
         """The worker's figures and fault, JSON-ready."""
         with self._cond:
             return {
-                "fault": "; ".join(self._faults.values()) or None,
+                "fault": joined(list(self._faults.values()), "; ") or None,
                 "waiting": len(self._line),
                 "played": self.played,
                 "dropped": self.dropped,
@@ -262,7 +263,7 @@ class Speaker:
                 (text, u.language, u.volume), lambda: voice.render(text, u.language, u.volume)
             )
         except AudioError as exc:
-            self._fault("voice", str(exc))
+            self._fault("voice", said(exc))
             return b""  # the sentence is still handed on: the twin records it
         self._fault("voice", None)
         return wav
@@ -273,7 +274,7 @@ class Speaker:
         except AudioError as exc:
             with self._cond:
                 self.failed += 1
-            self._fault("speaker", str(exc))
+            self._fault("speaker", said(exc))
             return
         with self._cond:
             self.played += 1

@@ -9,6 +9,7 @@ from typing import Any
 
 from boardctl.engines.beeline.board import SIDES
 from boardctl.errors import BadNotation, excerpt
+from boardctl.message import M_
 
 #: the players' colours, seat 0 first (Black plays first)
 COLOURS = ("black", "red")
@@ -111,10 +112,10 @@ class Replace:
 
 Action = Mark | Node | Replace
 
-_HELP = (
-    "write Sf6ne (a straight, A angle, H sharp, on f6 leaving by the north-east side; "
-    "sides e ne nw w sw se), NBf6 (a NODE black up on f6; NR red up) or NBxf6/Hg7e "
-    "(a NODE replaces the MARK on f6, which goes on g7 leaving east)"
+_HELP = M_(
+    "write Sf6ne (a straight, A angle, H sharp, on f6 leaving by the north-east side;"
+    " sides e ne nw w sw se), NBf6 (a NODE black up on f6; NR red up) or NBxf6/Hg7e"
+    " (a NODE replaces the MARK on f6, which goes on g7 leaving east)"
 )
 
 
@@ -138,7 +139,9 @@ def parse_action(text: str, cells: frozenset[str] | None = None) -> Action:
         )
         named = [action.cell, action.to]
     else:
-        raise BadNotation(f"{excerpt(text)} is not a Beeline action; {_HELP}")
+        raise BadNotation(
+            M_("{text} is not a Beeline action; {help}", text=excerpt(text), help=_HELP)
+        )
     if cells is not None:
         for cell in named:
             if cell not in cells:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from boardctl.engines.duploline.board import POSITION
 from boardctl.errors import BadNotation, excerpt
+from boardctl.message import M_
 
 COLOURS = ("white", "black")
 
@@ -71,8 +72,11 @@ def parse_action(text: str) -> Action:
     m = _ACTION.fullmatch(text.strip())
     if m is None:
         raise BadNotation(
-            f"{excerpt(text)} is not a DuploLine action; write D+d4 or R+d4 to add a disc or ring, "
-            "Dd4-e4 or Rd4-e4 to move one"
+            M_(
+                "{text} is not a DuploLine action; write D+d4 or R+d4 to add a disc or ring,"
+                " Dd4-e4 or Rd4-e4 to move one",
+                text=excerpt(text),
+            )
         )
     kind = Kind(m.group(1))
     cells = [c for c in m.group(2, 3, 4) if c is not None]

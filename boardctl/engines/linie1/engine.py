@@ -53,7 +53,7 @@ from boardctl.engines.linie1.values import (
 from boardctl.engines.linie1.values import Options as _Options
 from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
-from boardctl.message import M_, Mn_, Mp_
+from boardctl.message import M_, Mn_, Mp_, and_list
 
 #: the lines' colours as the board data names them, in words for people
 LINE_COLOUR_WORDS = {
@@ -63,6 +63,25 @@ LINE_COLOUR_WORDS = {
     "blue": Mp_("colour", "blue"),
     "white": Mp_("colour", "white"),
     "black": Mp_("colour", "black"),
+}
+
+#: the tile kinds of the board data shipped, in words for people (a board data
+#: file's own kinds are named as it writes them)
+TILE_WORDS = {
+    "straight": Mp_("tile", "straight"),
+    "curve": Mp_("tile", "curve"),
+    "straight with a branch": Mp_("tile", "straight with a branch"),
+    "straight with a branch, mirrored": Mp_("tile", "straight with a branch, mirrored"),
+    "two curves from one side": Mp_("tile", "two curves from one side"),
+    "two opposite curves": Mp_("tile", "two opposite curves"),
+    "straight and both curves to one side": Mp_("tile", "straight and both curves to one side"),
+    "one side to all three others": Mp_("tile", "one side to all three others"),
+    "four curves": Mp_("tile", "four curves"),
+    "crossing": Mp_("tile", "crossing"),
+    "straight and two diagonal curves": Mp_("tile", "straight and two diagonal curves"),
+    "straight and two diagonal curves, mirrored": Mp_(
+        "tile", "straight and two diagonal curves, mirrored"
+    ),
 }
 
 HAND = 5
@@ -99,9 +118,9 @@ TILE_PAINT = "#e6dcc4"
 
 _LAY_PART = r"([a-z]\d{1,2}):(\d{1,2}[NESW])"
 _LAY = re.compile(rf"{_LAY_PART}(?:\+{_LAY_PART})?")
-_NOTATION_HELP = (
-    "write e5:3E (lay or exchange a tile), e5:4N+e6:3S (exchange two side by side), pass, "
-    "draw:3, take:3, deal:L3, deal:B2, start:t2a/B3, roll:4, roll:H or >d5-d6-e6 (drive)"
+_NOTATION_HELP = M_(
+    "write e5:3E (lay or exchange a tile), e5:4N+e6:3S (exchange two side by side), pass,"
+    " draw:3, take:3, deal:L3, deal:B2, start:t2a/B3, roll:4, roll:H or >d5-d6-e6 (drive)"
 )
 
 
@@ -1131,7 +1150,13 @@ class Linie1(Engine[State, Action]):
 
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
-            raise BadNotation(f"{excerpt(text)} is not a Linie 1 action: {_NOTATION_HELP}")
+            raise BadNotation(
+                M_(
+                    "{text} is not a Linie 1 action: {help}",
+                    text=excerpt(text),
+                    help=_NOTATION_HELP,
+                )
+            )
         s = text.strip()
         geo = self.geo
         if s == "pass":
@@ -1179,7 +1204,13 @@ class Linie1(Engine[State, Action]):
             return Drive(tuple(sites))
         m = _LAY.fullmatch(s)
         if m is None:
-            raise BadNotation(f"{excerpt(text)} is not a Linie 1 action: {_NOTATION_HELP}")
+            raise BadNotation(
+                M_(
+                    "{text} is not a Linie 1 action: {help}",
+                    text=excerpt(text),
+                    help=_NOTATION_HELP,
+                )
+            )
         parts = []
         for cell_name, code_name in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
             if cell_name is None:
@@ -1442,19 +1473,23 @@ class Linie1(Engine[State, Action]):
                 colour=LINE_COLOUR_WORDS.get(colour, colour),
             )
             pieces.append(PieceSpec(car, name, look=look))
+        named = {p.code: p.name for p in pieces}
         for s in subsets:
             if len(s) > 1:
-                pieces.append(PieceSpec("+".join(s), " and ".join(s), parts=s))
-        # the tiles' with their stop signs and streetcars on them
+                pieces.append(PieceSpec("+".join(s), and_list([named[c] for c in s]), parts=s))
+        # the tiles with their stop signs and streetcars on them: thousands, so
+        # named in plain English here and in words where one is shown
+        # (BoardSpec.named), not each made a text for people at start-up
         extras = [(stop, stop + s) for stop in ((), ("stop",)) for s in subsets]
         withs = [(e, "+".join(("", *e)), " with " + ", ".join(e)) for _, e in extras if e]
         for code, name in geo.code_names.items():
             kind = geo.data.tiles[(code >> 2) - 1]
             turn = code & 3
-            title = f"{kind.name} tile {name}"
+            title = M_("{kind} tile {name}", kind=TILE_WORDS.get(kind.name, kind.name), name=name)
             pieces.append(PieceSpec(name, title, orientation=turn, look=self._tile_look(code)))
+            english = str(title)
             pieces += [
-                PieceSpec(name + plus, title + words, parts=(name, *extra), orientation=turn)
+                PieceSpec(name + plus, english + words, parts=(name, *extra), orientation=turn)
                 for extra, plus, words in withs
             ]
         return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players], cells="square")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from boardctl.engines.shiftago.geometry import CELL_INDEX, CELL_NAMES, TRACK_INDEX, TRACK_NAMES
 from boardctl.errors import BadNotation, excerpt
+from boardctl.message import M_
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,24 +59,30 @@ Action = Insert | Score
 
 _CELL_RE = "([a-g][1-7])"
 _SCORE_RE = re.compile(rf"x:{_CELL_RE}-{_CELL_RE}(?:/{_CELL_RE})?")
-_NOTATION_HELP = (
-    "write a track (W1..W7, E1..E7, Sa..Sg, Na..Ng) or a scoring line "
-    "(x:a1-e1, with 3-4 players x:a1-e1/e1)"
+_NOTATION_HELP = M_(
+    "write a track (W1..W7, E1..E7, Sa..Sg, Na..Ng) or a scoring line"
+    " (x:a1-e1, with 3-4 players x:a1-e1/e1)"
 )
+
+
+def _not_an_action(text: object) -> BadNotation:
+    return BadNotation(
+        M_("{text} is not a Shiftago action: {help}", text=excerpt(text), help=_NOTATION_HELP)
+    )
 
 
 def parse_action(text: str) -> Action:
     """Read ``W3``, ``Sd``, ``x:a1-e1`` or ``x:a1-d1/d1``; :class:`BadNotation`
     for anything else."""
     if not isinstance(text, str):
-        raise BadNotation(f"{excerpt(text)} is not a Shiftago action: {_NOTATION_HELP}")
+        raise _not_an_action(text)
     s = text.strip()
     track = TRACK_INDEX.get(s)
     if track is not None:
         return Insert(track)
     m = _SCORE_RE.fullmatch(s)
     if m is None:
-        raise BadNotation(f"{excerpt(text)} is not a Shiftago action: {_NOTATION_HELP}")
+        raise _not_an_action(text)
     a, b, keep = m.groups()
     if a == b:
         raise BadNotation(f"{excerpt(text)}: a line needs two different end cells")
