@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from boardctl.errors import BoardctlError
@@ -176,6 +176,9 @@ class Seats:
     """The seats of a game, in seat order; seats past the last listed are hands."""
 
     listed: tuple[Seat, ...] = ()
+    #: how many seats were written, the hands left off the end included (a
+    #: game must have that many players)
+    named: int = field(default=0, compare=False)
 
     @classmethod
     def from_str(cls, text: str) -> Seats:
@@ -192,7 +195,7 @@ class Seats:
         listed = list(self.listed)
         while listed and not listed[-1].apart:
             listed.pop()
-        return Seats(tuple(listed))
+        return Seats(tuple(listed), max(self.named, len(self.listed)))
 
     def __getitem__(self, seat: int) -> Seat:
         return self.listed[seat] if 0 <= seat < len(self.listed) else Seat()
@@ -238,9 +241,11 @@ class Seats:
 
     def check(self, players: int, game: str) -> Seats:
         """These seats, refused if they are more than ``game``'s ``players``."""
-        if len(self.listed) > players:
+        count = max(len(self.listed), self.named)
+        if count > players:
+            written = ",".join([str(self), *[HANDS] * (count - len(self.listed))]).lstrip(",")
             raise SeatError(
-                f"seats {str(self)!r} name {len(self.listed)} seats, and this game of {game} "
+                f"seats {written!r} name {count} seats, and this game of {game} "
                 f"has {players} players: name one seat per player"
             )
         boards = {s.board for s in self.listed if s.remote}

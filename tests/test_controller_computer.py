@@ -304,6 +304,15 @@ def test_seats_that_do_not_fit_the_game_are_refused() -> None:
         Controller(profile_for(engine), seats=Seats.from_str("computer:2"))
 
 
+def test_a_seat_of_hands_more_than_the_game_has_is_refused_not_dropped() -> None:
+    """A third seat for a game of two is a mistake of the one who wrote it,
+    hands or not: it is named, not left out without a word."""
+    with pytest.raises(ControllerError, match=r"'hands,computer:2,hands' name 3 seats.*2 players"):
+        _controller("shiftago", "hands,computer:2,hands")
+    # the hands listed last within the game's seats are still the default
+    assert Seats.from_str("computer:2,hands") == Seats.from_str("computer:2")
+
+
 def test_the_computers_whole_turn_of_two_actions_is_shown_and_taken_made_at_once() -> None:
     c, thinker = _controller("duploline", "hands,computer:3")
     table = Table(c)
