@@ -4,12 +4,12 @@ the phase, the task, why the board is wrong and the command line's own words."""
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from twin_support import wait_for
 
 from boardctl import config
 from boardctl.cli.main import main
@@ -21,16 +21,6 @@ from hardware.sim_sensing import ScriptedSource
 
 PROFILE = load_profile("shiftago-colour")
 BLUE = 2  # the profile's code for a marble of player 0
-
-
-def _wait(predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    tick = threading.Event()
-    while not predicate():
-        if time.monotonic() > end:
-            return False
-        tick.wait(0.01)
-    return True
 
 
 @contextmanager
@@ -51,11 +41,15 @@ def _wrong_board(tmp_path: Path, language: str = "en") -> Iterator[Path]:
     thread = threading.Thread(target=daemon.run)
     thread.start()
     try:
-        assert _wait(daemon.ready.is_set)
+        wait_for(daemon.ready.is_set, 10.0, "the daemon ready")
         d4 = PROFILE.site("d4").channel
         assert d4 is not None
         source.set(d4, BLUE)
-        assert _wait(lambda: request(sock, {"cmd": "status"}).get("phase") == "wrong_board")
+        wait_for(
+            lambda: request(sock, {"cmd": "status"}).get("phase") == "wrong_board",
+            10.0,
+            "the wrong board",
+        )
         yield sock
     finally:
         daemon.stop()
