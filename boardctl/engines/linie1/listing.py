@@ -28,6 +28,7 @@ asks about), the LEDs, ``task`` and the computer.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import compress
 
 from boardctl.engines.linie1.geometry import BUILDING, EDGE, TERMINAL, Geometry, opposite
 from boardctl.engines.linie1.values import Lay
@@ -35,6 +36,11 @@ from boardctl.engines.linie1.values import Lay
 #: layouts kept linked to the one they were made from: the chain is cut every
 #: this many lays (a cut layout works its boards out whole when asked)
 KEEP = 16
+
+
+#: what a layout holds until its boards are worked out (never changed)
+_NONE: list[int] = []
+_FOUND_NONE: dict[int, tuple[int, tuple[Lay, ...]]] = {}
 
 
 class Rails:
@@ -70,13 +76,12 @@ class Rails:
         self.changed = changed
         self.depth: int = 0 if parent is None else parent.depth + 1
         self.tile = -1
-        self.rail: list[int] = []
-        self.upg: list[int] = []
-        self.ok: list[int] = []
-        #: the track cells without a tile
+        self.rail: list[int] = _NONE
+        self.upg: list[int] = _NONE
+        self.ok: list[int] = _NONE
         self.empty = 0
-        self.fit: list[int] = []
-        self.found: dict[int, tuple[int, tuple[Lay, ...]]] = {}
+        self.fit: list[int] = _NONE
+        self.found: dict[int, tuple[int, tuple[Lay, ...]]] = _FOUND_NONE
         if parent is not None and self.depth % KEEP == 0:
             up = parent
             for _ in range(KEEP - 2):
@@ -105,13 +110,16 @@ class Placements:
 
     def __init__(self, geo: Geometry) -> None:
         self.geo = geo
-        w2 = geo.width * geo.width
+        w = self.width = geo.width
+        w2 = w * w
+        assert geo.offsets == (-w, 1, w, -1)  # north, east, south, west
         self.offsets = geo.offsets
         self.track = sum(1 << c for c in geo.track_cells)
         self.terminal = sum(1 << c for c in range(w2) if geo.kind[c] == TERMINAL)
         #: the edge and the buildings: no rail may lead into them
         self.wall = sum(1 << c for c in range(w2) if geo.kind[c] in (EDGE, BUILDING))
-        self.all = (1 << w2) - 1
+        #: what takes no rail from a neighbour's side: the wall and the terminals
+        self.taken = self.wall | self.terminal
         sides = geo.sides
         canon = [c for k in range(1, geo.kinds + 1) for c in geo.codes_of[k]]
         #: per code: the sides of its rails
@@ -214,54 +222,55 @@ class Placements:
         ``b`` faces ``x``): a terminal takes a rail and leaves none; the edge
         and a building take none; a tile takes one where it has a rail on
         ``b`` and none where it has not. An empty track cell takes a rail if
-        some other side of it is not closed (its rail could leave there), and
-        none if no rail leads into its other sides, or at least two of them
-        are not closed (rule e: what leads in can still be continued). A side
-        of an empty cell is closed by the edge, a building or a tile without a
-        rail towards it."""
-        tile, rail = r.tile, r.rail
-        track, wall, term = self.track, self.wall, self.terminal
-        empty = track & ~tile
-        offsets = self.offsets
-        # per side e of an empty cell: a rail leads in; it is not closed
-        req = [0, 0, 0, 0]
-        free = [0, 0, 0, 0]
-        for e in range(4):
-            off = offsets[e]
-            back = rail[(e + 2) & 3]
-            shut = wall | (tile & ~back)
-            if off > 0:
-                req[e] = back >> off & empty
-                free[e] = empty & ~(shut >> off)
-            else:
-                req[e] = back << -off & empty
-                free[e] = empty & ~(shut << -off)
-        ok = [0] * 8
-        taken = term | wall
-        for b in range(4):
-            e1, e2, e3 = (b + 1) & 3, (b + 2) & 3, (b + 3) & 3
-            f1, f2, f3 = free[e1], free[e2], free[e3]
-            rail_in = term | rail[b] | f1 | f2 | f3
-            bare_in = (
-                taken
-                | (tile & ~rail[b])
-                | (empty & ~(req[e1] | req[e2] | req[e3]))
-                | (f1 & f2)
-                | (f1 & f3)
-                | (f2 & f3)
-            )
-            # seen from the cell on the other side: that cell's side d = opposite(b)
-            d = (b + 2) & 3
-            off = offsets[d]
-            if off > 0:
-                ok[d] = rail_in >> off & track
-                ok[4 + d] = bare_in >> off & track
-            else:
-                ok[d] = rail_in << -off & track
-                ok[4 + d] = bare_in << -off & track
+        some other side of it is open (its rail could leave there), and none
+        if no rail leads into its other sides, or at least two of them are
+        open (rule e: what leads in can still be continued). A side of an
+        empty cell is shut by the edge, a building or a tile without a rail
+        towards it.
+
+        The boards are worked out for ``j`` per side ``b`` and moved one cell
+        to ``x``; the sides are north, east, south, west (0 to 3), a cell's
+        neighbours ``-w``, ``+1``, ``+w``, ``-1`` away (``w`` the frame's
+        width). Only the bits of track cells are meant."""
+        tile = r.tile
+        r0, r1, r2, r3 = r.rail
+        w = self.width
+        wall = self.wall
+        term = self.terminal
+        taken = self.taken
+        empty = self.track ^ tile
+        # the tiles without a rail on each side
+        b0, b1, b2, b3 = tile ^ r0, tile ^ r1, tile ^ r2, tile ^ r3
+        # per side of an empty cell: a rail leads in (q), it is open (f)
+        q0 = r2 << w & empty
+        f0 = empty & ~((wall | b2) << w)
+        q1 = r3 >> 1 & empty
+        f1 = empty & ~((wall | b3) >> 1)
+        q2 = r0 >> w & empty
+        f2 = empty & ~((wall | b0) >> w)
+        q3 = r1 << 1 & empty
+        f3 = empty & ~((wall | b1) << 1)
+        f01 = f0 | f1
+        both01 = f0 & f1
+        # per side b of j (north, east, south, west), from j's other three
+        f12 = f1 | f2
+        rail_in = term | r0 | f12 | f3
+        bare_in = taken | b0 | (empty ^ (q1 | q2 | q3)) | (f1 & f2) | (f3 & f12)
+        ok2, ok6 = rail_in >> w, bare_in >> w  # x is north of j: x's south
+        f02 = f0 | f2
+        rail_in = term | r1 | f02 | f3
+        bare_in = taken | b1 | (empty ^ (q0 | q2 | q3)) | (f0 & f2) | (f3 & f02)
+        ok3, ok7 = rail_in << 1, bare_in << 1  # x is east of j: x's west
+        rail_in = term | r2 | f01 | f3
+        bare_in = taken | b2 | (empty ^ (q0 | q1 | q3)) | both01 | (f3 & f01)
+        ok0, ok4 = rail_in << w, bare_in << w  # x is south of j: x's north
+        rail_in = term | r3 | f01 | f2
+        bare_in = taken | b3 | (empty ^ (q0 | q1 | q2)) | both01 | (f2 & f01)
+        ok1, ok5 = rail_in >> 1, bare_in >> 1  # x is west of j: x's east
         r.empty = empty
         r.fit = [-1] * 16
-        r.ok = ok
+        r.found = {}
+        r.ok = [ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7]
 
     @staticmethod
     def fit(r: Rails, s: int) -> int:
@@ -269,10 +278,7 @@ class Placements:
         on the sides ``s``, were they empty."""
         ok = r.ok
         fit = r.fit[s] = (
-            (ok[0] if s & 1 else ok[4])
-            & (ok[1] if s & 2 else ok[5])
-            & (ok[2] if s & 4 else ok[6])
-            & (ok[3] if s & 8 else ok[7])
+            ok[4 - (s & 1) * 4] & ok[5 - (s & 2) * 2] & ok[6 - (s & 4)] & ok[7 - (s & 8) // 2]
         )
         return fit
 
@@ -366,7 +372,7 @@ class Placements:
                 elif not diff & (diff - 1):  # one lay more or fewer
                     i = (old & (diff - 1)).bit_count()
                     if board & diff:
-                        lays = (*lays[:i], row[diff.bit_length() - 1], *lays[i:])
+                        lays = lays[:i] + (row[diff.bit_length() - 1],) + lays[i:]  # noqa: RUF005 (faster)
                     else:
                         lays = lays[:i] + lays[i + 1 :]
                 elif diff.bit_count() * 2 <= board.bit_count():
@@ -461,7 +467,7 @@ def _spliced(lays: tuple[Lay, ...], old: int, new: int, row: list[Lay]) -> tuple
         diff ^= low
         i = (now & (low - 1)).bit_count()
         if new & low:
-            lays = (*lays[:i], row[low.bit_length() - 1], *lays[i:])
+            lays = lays[:i] + (row[low.bit_length() - 1],) + lays[i:]  # noqa: RUF005 (faster)
             now |= low
         else:
             lays = lays[:i] + lays[i + 1 :]
@@ -469,8 +475,14 @@ def _spliced(lays: tuple[Lay, ...], old: int, new: int, row: list[Lay]) -> tuple
     return lays
 
 
+#: ``bin()``'s digits as selectors for :func:`itertools.compress`
+_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
 def _read(board: int, row: list[Lay]) -> tuple[Lay, ...]:
     """The lays of ``row`` on the cells of ``board``, in order."""
+    if board.bit_count() > 12:  # a pass over the cells in C beats a step per bit
+        return tuple(compress(row, bin(board).encode()[:1:-1].translate(_DIGITS)))
     out = []
     while board:
         low = board & -board
