@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from functools import cached_property
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
@@ -316,18 +316,7 @@ class Linie1(Engine[State, Action]):
         return self._lay_phase(state)
 
     def _lay_phase(self, state: State) -> Iterator[Action]:
-        listing = self._listed(state)
-        actions = listing.actions
-        if actions is None:
-            starts = self._starts(state) if state.laid == 0 and not state.caught else ()
-            lays = listing.lays
-            assert lays is not None
-            if starts or not lays:
-                actions = (*starts, *lays) if lays else (*starts, _PASS)
-            else:
-                actions = lays  # the same tuple: nothing to copy
-            listing.actions = actions
-        return iter(actions)  # type: ignore[arg-type]
+        return iter(self._listed(state).actions)  # type: ignore[arg-type]
 
     def _starts(self, state: State) -> tuple[Start, ...]:
         """The starts of the player to act, in order (kept per what is taken)."""
@@ -538,39 +527,45 @@ class Linie1(Engine[State, Action]):
         return Placements(self.geo)
 
     def _listed(self, state: State) -> Listing:
-        """The state's :class:`~.listing.Listing` with its lays, made the
-        first time (from the boards of its layout, see :mod:`.listing`)."""
+        """The state's :class:`~.listing.Listing` with its actions, made the
+        first time (from the boards of its layout, see :mod:`.listing`): the
+        starts of a trip, the lays of one tile, the exchanges of two, made
+        into one tuple at once; ``pass`` when no tile can be laid."""
         listing = state._listing
         if listing is None:
             listing = Listing()
             object.__setattr__(state, "_listing", listing)
-        if listing.lays is not None:
+        if listing.actions is not None:
             return listing
+        starts = self._starts(state) if state.laid == 0 and not state.caught else ()
+        listing.first = len(starts)
         hand = state.hands[state.player]
         if not any(hand):
-            listing.lays = ()
+            listing.actions = (*starts, _PASS)
             return listing
         place = self._place
         rails = place.boards(_rails_of(state))
         codes = listing.codes = place.hand_codes(hand)
-        lays = tuple(chain.from_iterable(place.lays(rails, codes)))
+        pieces: list[tuple[object, ...]] = [starts] if starts else []
+        pieces += place.lays(rails, codes)
         if state.laid == 0:
             listing.doubles = tuple(place.doubles(rails, hand, codes))
-            lays += listing.doubles
-        listing.lays = lays
+            pieces.append(listing.doubles)
+        actions = tuple(chain.from_iterable(pieces))
+        listing.count = len(actions) - listing.first
+        listing.actions = actions if listing.count else (*starts, _PASS)
         return listing
 
     def _lays(self, state: State, only: frozenset[int] | None = None) -> Iterator[Lay]:
         """The lays in ``state``, or (``only``) those that lay on one of these
         cells, in the same order."""
         if only is None:
-            lays = self._listed(state).lays
-            assert lays is not None
-            return iter(lays)
+            listed = self._listed(state)
+            return islice(listed.actions, listed.first, listed.first + listed.count)  # type: ignore[arg-type]
         place = self._place
         rails = place.boards(_rails_of(state))
         listing = state._listing
-        if listing is not None and listing.lays is not None:
+        if listing is not None and listing.actions is not None:
             codes, doubles = listing.codes, listing.doubles
         else:  # not listed: the lays on these cells alone
             hand = state.hands[state.player]

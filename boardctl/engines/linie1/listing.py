@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import compress
 
-from boardctl.engines.linie1.geometry import BUILDING, EDGE, TERMINAL, Geometry, opposite
+from boardctl.engines.linie1.geometry import BUILDING, EDGE, TERMINAL, Geometry
 from boardctl.engines.linie1.values import Lay
 
 #: layouts kept linked to the one they were made from: the chain is cut every
@@ -92,17 +92,19 @@ class Rails:
 
 
 class Listing:
-    """The lays of one position: the hand's tile ``codes`` in order,
-    ``doubles`` the exchanges of two tiles, ``lays`` all of them in order,
-    ``actions`` every legal action in order (once listed)."""
+    """The legal actions of one position while tiles are laid: ``actions``
+    all of them in order (once listed), the first ``first`` of them the starts
+    of a trip, then ``count`` lays; the hand's tile ``codes`` in order and
+    ``doubles`` the exchanges of two tiles (the last lays)."""
 
-    __slots__ = ("actions", "codes", "doubles", "lays")
+    __slots__ = ("actions", "codes", "count", "doubles", "first")
 
     def __init__(self) -> None:
         self.codes: tuple[int, ...] = ()
         self.doubles: tuple[Lay, ...] = ()
-        self.lays: tuple[Lay, ...] | None = None
         self.actions: tuple[object, ...] | None = None
+        self.first = 0
+        self.count = 0
 
 
 class Placements:
@@ -132,6 +134,12 @@ class Placements:
                 s = sides[c]
                 if not (s & ~rail) and not (~s & 15 & ~bare):
                     self.fits[rb] |= 1 << c
+        #: per set of rails: the boards of ``Rails.ok`` that take it, side by side
+        self.sides_ok = [tuple(d if s >> d & 1 else 4 + d for d in range(4)) for s in range(16)]
+        #: per tile code: the sides of its rails, one by one
+        self.rail_sides = [
+            tuple(d for d in range(4) if sides[c] >> d & 1) for c in range(len(sides))
+        ]
         #: per tile code: the codes that may replace it (none for a tile with trees)
         self.upgrades = [() if geo.trees[c] else geo.upgrades[c] for c in range(len(sides))]
         #: per tile code: its upgrades as bits
@@ -140,6 +148,8 @@ class Placements:
         self.side_bits = [sum(1 << c for c in canon if sides[c] >> d & 1) for d in range(4)]
         #: per set of kinds in a hand (a bit per kind): its codes in order
         self.hand_memo: dict[int, tuple[int, ...]] = {}
+        #: per hand's codes: those with a rail on each side
+        self.by_side: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         #: every single-tile Lay of a code, made when the code is first listed:
         #: lay[code][cell]
         self.lay: list[list[Lay] | None] = [None] * len(sides)
@@ -190,7 +200,7 @@ class Placements:
         assert parent is not None and parent.tile >= 0
         before = parent.tiles
         tiles = r.tiles
-        sides = self.sides
+        rail_sides = self.rail_sides
         upgrades = self.upgrades
         tile = parent.tile
         rail = parent.rail.copy()
@@ -199,18 +209,14 @@ class Placements:
             bit = 1 << c
             old = before[c]
             if old:
-                s = sides[old]
-                for d in range(4):
-                    if s >> d & 1:
-                        rail[d] &= ~bit
+                for d in rail_sides[old]:
+                    rail[d] ^= bit
                 for u in upgrades[old]:
-                    upg[u] &= ~bit
+                    upg[u] ^= bit
             code = tiles[c]
             tile |= bit
-            s = sides[code]
-            for d in range(4):
-                if s >> d & 1:
-                    rail[d] |= bit
+            for d in rail_sides[code]:
+                rail[d] |= bit
             for u in upgrades[code]:
                 upg[u] |= bit
         r.tile, r.rail, r.upg = tile, rail, upg
@@ -272,23 +278,15 @@ class Placements:
         r.found = {}
         r.ok = [ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7]
 
-    @staticmethod
-    def fit(r: Rails, s: int) -> int:
-        """The cells of layout ``r`` (worked out) that take a tile with rails
-        on the sides ``s``, were they empty."""
-        ok = r.ok
-        fit = r.fit[s] = (
-            ok[4 - (s & 1) * 4] & ok[5 - (s & 2) * 2] & ok[6 - (s & 4)] & ok[7 - (s & 8) // 2]
-        )
-        return fit
-
     def board(self, r: Rails, code: int) -> int:
         """The cells of layout ``r`` (worked out) where tile ``code`` may be
         laid, or may replace the tile there."""
         s = self.sides[code]
         fit = r.fit[s]
         if fit < 0:
-            fit = self.fit(r, s)
+            ok = r.ok
+            i0, i1, i2, i3 = self.sides_ok[s]
+            fit = r.fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
         return fit & (r.empty | r.upg[code])
 
     @staticmethod
@@ -337,12 +335,14 @@ class Placements:
         bits), else read off the code's board."""
         found = r.found
         fit = r.fit
+        ok = r.ok
         empty = r.empty
         upg = r.upg
         sides = self.sides
+        sides_ok = self.sides_ok
         rows = self.lay
         up = r.parent
-        near = up.found if up is not None else {}
+        near = up.found if up is not None else found
         out = []
         for code in codes:
             got = found.get(code)
@@ -352,35 +352,23 @@ class Placements:
             s = sides[code]
             board = fit[s]
             if board < 0:
-                board = self.fit(r, s)
+                i0, i1, i2, i3 = sides_ok[s]
+                board = fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
             board &= empty | upg[code]
-            row = rows[code] or self._lays_of_code(code)
             before = near.get(code)
             if before is None and up is not None:
-                # the nearest layout before this one that listed the code
-                far = up.parent
-                while far is not None:
-                    before = far.found.get(code)
-                    if before is not None:
-                        break
-                    far = far.parent
-            if before is not None:
-                old, lays = before
-                diff = old ^ board
-                if not diff:
-                    pass
-                elif not diff & (diff - 1):  # one lay more or fewer
-                    i = (old & (diff - 1)).bit_count()
-                    if board & diff:
-                        lays = lays[:i] + (row[diff.bit_length() - 1],) + lays[i:]  # noqa: RUF005 (faster)
-                    else:
-                        lays = lays[:i] + lays[i + 1 :]
-                elif diff.bit_count() * 2 <= board.bit_count():
-                    lays = _spliced(lays, old, board, row)
-                else:
-                    lays = _read(board, row)
+                before = _listed_before(up.parent, code)
+            if before is None:
+                lays = _read(board, rows[code] or self._lays_of_code(code))
             else:
-                lays = _read(board, row)
+                old, lays = before
+                if old != board:
+                    row = rows[code]
+                    assert row is not None  # made when the code was first listed
+                    if (old ^ board).bit_count() * 2 <= board.bit_count():
+                        lays = _spliced(lays, old, board, row)
+                    else:
+                        lays = _read(board, row)
             found[code] = (board, lays)
             out.append(lays)
         return out
@@ -400,46 +388,57 @@ class Placements:
                     yield row[low.bit_length() - 1]
                     b ^= low
 
-    def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> Iterator[Lay]:
+    def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> list[Lay]:
         """The exchanges of two tiles side by side, not yet joined, each
         joined to the other by the tiles that replace them, in order: by the
         first cell, east before south, then by the tiles' codes."""
+        out: list[Lay] = []
         if sum(hand) < 2:
-            return
-        geo = self.geo
-        tiles = r.tiles
+            return out
         upg = r.upg
+        # per side, the cells whose tile a code of the hand with a rail on
+        # that side may replace
+        by_side = self.by_side.get(codes)
+        if by_side is None:
+            by_side = self.by_side[codes] = tuple(
+                tuple(c for c in codes if self.sides[c] >> d & 1) for d in range(4)
+            )
+        n = e = s = w = 0
+        for code in by_side[0]:
+            n |= upg[code]
+        for code in by_side[1]:
+            e |= upg[code]
+        for code in by_side[2]:
+            s |= upg[code]
+        for code in by_side[3]:
+            w |= upg[code]
+        width = self.width
+        east = e & ~r.rail[1] & (w >> 1)
+        south = s & ~r.rail[2] & (n >> width)
+        pairs = east | south
+        if not pairs:
+            return out
+        tiles = r.tiles
         masks = self.masks
-        # the cells whose tile a code of the hand may replace
-        can = 0
         bits = 0
         for code in codes:
-            can |= upg[code]
             bits |= 1 << code
-        if not can:
-            return
-        east = can & ~r.rail[1] & (can >> 1)
-        south = can & ~r.rail[2] & (can >> geo.width)
-        pairs = east | south
         fits = self.fits
         upgrade = self.upgrade_bits
         side_bits = self.side_bits
-        offsets = geo.offsets
         while pairs:
             low = pairs & -pairs
             a = low.bit_length() - 1
             pairs ^= low
             old_a = tiles[a]
-            for d in (1, 2):  # east and south neighbours: each pair once
-                if not (east if d == 1 else south) & low:
+            for d, b, there in ((1, a + 1, east), (2, a + width, south)):
+                if not there & low:  # east and south neighbours: each pair once
                     continue
-                b = a + offsets[d]
-                old_b = tiles[b]
-                e = opposite(d)
-                m_a = fits[masks(r, a) | 1 << (d + 4)] & upgrade[old_a] & bits & side_bits[d]
+                m_a = fits[masks(r, a) | 16 << d] & upgrade[old_a] & bits & side_bits[d]
                 if not m_a:
                     continue
-                m_b = fits[masks(r, b) | 1 << (e + 4)] & upgrade[old_b] & bits & side_bits[e]
+                d_b = (d + 2) & 3
+                m_b = fits[masks(r, b) | 16 << d_b] & upgrade[tiles[b]] & bits & side_bits[d_b]
                 if not m_b:
                     continue
                 # the codes in order (an upgrade's codes are in order too)
@@ -454,25 +453,39 @@ class Placements:
                         cb = low_b.bit_length() - 1
                         kb = cb >> 2
                         if hand[kb] - (kb == ca >> 2) > 0:
-                            yield Lay(((a, ca), (b, cb)))
+                            out.append(Lay(((a, ca), (b, cb))))
+        return out
+
+
+def _listed_before(r: Rails | None, code: int) -> tuple[int, tuple[Lay, ...]] | None:
+    """The board and lays of ``code`` in ``r`` or the nearest layout before it
+    that listed the code."""
+    while r is not None:
+        got = r.found.get(code)
+        if got is not None:
+            return got
+        r = r.parent
+    return None
 
 
 def _spliced(lays: tuple[Lay, ...], old: int, new: int, row: list[Lay]) -> tuple[Lay, ...]:
     """``lays`` (one per bit of board ``old``, in order) changed to one per
-    bit of board ``new``: only the bits that differ are inserted or removed."""
+    bit of board ``new``: only the bits that differ are inserted or removed,
+    from the last cell back (the places before it stay as they were). One
+    list and one tuple made, whatever the bits (slices made more, and each
+    object made brings the collection of cycles nearer)."""
+    out = list(lays)
     diff = old ^ new
-    now = old
     while diff:
-        low = diff & -diff
-        diff ^= low
-        i = (now & (low - 1)).bit_count()
-        if new & low:
-            lays = lays[:i] + (row[low.bit_length() - 1],) + lays[i:]  # noqa: RUF005 (faster)
-            now |= low
+        top = diff.bit_length() - 1
+        bit = 1 << top
+        diff ^= bit
+        i = (old & (bit - 1)).bit_count()
+        if new & bit:
+            out.insert(i, row[top])
         else:
-            lays = lays[:i] + lays[i + 1 :]
-            now ^= low
-    return lays
+            del out[i]
+    return tuple(out)
 
 
 #: ``bin()``'s digits as selectors for :func:`itertools.compress`
