@@ -552,6 +552,8 @@ class Log:
         self.telling = False
         #: when each action was recorded, and whether it was told
         self.recorded_at: list[tuple[float, bool]] = []
+        #: the actions amended (:mod:`boardctl.controller.amending`), each time
+        self.amended: list[list[str]] = []
 
     def begin(
         self, game: str, options: Mapping[str, Any], seed: int | None = None, seats: Any = None
@@ -563,9 +565,16 @@ class Log:
         self.moves.append(move)
         self.recorded_at.append((self._clock(), self.telling))
 
-    def undo(self, steps: int) -> None:
-        self.history.append(f"undo {steps}")
+    def undo(self, steps: int, amended: bool = False) -> None:
         del self.moves[len(self.moves) - steps :]
+        if amended:
+            # the hand went on before they were final: what it finished is
+            # the record; the players saw the amended actions for a moment
+            self.amended.append(self.history[len(self.history) - steps :])
+            del self.history[len(self.history) - steps :]
+            del self.recorded_at[len(self.recorded_at) - steps :]
+        else:
+            self.history.append(f"undo {steps}")
 
     def finish(self, result: Mapping[str, Any]) -> None:
         pass
@@ -592,6 +601,8 @@ class Outcome:
     #: before it (the hand letting go; on a GPIO board, the debounce time
     #: before) to its record (the loop's work not counted)
     felt: list[float] = field(default_factory=list)
+    #: the actions recorded and then amended by the hand going on, each time
+    amended: list[list[str]] = field(default_factory=list)
 
 
 def _event(profile: BoardProfile, step: Mapping[str, Any]) -> list[SensorEvent]:
@@ -617,16 +628,22 @@ def lit(profile: BoardProfile, frames: Sequence[Frame], colour: tuple[int, int, 
 
 
 def run(
-    data: Mapping[str, Any], *, settle: float | None = None, settle_gated: float | None = None
+    data: Mapping[str, Any],
+    *,
+    settle: float | None = None,
+    settle_gated: float | None = None,
+    amend: float | None = None,
 ) -> Outcome:
     """Play a trace through the controller's loop on a fake clock, with the
-    daemon's settle times or these."""
+    daemon's settle times and amend window or these."""
     profile = load_profile(data["profile"])
     timing = Timing(**data.get("timing", {}))
     if settle is not None:
         timing = dataclasses.replace(timing, settle=settle)
     if settle_gated is not None:
         timing = dataclasses.replace(timing, settle_gated=settle_gated)
+    if amend is not None:
+        timing = dataclasses.replace(timing, amend=amend)
     clock = Clock()
     log = Log(clock)
     start = list(data.get("start", []))
@@ -648,7 +665,7 @@ def run(
     steps = sorted(data["steps"], key=lambda s: s["t"])
     checks = sorted(data.get("expect", {}).get("checks", []), key=lambda c: c["t"])
     end = float(data.get("end", max([s["t"] for s in steps] + [c["t"] for c in checks]) + 1))
-    out = Outcome(log.history, log.moves, 0)
+    out = Outcome(log.history, log.moves, 0, amended=log.amended)
     last = [controller.state]
     #: when a cell's reading changed or a gate broke
     readings: list[float] = []

@@ -41,6 +41,10 @@ class Timing:
     #: (a marble pushed in: the gate is the hand's own evidence, a sleeve
     #: passing over a cell breaks none); never longer than ``settle``
     settle_gated: float = 0.06
+    #: an action read off the board stays amendable while the board changes
+    #: again within this long of the reading that completed it (a disc slid on,
+    #: a sleeve passing; :mod:`.amending`); no longer than ``settle``: none
+    amend: float = 0.0
     #: a wrong board shows red only after this much longer
     grace: float = 1.5
     #: a board held in an earlier position this long takes the moves back
