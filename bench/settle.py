@@ -20,7 +20,8 @@ done; a takeback counts as recorded), false flags (the board turned "wrong"
 more often than it was wrong), missed flags (a wrong board never flagged),
 wrong lights (a checkpoint whose phase, red, amber or legal sites were not what the
 trace expects), and the traces with any of these (of them, the known misreads:
-a trace's ``xfail``, or its ``xfail_settle`` at that settle time or shorter);
+a trace's ``xfail``, or its ``xfail_settle`` at that settle time or shorter with
+no amend window);
 amended: actions shown for a moment and then amended or withdrawn as the hand
 went on (the record ends right; the last move's light moved once).
 """
@@ -110,7 +111,7 @@ def main() -> None:
             found = misreads(data, outcome)
             total += found
             wrong = bool(found.total or found.checks)
-            was_known = wrong and known_misread(data, ms / 1000)
+            was_known = wrong and known_misread(data, ms / 1000, amend / 1000)
             bad += wrong
             bad_known += was_known
             felt += outcome.felt

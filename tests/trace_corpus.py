@@ -21,12 +21,7 @@ COLOUR, PRESENCE, DUPLO = "shiftago-colour", "shiftago-presence", "duploline"
 SHIFTAGO = (COLOUR, PRESENCE)
 EXPRESS = {"players": 2, "variant": "express"}
 
-#: the misreads known today, by cause (the xfail reasons)
-CAUSE_BIDI_TWO = (
-    "two sticks of two turns laid before the board settles between them are not read as "
-    "the two actions: the board is flagged wrong and nothing more is recorded"
-)
-#: misreads known at settle times shorter than the daemon's (the xfail_settle causes)
+#: misreads known at short settle times with no amend window (the xfail_settle causes)
 CAUSE_SLIDE = (
     "a board still for the settle time is read whatever it shows: a disc resting on a legal "
     "cell that long before it is slid on to its cell is recorded where it rested, and the "
@@ -662,7 +657,6 @@ def bidiline(profile: str) -> Iterator[Hands]:
     h.act(BIDI_GAME[5], pace=0.05)
     settled(h, 1.0)
     play(h, BIDI_GAME[6:8], 1.0)
-    h.expected_failure(CAUSE_BIDI_TWO)
     yield h
     h = Hands(
         "takeback-held", profile,

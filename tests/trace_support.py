@@ -383,8 +383,9 @@ class Hands:
         self.xfail = cause
 
     def expected_failure_at_settle(self, up_to: float, cause: str) -> None:
-        """The trace is read right at the daemon's settle time, but misread
-        when the board is accepted after ``up_to`` seconds still or fewer."""
+        """The trace is read right with the daemon's settle time and amend
+        window, but misread when the board is accepted after ``up_to`` seconds
+        still or fewer with no amend window."""
         self.xfail_settle = {"up_to": up_to, "cause": cause}
 
     # -- the file
@@ -794,12 +795,18 @@ def misreads(data: Mapping[str, Any], outcome: Outcome) -> Misreads:
     )
 
 
-def known_misread(data: Mapping[str, Any], settle: float | None = None) -> bool:
-    """Whether the trace is a known misread at ``settle`` (None: the daemon's)."""
+def known_misread(data: Mapping[str, Any], settle: float | None = None, amend: float = 0.0) -> bool:
+    """Whether the trace is a known misread at ``settle`` (None: the daemon's)
+    with an amend window of ``amend`` (none when no longer than ``settle``)."""
     if data.get("xfail"):
         return True
     short = data.get("xfail_settle")
-    return bool(short) and settle is not None and settle <= float(short["up_to"]) + 1e-9
+    return (
+        bool(short)
+        and settle is not None
+        and settle <= float(short["up_to"]) + 1e-9
+        and amend <= settle
+    )
 
 
 def verdict(data: Mapping[str, Any], outcome: Outcome) -> list[str]:
