@@ -21,12 +21,6 @@ COLOUR, PRESENCE, DUPLO = "shiftago-colour", "shiftago-presence", "duploline"
 SHIFTAGO = (COLOUR, PRESENCE)
 EXPRESS = {"players": 2, "variant": "express"}
 
-#: the misreads known today, by cause (the xfail reasons)
-CAUSE_BIDI_TOGETHER = (
-    "two sticks of two players laid less than the settle time apart are one board to read, "
-    "and chains are searched among one player's actions: the board is flagged wrong and "
-    "nothing more is recorded"
-)
 #: misreads known at short settle times with no amend window (the xfail_settle causes)
 CAUSE_SLIDE = (
     "a board still for the settle time is read whatever it shows: a disc resting on a legal "
@@ -708,7 +702,7 @@ def bidiline(profile: str) -> Iterator[Hands]:
     h = Hands(
         "two-sticks-together", profile,
         "both ends extended together, the second stick 30 ms after the first (d3-c3 then "
-        "f5-f4): both recorded",
+        "f5-f4): both recorded, in the order laid",
         options={}, start=BIDI_GAME[:4],
     )  # fmt: skip
     h.wait(1.0)
@@ -717,7 +711,6 @@ def bidiline(profile: str) -> Iterator[Hands]:
     h.act(BIDI_GAME[5], pace=0.05)
     settled(h, 1.0)
     play(h, BIDI_GAME[6:8], 1.0)
-    h.expected_failure(CAUSE_BIDI_TOGETHER)
     yield h
     h = Hands(
         "takeback-held", profile,

@@ -144,6 +144,9 @@ class Controller(Conditions):
         self._told_undone: tuple[int, tuple[str, ...]] | None = None
         #: the newest actions read off the board while they may be amended (:mod:`.amending`)
         self.amendable: Amendable | None = None
+        #: the board (its last change) and position a wrong board was last
+        #: read in the order its sites changed for
+        self._asked_in_time_order: tuple[float, Any] | None = None
         #: the last view's status (the next view keeps it while it says the same)
         self._status: Status | None = None
         configured = engines(
@@ -439,6 +442,8 @@ class Controller(Conditions):
             self.judge(deep=True)
         self.board.stalled(self.reconciler, self.match.state, now, self.timing.in_progress)
         verdict = self._amend(now, self._follow_open_choice())
+        if isinstance(verdict, Wrong) and self.settled_for() >= 0 and can("move_made", self.state):
+            verdict = self._in_time_order(verdict, now)
         if isinstance(verdict, Played):
             if self.settled_for() >= 0 and can("move_made", self.state):
                 self._play_from_board(verdict, now)
@@ -473,6 +478,22 @@ class Controller(Conditions):
         if self.state is not Phase.GAME_OVER and until > now:
             actions = tuple(o.action for o in verdict.path)
             self.amendable = Amendable(before, actions, self.match.state, now, until)
+
+    def _in_time_order(self, verdict: Wrong, now: float) -> Verdict:
+        """A settled board no action explains may show two players' actions
+        made less than the settle time apart: play the first, in the order
+        the sites changed (:meth:`.tracking.BoardTracker.first_in_time`),
+        asked once per board and position. The verdict to follow then."""
+        asked = (self.board.changed_at, self.match.state)
+        if asked == self._asked_in_time_order:
+            return verdict
+        self._asked_in_time_order = asked
+        first = self.board.first_in_time(self.reconciler, self.match.states)
+        if first is None:
+            return verdict
+        log.info("the board shows actions made together: read in the order made")
+        self._play_from_board(first, now)
+        return self.board.verdict
 
     def _amend(self, now: float, verdict: Verdict) -> Verdict:
         """The board changed again right after its newest actions were played:
