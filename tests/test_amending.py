@@ -148,6 +148,39 @@ def test_a_piece_lifted_after_the_window_is_a_takeback_offered_as_before() -> No
     assert c.state is Phase.TAKEBACK_OFFERED
 
 
+def test_a_move_sent_to_another_board_is_never_withdrawn_here_alone() -> None:
+    from boardctl.controller.opponent import Think
+    from boardctl.seats import Seats
+
+    class OtherBoard:
+        def __init__(self) -> None:
+            self.asked: list[Think] = []
+
+        def ask(self, request: Think) -> None:
+            self.asked.append(request)
+
+        def cancel(self) -> None:
+            pass
+
+    other = OtherBoard()
+    c = Controller(
+        profile_for(create("shiftago")),
+        seats=Seats.from_str("hands,remote:table-b"),
+        remote=other,
+        seeds=lambda: 500,
+        timing=TIMING,
+    )
+    table = Table(c, step=0.0)
+    table.wait(1.0)
+    _read(table, "a3", "p0", 1.0)
+    table.wait(0.07)
+    assert c.match.moves_text() == ["W3"] and len(other.asked) == 1
+    _read(table, "a3", None, 1.09)  # within the window: a sleeve would be withdrawn
+    table.wait(0.2)
+    assert c.match.moves_text() == ["W3"]
+    assert c.state is not Phase.AWAITING_MOVE
+
+
 def test_without_a_window_the_board_is_read_only_once_still_as_before() -> None:
     table = _table(timing=Timing(settle=0.06, amend=0.0, attract_after=0))
     c = table.controller

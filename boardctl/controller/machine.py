@@ -470,12 +470,15 @@ class Controller(Conditions):
 
     def _play_from_board(self, verdict: Played, now: float) -> None:
         """Play the actions the settled board shows; they stay amendable for
-        a moment (:mod:`.amending`), unless they end the game."""
+        a moment (:mod:`.amending`), unless they end the game or a seat is
+        played at another board (both boards keep one record: an action sent
+        there is never taken back here alone)."""
         before = tuple(self.match.states)
         completed_at = self.board.changed_at
         self.fire("move_made", steps_of(verdict.path))
         until = completed_at + self.timing.amend
-        if self.state is not Phase.GAME_OVER and until > now:
+        remote = self.opponent.seats.any_remote
+        if self.state is not Phase.GAME_OVER and until > now and not remote:
             actions = tuple(o.action for o in verdict.path)
             self.amendable = Amendable(before, actions, self.match.state, now, until)
 
