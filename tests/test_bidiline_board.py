@@ -60,6 +60,20 @@ def test_two_players_sticks_laid_20_ms_apart_are_both_recorded_in_the_order_laid
     assert c.state is Phase.AWAITING_MOVE
 
 
+def test_two_sticks_an_operator_undid_are_not_played_again_while_the_board_shows_them() -> None:
+    table = _table()
+    c = table.controller
+    table.hands("place d5-d6 A")
+    table.hands("place c3-d3 B")
+    assert c.match.moves_text() == ["A:d4-d5", "B:d4-d3", "A:d5-d6", "B:d3-c3"]
+    c.undo(table.now)
+    c.undo(table.now)
+    table.wait(c.timing.settle + c.timing.grace + 0.1)
+    assert c.match.moves_text() == ["A:d4-d5", "B:d4-d3"]
+    assert c.state is Phase.WRONG_BOARD
+    assert c.status()["undone_on_board"] == ["B:d3-c3", "A:d5-d6"]
+
+
 def test_lifting_the_last_stick_and_holding_takes_it_back() -> None:
     table = _table()
     c = table.controller

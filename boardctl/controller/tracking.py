@@ -33,6 +33,8 @@ from boardctl.sensing import SensorChange
 
 #: seconds within which a deadline counts as reached (float rounding, no more)
 SLACK = 1e-6
+#: the most times a settled wrong board is split at to be read in time order
+SPLITS = 8
 
 
 class BoardTracker:
@@ -196,12 +198,16 @@ class BoardTracker:
         sticks laid together, one at each end of the line): the sites that
         changed first, the others as they were, show one action, and the
         whole board shows the next one after it. That first action (the
-        rest is then judged after it), or None."""
+        rest is then judged after it), or None. Never on a board refused as
+        a move (it shows actions an operator undid), not yet set up, or
+        behind the game."""
+        if self.blocked is not None or not self.set_up or self.behind:
+            return None
         expected = reconciler.expect(states[-1]).layout
         diff = diff_sites(self.sensed, expected)
         when = self.site_changed
         times = sorted({when.get(s, 0.0) for s in diff})
-        for cut in times[:-1]:
+        for cut in times[:-1][:SPLITS]:
             early = dict(self.sensed)
             for site in diff:
                 if when.get(site, 0.0) > cut:
