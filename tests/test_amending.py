@@ -10,7 +10,7 @@ from controller_support import Table, profile_for
 
 from boardctl.controller.amending import Amendable
 from boardctl.controller.machine import Controller, Timing
-from boardctl.controller.reconcile import Played, Takeback, Verdict, Waiting, Wrong
+from boardctl.controller.reconcile import InProgress, Played, Takeback, Verdict, Waiting, Wrong
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
 from boardctl.engines import create
@@ -68,6 +68,14 @@ def test_a_board_the_game_after_the_action_explains_is_not_amended() -> None:
     played = Played(())
     assert _window().follow("s1", 1.2, 1.11, True, played, _never) == (None, 0)
     assert _window().follow("s1", 1.2, 1.11, True, Waiting(), _never) == (None, 0)
+
+
+def test_a_board_on_its_way_to_the_next_action_is_not_amended() -> None:
+    """A piece lifted for the turn's next action right after the first was
+    shown: the hand goes on with the game (the earlier position is not asked:
+    a move from the lifted cell to the first one would also explain it)."""
+    on_its_way = InProgress((), frozenset({"a4"}), frozenset())
+    assert _window().follow("s1", 1.2, 1.11, True, on_its_way, _never) == (None, 0)
 
 
 def test_the_window_closes_once_the_game_moved_on() -> None:

@@ -14,7 +14,8 @@ amendable while the board changes again within
 * if it settles as the position before that action (the sleeve has passed),
   the action is withdrawn at once, with no takeback offered;
 * if it settles as anything the game after the action explains (the next
-  action of the turn, the next player's move), nothing is amended.
+  action of the turn, the next player's move, or one on its way: a piece
+  lifted to be moved on), nothing is amended.
 
 Once the window has passed with the board unchanged, or the board went on,
 the action is final as any other. Pure: given the times, the states and the
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from boardctl.controller.reconcile import Played, Verdict, Waiting
+from boardctl.controller.reconcile import InProgress, Played, Verdict, Waiting
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +75,8 @@ class Amendable:
             window = replace(self, moved=True)
         if not settled:
             return window, 0
-        if isinstance(verdict, Waiting | Played):
-            return None, 0  # the game after the action explains the board
+        if isinstance(verdict, Waiting | Played | InProgress):
+            return None, 0  # the game after the action explains the board, or goes on
         found = earlier()
         if isinstance(found, Waiting):
             return None, len(self.actions)
