@@ -366,7 +366,7 @@ def run_demo(
         )
         # the next hand waits until this one's action is final (a hand going
         # on at once amends it, as a disc slid on to the next cell)
-        wait = max(delay, sim.final_after if step.command and verb not in TOLD else 0.0)
+        wait = max(delay, sim.amend_window if step.command and verb not in TOLD else 0.0)
         if wait:
             pause.wait(wait)
     status = sim.status()

@@ -427,6 +427,13 @@ class Simulation:
         c = self.config.controller
         return max(c.settle_ms, c.amend_ms) / 1000
 
+    @property
+    def amend_window(self) -> float:
+        """Seconds after its last reading within which a hand going on amends
+        the action the board shows (0: no window)."""
+        c = self.config.controller
+        return c.amend_ms / 1000 if c.amend_ms > c.settle_ms else 0.0
+
     def settle(self) -> None:
         """Wait until the action the board shows is final, and a little more."""
         threading.Event().wait(self.final_after + 0.05)
