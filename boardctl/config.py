@@ -53,6 +53,10 @@ class SerialConfig:
 class ControllerConfig:
     #: how long the board must be still before a change is judged
     settle_ms: int
+    #: an action read off the board is amended while the board changes again
+    #: this long from the reading that completed it (a disc slid on); at most
+    #: settle_ms: never
+    amend_ms: int
     #: how long a wrong board may stand before it is shown as an error
     grace_ms: int
     #: idle time before the attract animation; 0 never
@@ -283,6 +287,7 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
     ("serial", "baudrate"): (0, 4_000_000),
     ("controller", "settle_ms"): (0, 5_000),
     ("controller", "grace_ms"): (0, 60_000),
+    ("controller", "amend_ms"): (0, 5_000),
     ("controller", "attract_after_s"): (0, 86_400),
     ("controller", "abandon_after_s"): (0, 604_800),
     ("controller", "finished_after_s"): (0, 604_800),

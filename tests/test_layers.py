@@ -33,6 +33,7 @@ PURE = [
             "buttons",
             "cursor",
             "deadlines",
+            "amending",
             "recorder",
             "idle",
             "hours",

@@ -35,12 +35,17 @@ from boardctl.engines import Engine, Match
 class Timing:
     """How long the board must stay still before the controller acts, in seconds."""
 
-    #: a changed board must stay unchanged this long before an action is accepted
-    settle: float = 0.15
+    #: a changed board must stay unchanged this long before an action is
+    #: accepted (and shown: it stays amendable for ``amend``)
+    settle: float = 0.06
     #: ... this long when it shows an action whose light gate broke on the way
     #: (a marble pushed in: the gate is the hand's own evidence, a sleeve
     #: passing over a cell breaks none); never longer than ``settle``
     settle_gated: float = 0.06
+    #: an action read off the board stays amendable while the board changes
+    #: again within this long of the reading that completed it (a disc slid on,
+    #: a sleeve passing; :mod:`.amending`); no longer than ``settle``: none
+    amend: float = 0.15
     #: a wrong board shows red only after this much longer
     grace: float = 1.5
     #: a board held in an earlier position this long takes the moves back

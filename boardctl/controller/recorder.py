@@ -32,7 +32,11 @@ class Recorder(Protocol):
         self, move: str, public: str | None = None, excluded: tuple[str, ...] | None = None
     ) -> None: ...
 
-    def undo(self, steps: int) -> None: ...
+    def undo(self, steps: int, amended: bool = False) -> None:
+        """Take the last ``steps`` actions off the record; ``amended``: the
+        hand went on from them before they were final (a disc slid on, a
+        sleeve passed), and what it finished is recorded next, if anything."""
+        ...
 
     def finish(self, result: Mapping[str, Any]) -> None: ...
 
@@ -54,7 +58,7 @@ class NullRecorder:
     ) -> None:
         pass
 
-    def undo(self, steps: int) -> None:
+    def undo(self, steps: int, amended: bool = False) -> None:
         pass
 
     def finish(self, result: Mapping[str, Any]) -> None:

@@ -223,6 +223,7 @@ def timing_of(config: Config) -> Timing:
     c = config.controller
     return Timing(
         settle=c.settle_ms / 1000,
+        amend=c.amend_ms / 1000,
         grace=c.grace_ms / 1000,
         attract_after=float(c.attract_after_s),
         abandon_after=float(c.abandon_after_s),

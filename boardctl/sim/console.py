@@ -364,8 +364,11 @@ def run_demo(
             f"[{number}/{total}] {step.say}" + (f"   > {step.command}" if step.command else ""),
             status,
         )
-        if delay:
-            pause.wait(delay)
+        # the next hand waits until this one's action is final (a hand going
+        # on at once amends it, as a disc slid on to the next cell)
+        wait = max(delay, sim.amend_window if step.command and verb not in TOLD else 0.0)
+        if wait:
+            pause.wait(wait)
     status = sim.status()
     if status.get("phase") != "game_over" or status.get("winner") != script.winner:
         raise SimError(
