@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from boardctl import i18n
 from boardctl.controller.view import phase_words
 from boardctl.errors import BoardctlError
-from boardctl.message import M_
+from boardctl.message import M_, Mn_
 from boardctl.sim.board import HAND_VERBS, spec_of
 from boardctl.sim.demo import Script
 from boardctl.sim.screen import Layout, compose, game_spec, player_label
@@ -330,25 +330,37 @@ def run_demo(
     out: TextIO | None = None,
     timeout: float = 15.0,
 ) -> int:
-    """Play ``script`` on ``sim``, narrating each step; 0 when it ends as scripted."""
-    out = out or sys.stdout
+    """Play ``script`` on ``sim``, narrating each step in the board's language
+    ([board] language); 0 when it ends as scripted."""
+    with i18n.language(sim.config.board.language):
+        return _narrate(sim, script, delay, out or sys.stdout, timeout)
+
+
+def _narrate(sim: Simulation, script: Script, delay: float, out: TextIO, timeout: float) -> int:
+    code = sim.config.board.language
     tty = out.isatty()
     width = shutil.get_terminal_size().columns if tty else 0
     layout = Layout(sim.profile, title="boardctl sim --demo", width=width, note=sim.palette.note)
     pause = threading.Event()
 
-    def show(note: str, status: dict[str, Any]) -> None:
+    def show(note: str) -> None:
         if tty:
+            status = sim.status(code)
             out.write("\x1b[2J\x1b[H" + compose(status, sim.frame, layout, note) + "\n")
         else:
-            out.write(note + "\n")
+            out.write(i18n.translate(note) + "\n")
         out.flush()
 
     status = sim.wait_status(_ready, timeout)
     if status.get("phase") == "setup":
-        show(f"a game of {script.game}: the board is empty; the game starts with pieces", status)
+        show(
+            M_(
+                "a game of {game}: the board is empty; the game starts with pieces",
+                game=script.game,
+            )
+        )
     else:
-        show(f"a game of {script.game}: the board is empty and ready", status)
+        show(M_("a game of {game}: the board is empty and ready", game=script.game))
     total = len(script.steps)
     for number, step in enumerate(script.steps, start=1):
         verb, _, what = step.command.partition(" ")
@@ -359,27 +371,37 @@ def run_demo(
                 raise SimError(f"[{number}/{total}] {step.command}: {reply.get('error')}")
         elif step.command:
             sim.hands(step.command)
-        status = sim.wait_status(step.expect.met, timeout)
-        show(
-            f"[{number}/{total}] {step.say}" + (f"   > {step.command}" if step.command else ""),
-            status,
-        )
+        sim.wait_status(step.expect.met, timeout)
+        said = i18n.translate(step.say)
+        show(f"[{number}/{total}] {said}" + (f"   > {step.command}" if step.command else ""))
         if delay:
             pause.wait(delay)
-    status = sim.status()
+    status = sim.status(code)
+    winner = player_label(spec_of(script.game, script.options), script.winner)
     if status.get("phase") != "game_over" or status.get("winner") != script.winner:
         raise SimError(
-            f"the demo should end with a win for "
-            f"{player_label(spec_of(script.game, script.options), script.winner)}, "
-            f"but the controller says {status.get('phase')} ({status.get('reason')})"
+            M_(
+                "the demo should end with a win for {player}, but the controller says "
+                "{phase} ({reason})",
+                player=winner,
+                phase=str(status.get("phase")),
+                reason=str(status.get("reason")),
+            )
         )
     final = compose(status, sim.frame, layout, "")
     out.write((final if tty else plain(final)) + "\n")
+    moves = len(status.get("moves", []))
     out.write(
-        f"result: {player_label(spec_of(script.game, script.options), script.winner)}"
-        " wins: "
-        f"{status.get('reason')} "
-        f"after {len(status.get('moves', []))} moves\n"
+        i18n.translate(
+            Mn_(
+                "result: {player} wins: {reason} after {n} move",
+                "result: {player} wins: {reason} after {n} moves",
+                moves,
+                player=winner,
+                reason=str(status.get("reason")),
+            )
+        )
+        + "\n"
     )
     out.flush()
     return 0
