@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from boardctl import i18n
 from boardctl.controller.view import phase_words
 from boardctl.errors import BoardctlError
-from boardctl.message import M_, Mn_
+from boardctl.message import M_, Mn_, said
 from boardctl.sim.board import HAND_VERBS, spec_of
 from boardctl.sim.demo import Script
 from boardctl.sim.screen import Layout, compose, game_spec, player_label
@@ -86,7 +86,9 @@ def parse_new(args: Sequence[str]) -> tuple[str | None, dict[str, Any]]:
         elif game is None:
             game = word.lower()
         else:
-            raise SimError(f"new {' '.join(args)}: write new [GAME] [key=value ...]")
+            raise SimError(
+                M_("new {words}: write new [GAME] [key=value ...]", words=" ".join(args))
+            )
     return game, options
 
 
@@ -232,14 +234,14 @@ class Console:
             elif verb == "new":
                 self._new(words[1:])
             elif verb == "undo":
-                reply = self.sim.request({"cmd": "undo"})
+                reply = self._ask({"cmd": "undo"})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
                 self.note = M_(
                     "took back {move}: put the board back as it was", move=reply["undone"]
                 )
             elif verb == "another":
-                reply = self.sim.request({"cmd": "another"})
+                reply = self._ask({"cmd": "another"})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
                 self.note = M_(
@@ -248,7 +250,7 @@ class Console:
             elif verb in TOLD and len(words) > 1:
                 what = line.strip().split(None, 1)[1]
                 cmd, key = TOLD[verb]
-                reply = self.sim.request({"cmd": cmd, key: what})
+                reply = self._ask({"cmd": cmd, key: what})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
                 self.note = f"{verb}: {reply.get('played') or reply.get('chosen') or what}"
@@ -268,9 +270,14 @@ class Console:
             else:
                 self.note = M_("unknown command {command}: {help}", command=repr(verb), help=HELP)
         except (BoardctlError, ValueError, KeyError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-            self.note = f"{line.strip()}: {message}"
+            message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else said(exc)
+            # the refusal in the board's language where it was made with its words
+            self.note = M_("{command}: {error}", command=line.strip(), error=message)
         return True
+
+    def _ask(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The daemon's answer to ``body``, its refusal in the board's language."""
+        return self.sim.request({**body, "language": self.sim.config.board.language})
 
     def _new(self, args: Sequence[str]) -> None:
         game, options = parse_new(args)
@@ -300,7 +307,7 @@ class Console:
             body["seats"] = seats
         if options:
             body["options"] = options
-        reply = self.sim.request(body)
+        reply = self._ask(body)
         if not reply.get("ok"):
             raise SimError(str(reply.get("error")))
         self.sim.clear_board()
