@@ -138,6 +138,17 @@ def test_an_action_written_wrong_is_refused_in_the_terminals_language(
         assert main(["play", "Q9", "--socket", str(sock)]) != 0
         said = capsys.readouterr()
         assert "'Q9' n'est pas une action de Shiftago : écrivez un couloir" in said.err + said.out
+        # a line written with one end twice, in French and then in German
+        assert main(["play", "x:a1-a1", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert (
+            "'x:a1-a1' : un alignement a besoin de deux cases d'extrémité différentes"
+            in said.err + said.out
+        )
+        monkeypatch.setenv("LANG", "de_DE.UTF-8")
+        assert main(["play", "x:a1-a1", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert "'x:a1-a1': eine Reihe braucht zwei verschiedene Endfelder" in said.err + said.out
 
 
 @pytest.mark.parametrize("command", [["brightness"], ["schedule"], ["sound"]])

@@ -246,7 +246,7 @@ class Beeline(Engine[State, Action]):
     def _cell(self, name: str) -> int:
         i = self.geo.index.get(name)
         if i is None:
-            raise BadNotation(f"{name!r} is not a cell of this Beeline board")
+            raise BadNotation(M_("{cell} is not a cell of this Beeline board", cell=repr(name)))
         return i
 
     def legal_actions(self, state: State) -> Iterator[Action]:

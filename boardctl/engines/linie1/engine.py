@@ -1164,30 +1164,49 @@ class Linie1(Engine[State, Action]):
         head, _, rest = s.partition(":")
         if head in ("draw", "take") and rest:
             if not rest.isdigit() or not 1 <= int(rest) <= geo.kinds:
-                raise BadNotation(f"{excerpt(text)}: a tile kind is a number 1 to {geo.kinds}")
+                raise BadNotation(
+                    M_(
+                        "{text}: a tile kind is a number 1 to {kinds}",
+                        text=excerpt(text),
+                        kinds=geo.kinds,
+                    )
+                )
             return Draw(int(rest)) if head == "draw" else Take(int(rest))
         if head == "deal" and rest:
             lines = len(geo.data.lines)
             letters = "L" + "".join(k for k, _ in geo.data.route_cards)
             if rest[0] not in letters or not rest[1:].isdigit():
                 raise BadNotation(
-                    f"{excerpt(text)}: deal a line card L1..L{lines} or a route card like B2 or R5"
+                    M_(
+                        "{text}: deal a line card L1..L{lines} or a route card like B2 or R5",
+                        text=excerpt(text),
+                        lines=lines,
+                    )
                 )
             return Deal(rest)
         if head == "roll" and rest:
             if rest != "H" and not (rest.isdigit() and len(rest) == 1 and rest != "0"):
-                raise BadNotation(f"{excerpt(text)}: a die face is a digit 1 to 9 or H")
+                raise BadNotation(
+                    M_("{text}: a die face is a digit 1 to 9 or H", text=excerpt(text))
+                )
             return Roll(rest)
         if head == "start" and rest:
             name, _, card = rest.partition("/")
             if name not in geo.terminal_index:
                 raise BadNotation(
-                    f"{excerpt(text)}: {excerpt(name)} is not a terminal; they are t1a, t1b ... "
-                    f"t{len(geo.data.lines)}b"
+                    M_(
+                        "{text}: {name} is not a terminal; they are t1a, t1b ... {last}",
+                        text=excerpt(text),
+                        name=excerpt(name),
+                        last=f"t{len(geo.data.lines)}b",
+                    )
                 )
             if "/" in rest and not card:
                 raise BadNotation(
-                    f"{excerpt(text)}: name the route card after '/', like start:t2a/B3"
+                    M_(
+                        "{text}: name the route card after '/', like start:t2a/B3",
+                        text=excerpt(text),
+                    )
                 )
             return Start(geo.terminal_index[name], card)
         if s.startswith(">"):
@@ -1199,7 +1218,11 @@ class Linie1(Engine[State, Action]):
                     sites.append(TERMINAL_AT + geo.terminal_index[part])
                 else:
                     raise BadNotation(
-                        f"{excerpt(text)}: {excerpt(part)} is neither a cell nor a terminal"
+                        M_(
+                            "{text}: {part} is neither a cell nor a terminal",
+                            text=excerpt(text),
+                            part=excerpt(part),
+                        )
                     )
             return Drive(tuple(sites))
         m = _LAY.fullmatch(s)
@@ -1216,15 +1239,29 @@ class Linie1(Engine[State, Action]):
             if cell_name is None:
                 continue
             if cell_name not in geo.cell_of:
-                raise BadNotation(f"{excerpt(text)}: {cell_name} is not a cell of the board")
+                raise BadNotation(
+                    M_(
+                        "{text}: {cell} is not a cell of the board",
+                        text=excerpt(text),
+                        cell=cell_name,
+                    )
+                )
             k, turn = int(code_name[:-1]), "NESW".index(code_name[-1])
             if not 1 <= k <= geo.kinds:
-                raise BadNotation(f"{excerpt(text)}: a tile kind is a number 1 to {geo.kinds}")
+                raise BadNotation(
+                    M_(
+                        "{text}: a tile kind is a number 1 to {kinds}",
+                        text=excerpt(text),
+                        kinds=geo.kinds,
+                    )
+                )
             parts.append((geo.cell_of[cell_name], geo.canon[k * 4 + turn]))
         if len(parts) == 2 and parts[0][0] > parts[1][0]:
             parts.reverse()
         if len(parts) == 2 and parts[0][0] == parts[1][0]:
-            raise BadNotation(f"{excerpt(text)}: two tiles exchanged together need two cells")
+            raise BadNotation(
+                M_("{text}: two tiles exchanged together need two cells", text=excerpt(text))
+            )
         return Lay(tuple(parts))
 
     # -- secrets ---------------------------------------------------------
