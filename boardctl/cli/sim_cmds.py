@@ -95,12 +95,15 @@ def _play(args: argparse.Namespace) -> int:
     game = args.game.lower() if args.game else None
     state = args.state
     if args.seats is not None:
+        from boardctl.message import said
         from boardctl.seats import SeatError, Seats
 
         try:
             Seats.from_str(args.seats)
         except SeatError as exc:
-            raise SimError(f"--seats {args.seats}: {exc}") from None
+            raise SimError(
+                M_("{command}: {error}", command=f"--seats {args.seats}", error=said(exc))
+            ) from None
         args.set = [*args.set, _seats_setting(args.seats)]
     # the board's sound plays here where this machine can, and is recorded either way
     from hardware.audio import can_play
