@@ -53,7 +53,7 @@ from boardctl.engines.linie1.values import (
 from boardctl.engines.linie1.values import Options as _Options
 from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
-from boardctl.message import M_, Mn_, Mp_, and_list
+from boardctl.message import M_, Message, Mn_, Mp_, and_list
 
 #: the lines' colours as the board data names them, in words for people
 LINE_COLOUR_WORDS = {
@@ -1512,8 +1512,14 @@ class Linie1(Engine[State, Action]):
             pieces.append(PieceSpec(car, name, look=look))
         named = {p.code: p.name for p in pieces}
         for s in subsets:
-            if len(s) > 1:
+            if len(s) == 2:
                 pieces.append(PieceSpec("+".join(s), and_list([named[c] for c in s]), parts=s))
+            elif len(s) > 2:
+                # three or more: one name, so that a sentence can hold them all
+                # ("Nimm die Straßenbahnen der Linien 1 (rot), 2 (gelb) und 3 (grün)")
+                lines_of = and_list([self._line_words(int(c[3:]) - 1) for c in s])
+                name = M_("streetcars of lines {lines}", lines=lines_of)
+                pieces.append(PieceSpec("+".join(s), name, parts=s))
         # the tiles with their stop signs and streetcars on them: thousands, so
         # named in plain English here and in words where one is shown
         # (BoardSpec.named), not each made a text for people at start-up
@@ -1530,6 +1536,13 @@ class Linie1(Engine[State, Action]):
                 for extra, plus, words in withs
             ]
         return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players], cells="square")
+
+    def _line_words(self, line: int) -> Message:
+        """``2 (yellow)``: a line by its number and colour, in a list of lines."""
+        colour = self.geo.data.lines[line][0]
+        return M_(
+            "{number} ({colour})", number=line + 1, colour=LINE_COLOUR_WORDS.get(colour, colour)
+        )
 
     def _tile_look(self, code: int) -> Look:
         """A tile as it lies: a square with its rails, each joining two sides."""
