@@ -74,5 +74,7 @@ def test_the_demo_on_a_german_terminal_screen(tmp_path: Path) -> None:
         # the first step's sentence stays on the screen for the pause after it,
         # under the board drawn in the same language
         term.shows("[1/19] Weiß legt eine Scheibe auf c3   > place c3 white-disc", "Brett")
+        # the board drawn as text says its pieces in hand and whose turn it is in German
+        term.shows("auf der Hand: Weiß: Scheiben 17, Ringe 18", "Schwarz ist dran: ")
     finally:
         term.close()
