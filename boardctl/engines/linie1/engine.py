@@ -53,7 +53,7 @@ from boardctl.engines.linie1.values import (
 from boardctl.engines.linie1.values import Options as _Options
 from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
-from boardctl.message import M_, Message, Mn_, Mp_, and_list
+from boardctl.message import M_, Message, Mn_, Mp_, and_list, joined
 
 #: the lines' colours as the board data names them, in words for people
 LINE_COLOUR_WORDS = {
@@ -1644,7 +1644,7 @@ class Linie1(Engine[State, Action]):
             if pos >= 0:
                 cars[site_of(pos)] = cars.get(site_of(pos), "") + str(q + 1)
         header = "     " + "".join(f"{ch:<5}" for ch in "abcdefghijklmnopqrstuvwxyz"[: geo.size])
-        lines = [header]
+        lines: list[str] = [header]
         for r in range(1, geo.size + 1):
             row = []
             for c in range(1, geo.size + 1):
@@ -1664,25 +1664,54 @@ class Linie1(Engine[State, Action]):
         for t in geo.terminals:
             here = cars.get(TERMINAL_AT + t.index, "")
             if len(here) == 1:
-                lines.append(f"streetcar of player {here} in {t.name}")
+                lines.append(
+                    M_("streetcar of player {number} in {terminal}", number=here, terminal=t.name)
+                )
             elif here:
-                who = ", ".join(here[:-1]) + f" and {here[-1]}"
-                lines.append(f"streetcars of players {who} in {t.name}")
+                lines.append(
+                    M_(
+                        "streetcars of players {numbers} in {terminal}",
+                        numbers=and_list(list(here)),
+                        terminal=t.name,
+                    )
+                )
         for q in range(self.players):
             hand = " ".join(f"{k}x{c}" for k, c in enumerate(state.hands[q]) if c) or "-"
-            extra = ""
-            if state.lines[q] >= 0 and (state.shown[q] or not public):
-                extra = f" · line {state.lines[q] + 1}"
-                if state.routes[q] >= 0:
-                    card = self.cards[state.routes[q]][state.lines[q]]
-                    extra += f" route {self.set_letter}{state.routes[q] + 1} ({card})"
-            lines.append(f"player {q + 1}: hand {hand}{extra}")
-        lines.append(f"stacks: {sum(state.stacks)} tiles · * stop sign, [X] building")
+            line = state.lines[q] + 1
+            if state.lines[q] < 0 or not (state.shown[q] or not public):
+                said = M_("player {number}: hand {hand}", number=q + 1, hand=hand)
+            elif state.routes[q] < 0:
+                said = M_(
+                    "player {number}: hand {hand} · line {line}", number=q + 1, hand=hand, line=line
+                )
+            else:
+                said = M_(
+                    "player {number}: hand {hand} · line {line}, route card {card} ({stops})",
+                    number=q + 1,
+                    hand=hand,
+                    line=line,
+                    card=f"{self.set_letter}{state.routes[q] + 1}",
+                    stops=self.cards[state.routes[q]][state.lines[q]],
+                )
+            lines.append(said)
+        lines.append(
+            Mn_(
+                "stacks: {n} tile · * stop sign, [X] building",
+                "stacks: {n} tiles · * stop sign, [X] building",
+                sum(state.stacks),
+            )
+        )
         if state.phase == OVER:
-            lines.append(f"game over: {self.outcome(state).reason}")
+            lines.append(M_("game over: {reason}", reason=self.outcome(state).reason))
         else:
-            lines.append(f"player {state.player + 1} to {self.task(state)}")
-        return "\n".join(lines)
+            lines.append(
+                M_(
+                    "{player} to act: {task}",
+                    player=SEATS[state.player].name,
+                    task=self.task(state),
+                )
+            )
+        return joined(lines, "\n")
 
 
 def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
