@@ -78,3 +78,21 @@ def test_the_demo_on_a_german_terminal_screen(tmp_path: Path) -> None:
         term.shows("auf der Hand: Weiß: Scheiben 17, Ringe 18", "Schwarz ist dran: ")
     finally:
         term.close()
+
+
+def test_a_demo_without_a_sound_card_says_so_in_the_boards_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hardware.audio
+    from boardctl.cli.main import main
+    from boardctl.message import M_
+
+    monkeypatch.setattr(hardware.audio, "can_play", lambda: M_("this machine has no sound card"))
+    monkeypatch.setattr("boardctl.sim.console.run_demo", lambda sim, script, **kw: 0)
+    args = ["sim", "--demo", "duploline", "--set", 'board.language="de"']
+    assert main([*args, *(f"--set={s}" for s in FAST)]) == 0
+    said = capsys.readouterr().err
+    assert (
+        "boardctl sim: dieser Rechner hat keine Soundkarte: der Ton des Bretts wird "
+        "aufgezeichnet, nicht abgespielt" in said
+    ), said
