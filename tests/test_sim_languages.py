@@ -15,10 +15,10 @@ from test_sim_terminal import ROOT, Terminal
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-def _sim(tmp_path: Path, language: str) -> Terminal:
+def _sim(tmp_path: Path, language: str, game: str = "") -> Terminal:
     env = f"PYTHONPATH={ROOT} TERM=xterm-256color LANG=C.UTF-8"
     return Terminal(
-        f"cd {tmp_path} && env {env} {sys.executable} -m boardctl.cli.main sim "
+        f"cd {tmp_path} && env {env} {sys.executable} -m boardctl.cli.main sim {game} "
         "--set controller.grace_ms=300 --set controller.settle_ms=80 "
         f'--set board.language="{language}"; '
         "echo sim-exited-$?; sleep 60"
@@ -110,3 +110,23 @@ def test_the_hands_commands_written_wrong_are_told_in_french(french: Terminal) -
     french.shows("lift e5 : il n'y a rien à soulever sur e5")
     french.type("quit")
     french.shows("sim-exited-0")
+
+
+def test_a_part_is_lifted_by_its_name_in_the_boards_language(tmp_path: Path) -> None:
+    """The refusals name the parts in German ("weiße Scheibe oder weißer Ring"): the
+    hands take those words back."""
+    term = _sim(tmp_path, "de", "duploline")
+    try:
+        term.shows("Weiß (Spieler 1) ist dran")
+        term.type("place d4 white-disc")
+        term.shows("place d4 white-disc: erledigt")
+        term.type("place d4 white-ring")
+        term.shows("place d4 white-ring: erledigt")
+        term.type("lift d4 Stein")
+        term.shows("lift d4 Stein: „Stein“ liegt nicht auf d4: auf d4 liegen weiße Scheibe oder")
+        term.type("lift d4 Scheibe")
+        term.shows("lift d4 Scheibe: erledigt")
+        term.type("quit")
+        term.shows("sim-exited-0")
+    finally:
+        term.close()

@@ -228,7 +228,9 @@ class Console:
             if verb in ("quit", "exit", "q"):
                 return False
             if verb in HAND_VERBS:
-                self.sim.hands(line.strip())
+                # a part may be named in the board's language (lift d4 Scheibe)
+                with i18n.language(self.sim.config.board.language):
+                    self.sim.hands(line.strip())
                 self.sim.settle()
                 self.note = M_("{command}: done", command=line.strip())
             elif verb == "new":

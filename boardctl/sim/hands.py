@@ -135,11 +135,7 @@ def lift(
         return [Change(site, None)]
     parts = singles(spec, here)
     w = part.lower()
-    found = [
-        p
-        for p in parts
-        if w in (p.lower(), _name(spec, p).lower()) or w in _name(spec, p).lower().split()
-    ]
+    found = [p for p in parts if w in _words(spec, p)]
     if len(found) != 1 or len(parts) < 2:
         names = or_list([_name(spec, p) for p in parts])
         what = (
@@ -184,6 +180,18 @@ def _compose(spec: BoardSpec, parts: list[str]) -> str:
     raise BadNotation(
         M_("{pieces} cannot share a site", pieces=and_list([_name(spec, p) for p in parts]))
     )
+
+
+def _words(spec: BoardSpec, code: str) -> set[str]:
+    """What a person may type to name the part ``code``: its code, its name and
+    each word of it, as written and in the reader's language (``Scheibe``: the
+    refusals list the parts by their translated names)."""
+    from boardctl.i18n import translate
+
+    words = {code.lower()}
+    for name in {_name(spec, code), translate(_name(spec, code))}:
+        words |= {name.lower(), *name.lower().split()}
+    return words
 
 
 def _name(spec: BoardSpec, code: str) -> str:
