@@ -95,12 +95,15 @@ def _play(args: argparse.Namespace) -> int:
     game = args.game.lower() if args.game else None
     state = args.state
     if args.seats is not None:
+        from boardctl.message import said
         from boardctl.seats import SeatError, Seats
 
         try:
             Seats.from_str(args.seats)
         except SeatError as exc:
-            raise SimError(f"--seats {args.seats}: {exc}") from None
+            raise SimError(
+                M_("{command}: {error}", command=f"--seats {args.seats}", error=said(exc))
+            ) from None
         args.set = [*args.set, _seats_setting(args.seats)]
     # the board's sound plays here where this machine can, and is recorded either way
     from hardware.audio import can_play
@@ -109,13 +112,20 @@ def _play(args: argparse.Namespace) -> int:
     play = why is None
     untold = [why] if why is not None else []
 
-    def tell_sound() -> None:
-        """Say once, when the board runs, that its sound is not heard here."""
+    def tell_sound(code: str) -> None:
+        """Say once, when the board runs, that its sound is not heard here (in
+        the board's language ``code``, as the simulated board speaks)."""
+        from boardctl import i18n
+
         while untold:
-            print(
-                f"boardctl sim: {untold.pop()}: the board's sound is recorded, not played",
-                file=sys.stderr,
-            )
+            with i18n.language(code):
+                said = i18n.translate(
+                    M_(
+                        "boardctl sim: {why}: the board's sound is recorded, not played",
+                        why=untold.pop(),
+                    )
+                )
+            print(said, file=sys.stderr)
 
     # the daemon logs to a file: the terminal belongs to the board
     log_dir = state_directory(state) if state else None
@@ -140,7 +150,7 @@ def _play(args: argparse.Namespace) -> int:
             config_path=args.config,
             play=play,
         ) as sim:
-            tell_sound()
+            tell_sound(sim.config.board.language)
             return run_demo(sim, script, delay=args.delay)
 
     if args.web:
@@ -186,11 +196,13 @@ def _web(
     game: str | None,
     state: str | None,
     play: bool,
-    tell_sound: Callable[[], None],
+    tell_sound: Callable[[str], None],
 ) -> int:
     """The simulated board with its web pages, until Ctrl-C."""
     import threading
 
+    from boardctl import i18n
+    from boardctl.i18n import _
     from boardctl.sim.session import Simulation
 
     overrides = [*args.set, f'web.listen="{args.web}"']
@@ -203,12 +215,17 @@ def _web(
         play=play,
     ) as sim:
         url = sim.daemon.web.url
-        print(
-            f"boardctl sim: the board is on {url}/sim (live board {url}/, "
-            f"operator {url}/operator); Ctrl-C ends",
-            flush=True,
-        )
-        tell_sound()
+        code = sim.config.board.language
+        with i18n.language(code):
+            said = _(
+                "boardctl sim: the board is on {sim} (live board {live}, operator {operator}); "
+                "Ctrl-C ends",
+                sim=f"{url}/sim",
+                live=f"{url}/",
+                operator=f"{url}/operator",
+            )
+        print(said, flush=True)
+        tell_sound(code)
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
     return 0

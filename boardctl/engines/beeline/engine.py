@@ -13,7 +13,6 @@ from boardctl.engines.beeline.board import SIDES, Board, load
 from boardctl.engines.beeline.evaluate import Race, corridor, evaluate
 from boardctl.engines.beeline.position import Index, Lines, Scratch, index_of
 from boardctl.engines.beeline.values import (
-    COLOURS,
     EMPTY,
     FULL_HAND,
     GROUP,
@@ -246,7 +245,7 @@ class Beeline(Engine[State, Action]):
     def _cell(self, name: str) -> int:
         i = self.geo.index.get(name)
         if i is None:
-            raise BadNotation(f"{name!r} is not a cell of this Beeline board")
+            raise BadNotation(M_("{cell} is not a cell of this Beeline board", cell=repr(name)))
         return i
 
     def legal_actions(self, state: State) -> Iterator[Action]:
@@ -1349,11 +1348,14 @@ class Beeline(Engine[State, Action]):
     def render(self, state: State) -> str:
         ruts = tuple(sorted(self.rut(state, p)) for p in (0, 1))
         outcome = self.outcome(state)
+        names = [p.name for p in _PLAYERS]
         if outcome.over:
-            footer = f"game over: {outcome.status.value}, {outcome.reason}"
+            footer = M_("game over: {reason}", reason=outcome.reason)
         else:
-            footer = f"{COLOURS[state.player]} to {self.task(state)}"
-        return text.render(self.geo, state, ruts, footer)
+            footer = M_(
+                "{player} to act: {task}", player=names[state.player], task=self.task(state)
+            )
+        return text.render(self.geo, state, ruts, footer, names)
 
 
 def _ended(state: State, player: int, end: End, winner: int) -> State:
