@@ -202,18 +202,26 @@ class TimedLoop(Loop):
         #: the loop thread's CPU clock when the turn began
         self._cpu0 = 0.0
 
-    #: a profiler of the loop's turns (``--profile``), if one is wanted
-    profiler: cProfile.Profile | None = None
+    #: the loop's turns profiled one by one (``--profile``), if wanted: the
+    #: changes each answered (indexes of the probe's answers), whether it
+    #: played a move, and its profile
+    profiled: list[tuple[range, bool, cProfile.Profile]] | None = None
+    #: the changes the turn under way answered, and whether it played a move
+    _answered = range(0)
+    _moved = False
 
     def turn(self, block: bool = True) -> bool:
         self._cpu0 = time.thread_time()
-        if self.profiler is None:
+        if self.profiled is None:
             return super().turn(block)
-        self.profiler.enable()
+        self._answered, self._moved = range(0), False
+        profiler = cProfile.Profile(time.thread_time)
+        profiler.enable()
         try:
             return super().turn(block)
         finally:
-            self.profiler.disable()
+            profiler.disable()
+            self.profiled.append((self._answered, self._moved, profiler))
 
     def handle(self, item: Any, now: float) -> None:
         super().handle(item, now)
@@ -231,6 +239,8 @@ class TimedLoop(Loop):
         at = self.out.at if framed else time.monotonic()
         with p.cond:
             moved = c.match is self._match and len(c.match.actions) > p.moves
+            self._answered = range(len(p.answers), len(p.answers) + len(self._pending))
+            self._moved = moved
             for item in self._pending:
                 read = p.reads[len(p.answers)]
                 p.answers.append(Answer(item.channel, item.value, read, at, framed, cpu, moved))
@@ -474,6 +484,8 @@ class Figures:
     #: each move's write to the game database: wall time and CPU time
     store_wall: list[float] = field(default_factory=list)
     store_cpu: list[float] = field(default_factory=list)
+    #: the loop's turns profiled (``--profile``), by kind (see :data:`TURNS`)
+    profiles: dict[str, pstats.Stats] = field(default_factory=dict)
 
 
 def through_mcu(
@@ -484,7 +496,7 @@ def through_mcu(
     stable_scans: int,
     seed: int,
     db_dir: str | None = None,
-    profiler: cProfile.Profile | None = None,
+    profiled: bool = False,
 ) -> Figures:
     profile = load_profile(profile_name)
     probe = Probe()
@@ -531,7 +543,7 @@ def through_mcu(
         strip.open()
         output = Output(strip)
         loop = TimedLoop(controller, output, probe)
-        loop.profiler = profiler
+        loop.profiled = [] if profiled else None
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)
         runner.start()
         source.start(emit)
@@ -622,7 +634,24 @@ def through_mcu(
         cpu_move=[probe.commits[i].cpu for i in commits],
         store_wall=store.wall,
         store_cpu=store.cpu,
+        profiles=by_kind(loop.profiled or [], frozenset(measured)),
     )
+
+
+def by_kind(
+    profiled: Sequence[tuple[range, bool, cProfile.Profile]], measured: frozenset[int]
+) -> dict[str, pstats.Stats]:
+    """The turns' profiles added up by kind (see :data:`TURNS`): a turn that
+    played a move is a move's, one that answered a measured change a change's
+    (as the figures count them), any other turn another's."""
+    stats: dict[str, pstats.Stats] = {}
+    for answered, moved, profiler in profiled:
+        kind = "move" if moved else "change" if measured.intersection(answered) else "other"
+        if kind in stats:
+            stats[kind].add(profiler)
+        else:
+            stats[kind] = pstats.Stats(profiler)
+    return stats
 
 
 def visible(engine: Engine[Any, Any], state: Any) -> list[Any]:
@@ -784,6 +813,14 @@ def ms(times: list[float]) -> str:
     )
 
 
+#: the kinds of the loop's turns ``--profile`` tells apart
+TURNS = {
+    "change": "answering a change (no move played)",
+    "move": "playing a move",
+    "other": "answering no change (an animation's frame, a request)",
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -813,6 +850,19 @@ def main() -> None:
         metavar="N",
         help="profile the loop's turns (its CPU time) and print the N functions that took longest",
     )
+    parser.add_argument(
+        "--profile-turns",
+        choices=tuple(TURNS),
+        default="change",
+        help="the turns to profile: "
+        + "; ".join(f"{key}: those {what}" for key, what in TURNS.items()),
+    )
+    parser.add_argument(
+        "--profile-by",
+        choices=("cumulative", "tottime"),
+        default="cumulative",
+        help="the profile's order: time within a function and its callees, or within it alone",
+    )
     args = parser.parse_args()
     games = [g for g in GAMES if g in args.games]
     timing = Timing(
@@ -831,7 +881,6 @@ def main() -> None:
         if name is None:
             print(f"{game}: no shipped board plays it; skipped")
             continue
-        profiler = cProfile.Profile(time.thread_time) if args.profile else None
         f = through_mcu(
             name,
             args.changes,
@@ -840,7 +889,7 @@ def main() -> None:
             args.stable_scans,
             args.seed,
             args.db_dir,
-            profiler,
+            bool(args.profile),
         )
         print(
             f"{game}: {f.changes} sensor changes in {f.moves} moves, {f.games} games "
@@ -859,9 +908,13 @@ def main() -> None:
         print(f"  loop CPU, turn playing a move:     {ms(f.cpu_move)}")
         print(f"  of which the database write, CPU:  {ms(f.store_cpu)}")
         print(f"  the database write, wall:          {ms(f.store_wall)}")
-        if profiler is not None:
-            print(f"  the loop's turns, profiled ({game}):")
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+        if args.profile:
+            stats = f.profiles.get(args.profile_turns)
+            if stats is None:
+                print(f"  no turn {TURNS[args.profile_turns]} to profile ({game})")
+            else:
+                print(f"  the loop's turns {TURNS[args.profile_turns]}, profiled ({game}):")
+                stats.sort_stats(args.profile_by).print_stats(args.profile)
     if args.no_in_process:
         return
     print(
