@@ -302,7 +302,7 @@ class Expectation:
             engine = rec.engine
             state = engine.apply_unchecked(self.state, action)
             touched = engine.touches(self.state, action)
-            now = engine.layout(state)
+            now = engine.layout_on(state, touched)
             delta: dict[str, str | None] = {}
             for site in sorted(touched) if len(touched) > 1 else touched:
                 seen = rec.seen(site, now.get(site))

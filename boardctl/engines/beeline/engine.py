@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -1345,6 +1345,16 @@ class Beeline(Engine[State, Action]):
         names = self.geo.names
         codes = _PIECE_NAMES
         return {names[i]: codes[c] for i, c in enumerate(state.cells) if c}
+
+    def layout_on(self, state: State, sites: Iterable[str]) -> Mapping[str, str]:
+        index = self.geo.index
+        cells = state.cells
+        out: dict[str, str] = {}
+        for name in sites:
+            i = index.get(name)
+            if i is not None and cells[i]:
+                out[name] = _PIECE_NAMES[cells[i]]
+        return out
 
     def render(self, state: State) -> str:
         ruts = tuple(sorted(self.rut(state, p)) for p in (0, 1))
