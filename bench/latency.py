@@ -69,6 +69,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
@@ -78,11 +79,14 @@ from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Frame
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase, View
+from boardctl.daemon.sound import Sounder
 from boardctl.engines import CHANCE, GAMES, SiteSpec, create
 from boardctl.engines.base import Engine
 from boardctl.sensing import LinkUp, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import hands
 from boardctl.sim.board import values_of
+from boardctl.sound.settings import SoundSettings
+from boardctl.web.publish import Publisher
 from firmware_bridge.host import SerialSensorSource
 from firmware_bridge.serial_port import Backoff, open_port
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
@@ -497,6 +501,7 @@ def through_mcu(
     seed: int,
     db_dir: str | None = None,
     profiled: bool = False,
+    watchers: Sequence[str] = (),
 ) -> Figures:
     profile = load_profile(profile_name)
     probe = Probe()
@@ -544,6 +549,7 @@ def through_mcu(
         output = Output(strip)
         loop = TimedLoop(controller, output, probe)
         loop.profiled = [] if profiled else None
+        loop.watchers.extend(WATCHERS[w](loop, profile) for w in watchers)
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)
         runner.start()
         source.start(emit)
@@ -813,6 +819,24 @@ def ms(times: list[float]) -> str:
     )
 
 
+def _sounder(loop: Loop, profile: BoardProfile) -> Callable[..., None]:
+    """The sound as the daemon's default ``[sound]`` hears the loop (cues on),
+    on a board without a speaker (its pages may still play)."""
+    return Sounder(SoundSettings(), None, local=lambda: datetime.now().astimezone())
+
+
+def _publisher(loop: Loop, profile: BoardProfile) -> Callable[..., None]:
+    """The web pages' publisher, as a daemon with ``[web] listen`` set has it."""
+    return Publisher(profile, reports=loop.reports, palette_of=loop.palette_of)
+
+
+#: the loop's watchers ``--watchers`` may add, in the daemon's order
+WATCHERS: dict[str, Callable[[Loop, BoardProfile], Callable[..., None]]] = {
+    "sound": _sounder,
+    "web": _publisher,
+}
+
+
 #: the kinds of the loop's turns ``--profile`` tells apart
 TURNS = {
     "change": "answering a change (no move played)",
@@ -840,6 +864,14 @@ def main() -> None:
         "a directory on the file system to measure, e.g. an SD card's",
     )
     parser.add_argument("--games", nargs="*", default=list(GAMES), help="the games to run")
+    parser.add_argument(
+        "--watchers",
+        nargs="*",
+        choices=tuple(WATCHERS),
+        default=[],
+        help="the loop's watchers to add, as the daemon has them: sound (its default "
+        "[sound] cues = true), web (with [web] listen set); none by default",
+    )
     parser.add_argument(
         "--no-in-process", action="store_true", help="leave out the in-process table"
     )
@@ -876,6 +908,7 @@ def main() -> None:
         f"{Timing().settle * 1000:.0f} ms)"
     )
     print(f"The game database: {args.db_dir or tempfile.gettempdir()} (WAL, synchronous=FULL)")
+    print(f"The loop's watchers: {', '.join(args.watchers) or 'none'}")
     for game in games:
         name = reference_profile(game)
         if name is None:
@@ -890,6 +923,7 @@ def main() -> None:
             args.seed,
             args.db_dir,
             bool(args.profile),
+            [w for w in WATCHERS if w in args.watchers],
         )
         print(
             f"{game}: {f.changes} sensor changes in {f.moves} moves, {f.games} games "
