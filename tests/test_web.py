@@ -202,6 +202,29 @@ def test_every_piece_a_page_draws_is_declared_as_it_looks(game: str) -> None:
         assert p["look"]["colour"] == board["players"][p["owner"]]["colour"]
 
 
+@pytest.mark.parametrize("name", ["shiftago-colour", "duploline", "beeline", "linie1"])
+def test_the_pages_light_each_site_in_the_colour_of_its_first_led(name: str) -> None:
+    import random
+
+    from boardctl.controller.frame import Frame
+    from boardctl.web.publish import lights
+    from hardware.profiles import load_profile
+
+    profile = load_profile(name)
+    rng = random.Random(name)
+    count = profile.leds.count
+    frame = Frame(bytes(rng.randrange(256) for _ in range(3 * count)))
+    lit = lights(profile, frame)
+    sites = [s for s in profile.sites if s.leds]
+    assert len(lit) == len(sites)
+    for site in sites:
+        r, g, b = frame[site.leds[0]]
+        assert lit[site.name] == f"#{r:02x}{g:02x}{b:02x}"
+    # a frame shorter than the chain (a strip cut short) lights the sites it reaches
+    short = Frame(frame.data[: 3 * (count // 2)])
+    assert lights(profile, short) == {s.name: lit[s.name] for s in sites if s.leds[0] < count // 2}
+
+
 def test_a_linie1_tile_shows_the_rails_it_has_turned_as_it_lies() -> None:
     from boardctl.engines import create
 

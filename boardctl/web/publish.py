@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardctl import i18n
@@ -92,12 +92,20 @@ def _piece(p: PieceSpec) -> dict[str, Any]:
 
 def lights(profile: BoardProfile, frame: Frame) -> dict[str, str]:
     """Each lit site's colour as ``#rrggbb`` (its first LED)."""
-    out: dict[str, str] = {}
-    for site in profile.sites:
-        if site.leds and site.leds[0] < len(frame):
-            r, g, b = frame[site.leds[0]]
-            out[site.name] = f"#{r:02x}{g:02x}{b:02x}"
-    return out
+    return _lights(first_leds(profile), frame)
+
+
+def first_leds(profile: BoardProfile) -> tuple[tuple[str, int], ...]:
+    """Each lit site and its first LED, in the profile's order."""
+    return tuple((site.name, site.leds[0]) for site in profile.sites if site.leds)
+
+
+def _lights(first: Sequence[tuple[str, int]], frame: Frame) -> dict[str, str]:
+    """:func:`lights` read off the frame's bytes at once (a frame of a few
+    hundred LEDs, on every change: no colour is made a tuple on the way)."""
+    hexed = frame.data.hex()
+    n = len(hexed) // 6
+    return {name: "#" + hexed[6 * i : 6 * i + 6] for name, i in first if i < n}
 
 
 def _plain(value: Any) -> Any:
@@ -115,6 +123,7 @@ class Publisher:
         palette_of: Callable[[Engine[Any, Any]], Palette] | None = None,
     ) -> None:
         self.profile = profile
+        self._first = first_leds(profile)
         #: what the state says beside the status (the broker reached or not)
         self.reports = reports if reports is not None else {}
         self._reported: dict[str, Any] = {}
@@ -147,7 +156,7 @@ class Publisher:
             changed = True
         if frame != self._frame:
             self._frame = frame
-            self._put("lights", lights(self.profile, frame))
+            self._put("lights", _lights(self._first, frame))
             changed = True
         if changed and self.wake is not None:
             self.wake()
