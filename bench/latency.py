@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import multiprocessing
 import pstats
 import random
@@ -74,6 +75,7 @@ from types import MappingProxyType
 from typing import Any
 
 from boardctl.board import BoardProfile, LedChain, Reports, Site
+from boardctl.controller.collecting import Collector
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Frame
@@ -197,8 +199,10 @@ class Output:
 class TimedLoop(Loop):
     """The controller's loop, reporting each change it answered and each move it played."""
 
-    def __init__(self, controller: Controller, output: Output, probe: Probe) -> None:
-        super().__init__(controller, output)
+    def __init__(
+        self, controller: Controller, output: Output, probe: Probe, collector: Collector | None
+    ) -> None:
+        super().__init__(controller, output, collector=collector)
         self.out = output
         self.probe = probe
         self._match = controller.match
@@ -468,6 +472,63 @@ class Hands:
 # -- through the virtual microcontroller ------------------------------------------------
 
 
+IN_TURNS, AT_START, BETWEEN = "in turns", "at start-up", "between turns"
+
+
+class Collections:
+    """Python's garbage collections on one thread (the loop's): each one's
+    generation and CPU time (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.thread: int | None = None
+        #: each collection's CPU time by generation, by where it was made: in
+        #: the middle of a turn (Python's own), or by the loop's collector
+        #: (:class:`TimedCollector`) at start-up or between turns
+        self.made: dict[str, dict[int, list[float]]] = {
+            where: {0: [], 1: [], 2: []} for where in (IN_TURNS, AT_START, BETWEEN)
+        }
+        #: where the loop collects now
+        self.where = IN_TURNS
+        self._start = 0.0
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if threading.get_ident() != self.thread:
+            return
+        if phase == "start":
+            self._start = time.thread_time()
+        else:
+            self.made[self.where][info["generation"]].append(time.thread_time() - self._start)
+
+
+class TimedCollector(Collector):
+    """The daemon's collector, telling :class:`Collections` when it collects."""
+
+    def __init__(self, collections: Collections) -> None:
+        super().__init__()
+        self.collections = collections
+
+    def start(self) -> None:
+        self.collections.where = AT_START
+        try:
+            super().start()
+        finally:
+            self.collections.where = IN_TURNS
+
+    def between(self) -> None:
+        self.collections.where = BETWEEN
+        try:
+            super().between()
+        finally:
+            self.collections.where = IN_TURNS
+
+
 @dataclass
 class Figures:
     changes: int
@@ -488,6 +549,8 @@ class Figures:
     #: each move's write to the game database: wall time and CPU time
     store_wall: list[float] = field(default_factory=list)
     store_cpu: list[float] = field(default_factory=list)
+    #: the garbage collections on the loop's thread (see :class:`Collections`)
+    collected: dict[str, dict[int, list[float]]] = field(default_factory=dict)
     #: the loop's turns profiled (``--profile``), by kind (see :data:`TURNS`)
     profiles: dict[str, pstats.Stats] = field(default_factory=dict)
 
@@ -502,12 +565,14 @@ def through_mcu(
     db_dir: str | None = None,
     profiled: bool = False,
     watchers: Sequence[str] = (),
+    collect: str = "loop",
 ) -> Figures:
     profile = load_profile(profile_name)
     probe = Probe()
     rng = random.Random(seed)
     serial_leds = profile.leds.backend == "serial"
     with (
+        Collections() as collections,
         tempfile.TemporaryDirectory(prefix="latency-", dir=db_dir) as directory,
         Store(f"{directory}/games.db") as database,
         McuProcess(
@@ -547,11 +612,13 @@ def through_mcu(
         )
         strip.open()
         output = Output(strip)
-        loop = TimedLoop(controller, output, probe)
+        collector = TimedCollector(collections) if collect == "loop" else None
+        loop = TimedLoop(controller, output, probe, collector)
         loop.profiled = [] if profiled else None
         loop.watchers.extend(WATCHERS[w](loop, profile) for w in watchers)
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)
         runner.start()
+        collections.thread = runner.ident
         source.start(emit)
         h = Hands(mcu, profile, probe, output if serial_leds else None)
         try:
@@ -640,6 +707,7 @@ def through_mcu(
         cpu_move=[probe.commits[i].cpu for i in commits],
         store_wall=store.wall,
         store_cpu=store.cpu,
+        collected=collections.made,
         profiles=by_kind(loop.profiled or [], frozenset(measured)),
     )
 
@@ -873,6 +941,13 @@ def main() -> None:
         "[sound] cues = true), web (with [web] listen set); none by default",
     )
     parser.add_argument(
+        "--gc",
+        choices=("loop", "python"),
+        default="loop",
+        help="who collects Python's garbage: the loop between turns, as the daemon's does "
+        "(boardctl.controller.collecting), or Python whenever its threshold is crossed",
+    )
+    parser.add_argument(
         "--no-in-process", action="store_true", help="leave out the in-process table"
     )
     parser.add_argument(
@@ -909,6 +984,10 @@ def main() -> None:
     )
     print(f"The game database: {args.db_dir or tempfile.gettempdir()} (WAL, synchronous=FULL)")
     print(f"The loop's watchers: {', '.join(args.watchers) or 'none'}")
+    print(
+        "Python's garbage collected "
+        + ("by the loop between turns" if args.gc == "loop" else "by Python, at its thresholds")
+    )
     for game in games:
         name = reference_profile(game)
         if name is None:
@@ -924,6 +1003,7 @@ def main() -> None:
             args.db_dir,
             bool(args.profile),
             [w for w in WATCHERS if w in args.watchers],
+            args.gc,
         )
         print(
             f"{game}: {f.changes} sensor changes in {f.moves} moves, {f.games} games "
@@ -942,6 +1022,14 @@ def main() -> None:
         print(f"  loop CPU, turn playing a move:     {ms(f.cpu_move)}")
         print(f"  of which the database write, CPU:  {ms(f.store_cpu)}")
         print(f"  the database write, wall:          {ms(f.store_wall)}")
+        for where, collected in f.collected.items():
+            print(
+                f"  garbage collected {where}, by generation: "
+                + "; ".join(
+                    f"{g}: {len(t)}" + (f", max {max(t) * 1000:.3f} ms" if t else "")
+                    for g, t in collected.items()
+                )
+            )
         if args.profile:
             stats = f.profiles.get(args.profile_turns)
             if stats is None:
