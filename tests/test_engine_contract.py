@@ -13,7 +13,8 @@ and a record need:
 * the sites an action touches cover every site whose piece it changes, and
   every site and piece named anywhere is one the board declares;
 * the layout asked for some sites (``layout_on``) is the whole layout on
-  those sites, for every site and for the sites each action touches;
+  those sites, for every site and for the sites each action touches; the
+  sites lit for every legal action (``highlighted``) are those each one lights;
 * outcomes that nobody may tell apart lead to states every player sees alike
   (a game's secrets stay secret);
 * random playouts end.
@@ -34,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.engines import CHANCE, GAMES, Engine, Match, create, engine_class
+from boardctl.engines.physical import PhysicalBoard
 from boardctl.errors import BadOptions
 
 #: a playout that has not ended after this many actions is a game that may never end
@@ -111,6 +113,9 @@ def _check_state(engine: Engine[Any, Any], state: Any) -> None:
         assert next(iter(engine.legal_actions(state)), None) is not None, (
             f"player {actor} is to act but has no legal action"
         )
+    if type(engine).highlighted is not PhysicalBoard.highlighted:  # the default is this
+        lit = {s for a in engine.legal_actions(state) for s in engine.highlight(state, a)}
+        assert engine.highlighted(state) == lit
 
 
 def _check_action(engine: Engine[Any, Any], state: Any, action: Any) -> None:

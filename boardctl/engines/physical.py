@@ -93,6 +93,18 @@ class PhysicalBoard(abc.ABC, Generic[S, A]):
         what it touches."""
         return self.touches(state, action)
 
+    def highlighted(self, state: S) -> frozenset[str]:
+        """The sites to light for every legal action (the legal moves shown
+        while a player thinks): the union of each one's :meth:`highlight`.
+
+        The default asks :meth:`highlight` of every legal action; an engine
+        that keeps an index of its actions by site answers from it, with the
+        same answer."""
+        sites: set[str] = set()
+        for action in self.legal_actions(state):
+            sites |= self.highlight(state, action)
+        return frozenset(sites)
+
     def choosing(self, state: S) -> bool:
         """Whether the actor now picks one of several options the LEDs show
         side by side (a scoring line), rather than making a move: the

@@ -1268,6 +1268,12 @@ class Beeline(Engine[State, Action]):
             ix.by_cell = by_cell
         return ix.by_cell
 
+    def highlighted(self, state: State) -> frozenset[str]:
+        """The cells of the state's index of actions by cell (built once per
+        state: the reconciler then finds it ready for the first change)."""
+        names = self.geo.names
+        return frozenset(names[c] for c in self._by_cell(state, self._actions(state)))
+
     def highlight(self, state: State, action: Action) -> frozenset[str]:
         """What a legal action touches (:meth:`touches`), worked out without
         applying it unless it may send a line back."""
