@@ -247,3 +247,30 @@ def test_a_private_links_code_is_drawn_only_for_a_plain_host() -> None:
         assert link_address(bad, "/player/abc") is None, bad
     image = qr_image("http://192.168.1.20:8080/player/abc")
     assert image.startswith("data:image/svg+xml") and len(image) < 20_000
+
+
+def test_the_pages_pieces_follow_the_game_through_a_move_and_its_undo() -> None:
+    from controller_support import Table, profile_for
+
+    from boardctl.controller.machine import Controller
+    from boardctl.controller.scenes import Palette, render
+    from boardctl.engines import create
+
+    engine = create("shiftago")
+    table = Table(Controller(profile_for(engine)))
+    c = table.controller
+    publisher = Publisher(c.profile)
+
+    def published() -> dict[str, str]:
+        view = c.view()
+        publisher(c, view, render(view, c.profile, Palette(), table.now))
+        return publisher.get("state")["layout"]
+
+    assert published() == {}
+    table.hands("insert W3", "p0")
+    assert published() == dict(c.engine.layout(c.match.state)) == {"a3": "p0"}
+    table.hands("lift a3")  # under way to a takeback: the pieces are still the game's
+    assert published() == {"a3": "p0"}
+    c.undo(table.now)
+    assert c.match.moves_text() == []
+    assert published() == {}

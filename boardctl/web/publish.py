@@ -133,6 +133,8 @@ class Publisher:
         self._engine: Any = None
         self._status: Mapping[str, Any] | None = None
         self._frame: Frame | None = None
+        #: the last state whose pieces were published, and its layout
+        self._laid: tuple[Any, dict[str, str]] = (None, {})
         self._parts: dict[str, tuple[int, Any]] = {}
         self._encoded: dict[tuple[str, str], tuple[int, bytes]] = {}
         #: set by the server: called (on the loop's thread) when anything changed
@@ -151,7 +153,7 @@ class Publisher:
             self._status = status
             self._reported = reported
             state = {**status, **reported}
-            state["layout"] = dict(controller.engine.layout(controller.match.state))
+            state["layout"] = self._layout(controller.engine, controller.match.state)
             self._put("state", state)
             changed = True
         if frame != self._frame:
@@ -160,6 +162,15 @@ class Publisher:
             changed = True
         if changed and self.wake is not None:
             self.wake()
+
+    def _layout(self, engine: Engine[Any, Any], state: Any) -> dict[str, str]:
+        """The pieces of ``state``, worked out once per state (the status
+        changes with every sensor change, the pieces only with a move)."""
+        laid, layout = self._laid
+        if laid is not state:
+            layout = dict(engine.layout(state))
+            self._laid = (state, layout)
+        return layout
 
     def _put(self, part: str, value: Any) -> None:
         with self._lock:
