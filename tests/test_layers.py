@@ -53,6 +53,7 @@ FORBIDDEN = (
     "datetime",
     "random",
     "subprocess",
+    "gc",
     "serial",
     "gpiozero",
     "rpi_ws281x",

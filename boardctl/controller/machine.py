@@ -39,7 +39,7 @@ from boardctl.controller.opponent import (
     RemoteMoved,
     Thinker,
 )
-from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
+from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can, observes
 from boardctl.controller.present import Scene, Status, build_view
 from boardctl.controller.reconcile import (
     Ambiguous,
@@ -455,7 +455,8 @@ class Controller(Conditions):
             and self.settled_for() >= self.timing.takeback_hold
         ):
             self.fire("take_back", verdict.steps, False)
-        self.fire("observe")
+        if observes(self):
+            self.fire("observe")
         verdict = self.board.verdict
         if self.state is Phase.CHOOSING and isinstance(verdict, Ambiguous) and not self.choice.open:
             self.choice.leave_open(self.match.state, verdict, self.offers())
@@ -564,7 +565,8 @@ class Controller(Conditions):
                 break
             drew = True
             self.fire("move_made", (Step(action, self.engine.apply(state, action)),))
-            self.fire("observe")
+            if observes(self):
+                self.fire("observe")
         if drew:
             self.draws.drew(self.engine, self.match.state)
 

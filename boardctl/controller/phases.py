@@ -213,6 +213,38 @@ def can(trigger: str, phase: Phase) -> bool:
     return phase in SOURCES[trigger]
 
 
+def _observed() -> dict[Phase, tuple[tuple[str, ...], ...]]:
+    out: dict[Phase, list[tuple[str, ...]]] = {}
+    for t in TRANSITIONS:
+        if t["trigger"] != "observe":
+            continue
+        assert "unless" not in t, "observes() reads only conditions"
+        src = t["source"]
+        conditions = t.get("conditions", ())
+        named = (conditions,) if isinstance(conditions, str) else tuple(conditions)
+        for phase in src if isinstance(src, list) else [src]:
+            out.setdefault(phase, []).append(named)
+    return {phase: tuple(ways) for phase, ways in out.items()}
+
+
+#: the conditions of each ``observe`` transition, by the phase it leaves
+_OBSERVED = _observed()
+
+
+def observes(model: Any) -> bool:
+    """Whether firing ``observe`` now moves the machine out of the model's
+    phase: the conditions of one of its transitions from there all hold.
+    The conditions are pure and ``observe`` is fired only at the top of the
+    loop's turn (never from a callback), so firing it when this is False
+    changes nothing: the controller asks this first, and most turns the
+    machine is not asked at all (``transitions`` takes a few dozen calls to
+    find that no transition is taken)."""
+    ways = _OBSERVED.get(model.state)
+    if ways is None:
+        return True  # not valid in this phase: fired, the machine says so
+    return any(all(getattr(model, condition)() for condition in way) for way in ways)
+
+
 def _quiet_transitions() -> None:
     """``transitions`` logs every trigger and state change at INFO, which
     floods the journal and sim.log; the controller logs what matters itself

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -1267,6 +1267,12 @@ class Beeline(Engine[State, Action]):
             ix.by_cell = by_cell
         return ix.by_cell
 
+    def highlighted(self, state: State) -> frozenset[str]:
+        """The cells of the state's index of actions by cell (built once per
+        state: the reconciler then finds it ready for the first change)."""
+        names = self.geo.names
+        return frozenset(names[c] for c in self._by_cell(state, self._actions(state)))
+
     def highlight(self, state: State, action: Action) -> frozenset[str]:
         """What a legal action touches (:meth:`touches`), worked out without
         applying it unless it may send a line back."""
@@ -1344,6 +1350,16 @@ class Beeline(Engine[State, Action]):
         names = self.geo.names
         codes = _PIECE_NAMES
         return {names[i]: codes[c] for i, c in enumerate(state.cells) if c}
+
+    def layout_on(self, state: State, sites: Iterable[str]) -> Mapping[str, str]:
+        index = self.geo.index
+        cells = state.cells
+        out: dict[str, str] = {}
+        for name in sites:
+            i = index.get(name)
+            if i is not None and cells[i]:
+                out[name] = _PIECE_NAMES[cells[i]]
+        return out
 
     def render(self, state: State) -> str:
         ruts = tuple(sorted(self.rut(state, p)) for p in (0, 1))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from itertools import chain, islice
 from typing import Any, ClassVar
@@ -1595,6 +1595,38 @@ class Linie1(Engine[State, Action]):
             if here:
                 out[t.name] = "+".join(sorted(here))
         return out
+
+    def layout_on(self, state: State, sites: Iterable[str]) -> Mapping[str, str]:
+        """:meth:`layout` on ``sites`` alone, each site worked out by itself
+        (the reconciler asks for the few an action touches, of 150 on the board)."""
+        geo = self.geo
+        tiles = state.tiles
+        out: dict[str, str] = {}
+        for name in sites:
+            c = geo.cell_of.get(name)
+            if c is None:
+                t = geo.terminal_index.get(name)
+                here = [] if t is None else self._cars_on(state, TERMINAL_AT + t)
+                if here:
+                    out[name] = "+".join(here)
+                continue
+            code = tiles[c]
+            if not code or geo.kind[c] != TRACK:
+                continue
+            parts = [geo.code_name(code)]
+            if c in state.stops:
+                parts.append("stop")
+            out[name] = "+".join(parts + self._cars_on(state, c))
+        return out
+
+    @staticmethod
+    def _cars_on(state: State, site: int) -> list[str]:
+        """The streetcars on ``site`` (a cell, or TERMINAL_AT + a terminal), sorted."""
+        return sorted(
+            f"car{state.lines[q] + 1}"
+            for q, pos in enumerate(state.cars)
+            if pos >= 0 and site_of(pos) == site
+        )
 
     def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
         """While tiles are laid, straight from the cells asked about to the
