@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardctl.board import BoardProfile, Reports, Site
+from boardctl.message import M_
 from boardctl.sensing import (
     ButtonPress,
     LinkDown,
@@ -409,7 +410,7 @@ def write_channels(
     from boardctl.textfiles import MAX_TOML, UnreadableFile, read_text
 
     try:
-        text = read_text(path, MAX_TOML, "the profile")
+        text = read_text(path, MAX_TOML, M_("the profile"))
     except UnreadableFile as e:
         raise HardwareError(e.of(path)) from None
     new = set_channels(text, mapping)

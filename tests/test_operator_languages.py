@@ -103,3 +103,117 @@ def test_the_speakers_faults_in_the_operators_language(code: str, note: str, fau
         lines = _table({**sound, "note": why, "fault": said(failed.value)}, check=False)
     assert lines[-2].strip().startswith(fault)
     assert lines[-1].strip() == note
+
+
+#: faults of every kind the configuration checks, each as a file's lines (or --set
+#: flags), with the line the fault is on and what it says in German and in French
+FAULTS = [
+    (
+        ["--set", "controller"],
+        None,
+        "--set 'controller': schreibe Abschnitt.Schlüssel=Wert, z. B. --set "
+        "controller.settle_ms=200",
+        "--set 'controller' : écrivez section.clé=valeur, p. ex. --set controller.settle_ms=200",
+    ),
+    (
+        '[leds]\npalette = ["#e69f00", "orange"]\n',
+        2,
+        "[leds] palette: Farbe 2 'orange' muss als #rrggbb geschrieben werden",
+        "[leds] palette : la couleur 2 'orange' doit s'écrire #rrggbb",
+    ),
+    (
+        ["--set", 'leds.palette=["#e69f00", "#ff00ff"]'],
+        None,
+        "--set: [leds] palette: Farbe 2: #ff00ff sieht aus wie das Magenta, in dem Fehler "
+        "blinken; wähle eine andere für diesen Spieler",
+        "--set: [leds] palette : couleur 2 : #ff00ff ressemble au magenta dans lequel "
+        "clignotent les erreurs ; choisissez-en une autre pour ce joueur",
+    ),
+    (
+        '[control]\nmode = "0666"\n',
+        2,
+        "[control] mode: mit '0666' kann jeder Benutzer dieses Rechners das Brett steuern; "
+        'nimm "0600"',
+        "[control] mode : '0666' permet à tout utilisateur de cette machine de commander le "
+        'plateau ; utilisez "0600"',
+    ),
+    (
+        '[web]\nlisten = "0.0.0.0:8080"\n',
+        2,
+        "[web] listen = '0.0.0.0:8080' öffnet die Seiten für das Netz: setze password_hash",
+        "[web] listen = '0.0.0.0:8080' ouvre les pages au réseau : définissez password_hash",
+    ),
+    (
+        '[schedule]\nhours = "mon-fri 10:00-18:00; sam 09:00-12:00"\n',
+        2,
+        "[schedule] hours: 'sam 09:00-12:00': 'sam' ist kein Tag; schreibe mon, tue",
+        "[schedule] hours : 'sam 09:00-12:00' : 'sam' n'est pas un jour ; écrivez mon, tue",
+    ),
+    (
+        '[mqtt]\nbroker = "http://hub:1883"\n',
+        2,
+        "[mqtt] broker: 'http://hub:1883' ist keine Broker-Adresse: sie beginnt mit mqtt://",
+        "[mqtt] broker : 'http://hub:1883' n'est pas l'adresse d'un broker : elle commence par",
+    ),
+    (
+        '[sound]\nquiet = "22:00"\n',
+        2,
+        "[sound] quiet: '22:00': schreibe die Uhrzeiten als Öffnung-Schluss, z. B. "
+        '10:00-18:00; z. B. "22:00-08:00", oder "" für nie still',
+        "[sound] quiet : '22:00' : écrivez les heures comme ouverture-fermeture, p. ex. "
+        '10:00-18:00 ; p. ex. "22:00-08:00", ou "" pour jamais silencieux',
+    ),
+    (
+        '[sound]\ndevice = "my speaker"\n',
+        2,
+        "[sound] device: 'my speaker' ist kein ALSA-Gerätename",
+        "[sound] device : 'my speaker' n'est pas un nom de périphérique ALSA",
+    ),
+    (
+        '[board]\nprofile = "shiftago-wood"\n',
+        2,
+        "[board] profile: 'shiftago-wood': dieses Profil gibt es nicht; mitgeliefert sind ",
+        "[board] profile : 'shiftago-wood' : ce profil n'existe pas ; ceux fournis sont ",
+    ),
+    (
+        '[board]\nprofile = "shiftago-colour"\ngame = "duploline"\n',
+        3,
+        "[board] game: dieses Brett (",
+        "[board] game : ce plateau (",
+    ),
+    (
+        "[board]\nprofile = 'bad.toml'\n",
+        None,
+        "bad.toml: 1 Fehler im Brettprofil",
+        "bad.toml : 1 problème dans le profil du plateau",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lines", "line", "german", "french"), FAULTS)
+def test_every_configuration_fault_in_german_and_french(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lines: str | list[str],
+    line: int | None,
+    german: str,
+    french: str,
+) -> None:
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.toml").write_text("[board\n")  # a board profile that is not TOML
+    conf = tmp_path / "boardctl.toml"
+    if isinstance(lines, list):
+        argv = ["config", "show", *lines]
+        where = ""
+    else:
+        conf.write_text(lines)
+        argv = ["config", "show", "--config", str(conf)]
+        where = f"{conf}:{line}: " if line else ""
+    for lang, words in (("de_DE.UTF-8", german), ("fr_FR.UTF-8", french)):
+        _terminal(monkeypatch, lang)
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("boardctl: "), err
+        assert f"{where}{words}" in err, err

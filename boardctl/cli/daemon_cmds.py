@@ -54,6 +54,7 @@ def board_profile(cfg: Any) -> Any:
     """The profile that ``[board] profile`` names; one that is not there is an
     error about that key, with its file and line."""
     from boardctl.errors import ConfigError
+    from boardctl.message import M_
     from hardware.errors import ProfileError
     from hardware.profiles import find_profile, load_profile
 
@@ -61,7 +62,14 @@ def board_profile(cfg: Any) -> Any:
         path = find_profile(cfg.board.profile)
     except ProfileError as exc:
         place = cfg.where.get(("board", "profile"), "[board] profile")
-        raise ConfigError(f"{place}: {cfg.board.profile!r}: {exc.problems[0]}") from None
+        raise ConfigError(
+            M_(
+                "{where}: {profile}: {fault}",
+                where=place,
+                profile=repr(cfg.board.profile),
+                fault=exc.problems[0],
+            )
+        ) from None
     return load_profile(path)
 
 
