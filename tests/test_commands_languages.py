@@ -147,3 +147,42 @@ def test_every_command_ends_the_same_from_a_terminal_in_another_language(
         assert (en_code == 0) == succeeds, f"{argv} in English: {en_err}"
         assert code_there == en_code, f"{argv} from {lang}: {err} (in English: {en_err!r})"
         assert "'language'" not in err, f"{argv} from {lang}: {err}"
+
+
+def test_the_answers_read_in_german_and_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the commands print besides ``status``: the venue's settings as a table
+    (labels aligned in each language), an action played and taken back, the games."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(config, "DEFAULT_PATH", tmp_path / "none.toml")
+    said = {}
+    with _daemon(tmp_path) as sock:
+        for lang in ("de_DE.UTF-8", "fr_FR.UTF-8"):
+            monkeypatch.setenv("LANG", lang)
+            for argv in (
+                ["brightness", "0.3"],
+                ["schedule", "mon-sun 00:00-24:00"],
+                ["play", "W1"],
+                ["undo"],
+                ["games"],
+            ):
+                assert main([*argv, "--socket", str(sock)]) == 0
+                said[lang[:2], argv[0]] = capsys.readouterr().out
+            monkeypatch.setenv("LANG", "C.UTF-8")
+            assert main(["schedule", "default", "--socket", str(sock)]) == 0
+            capsys.readouterr()
+    assert said["de", "brightness"].splitlines()[0] == "Helligkeit     0.3"
+    assert said["de", "schedule"].splitlines()[1] == ("Öffnungszeiten 00:00-24:00 (geöffnet)")
+    assert said["de", "play"] == "gespielt: W1\n"
+    assert said["de", "undo"] == "zurückgenommen: W1\n"
+    # the game under way: its number, name, how it stands, when it began, its moves
+    game = said["de", "games"].split()
+    assert game[:3] == ["1", "shiftago", "läuft"] and game[-2:] == ["0", "Züge"], game
+    assert said["fr", "brightness"].splitlines()[0] == "luminosité 0.3"
+    assert said["fr", "schedule"].splitlines()[1] == "horaires   00:00-24:00 (ouvert)"
+    assert said["fr", "play"] == "joué : W1\n"
+    assert said["fr", "undo"] == "repris : W1\n"
+    game = said["fr", "games"].split()
+    assert game[:4] == ["1", "shiftago", "en", "cours"] and game[-2:] == ["0", "coup"], game

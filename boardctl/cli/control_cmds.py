@@ -368,37 +368,59 @@ def _new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say(args: argparse.Namespace, reply: dict[str, Any], text: str) -> None:
+    """The JSON answer, or ``text`` (a :class:`~boardctl.message.Message`) in the
+    operator's language (the terminal's, else the board's)."""
+    if args.json:
+        print(json.dumps(reply, indent=2))
+        return
+    from boardctl import i18n
+
+    with i18n.language(i18n.from_environment() or _board_language()):
+        print(i18n.translate(text))
+
+
 def _undo(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "undo"})
-    print(json.dumps(reply, indent=2) if args.json else f"took back {reply['undone']}")
+    _say(args, reply, M_("took back {action}", action=str(reply["undone"])))
     return 0
 
 
 def _another(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "another"})
-    print(
-        json.dumps(reply, indent=2)
-        if args.json
-        else f"the computer thinks again, instead of {reply['instead_of']}"
+    _say(
+        args,
+        reply,
+        M_("the computer thinks again, instead of {moves}", moves=str(reply["instead_of"])),
     )
     return 0
 
 
 def _choose(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "choose", "option": args.option})
-    print(json.dumps(reply, indent=2) if args.json else f"chose {reply['chosen']}")
+    _say(args, reply, M_("chose {option}", option=str(reply["chosen"])))
     return 0
 
 
 def _roll(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "chance", "action": args.action})
-    print(json.dumps(reply, indent=2) if args.json else f"played {reply['played']}")
+    _say(args, reply, M_("played {action}", action=str(reply["played"])))
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "play", "action": args.action})
-    print(json.dumps(reply, indent=2) if args.json else f"played {reply['played']}")
+    _say(args, reply, M_("played {action}", action=str(reply["played"])))
     return 0
 
 
@@ -411,18 +433,36 @@ def _games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reply["games"], indent=2))
         return 0
+    from boardctl import i18n
     from boardctl.sim.screen import game_spec, player_name
 
-    for g in reply["games"]:
-        started = g["started"] or "date unsure"  # before the clock was set
-        moves = f"{g['moves']} move{'' if g['moves'] == 1 else 's'}"
-        line = f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {moves}"
+    with i18n.language(i18n.from_environment() or _board_language()):
+        for line in games_lines(reply["games"], game_spec, player_name):
+            print(line)
+    return 0
+
+
+def games_lines(games: list[dict[str, Any]], spec_of: Any, name_of: Any) -> list[str]:
+    """The games played, a line each, in the current language: number, game, how it
+    stands, when it began, its moves and who won."""
+    from boardctl.i18n import _, ngettext, translate
+
+    statuses = {"finished": _("finished"), "abandoned": _("abandoned"), "playing": _("playing")}
+    width = max(len(s) for s in statuses.values())
+    lines = []
+    for g in games:
+        started = g["started"] or _("date unsure")  # before the clock was set
+        moves = ngettext("{n} move", "{n} moves", g["moves"])
+        status = statuses.get(g["status"], g["status"])
+        line = f"{g['id']:>4}  {g['game']:<10} {status:<{width}} {started:<20}  {moves}"
         if g["status"] == "finished":
             winner = g.get("winner")
-            won = "a draw" if winner is None else f"{player_name(game_spec(g), winner)} won"
-            line += f", {won}"
-        print(line)
-    return 0
+            if winner is None:
+                line += _(", a draw")
+            else:
+                line += _(", {player} won", player=translate(name_of(spec_of(g), winner)))
+        lines.append(line)
+    return lines
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -435,7 +475,15 @@ def _export(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            raise RecordError(f"{args.output}: cannot write the record: {exc.strerror}") from exc
+            from boardctl.message import M_
+
+            raise RecordError(
+                M_(
+                    "{file}: cannot write the record: {why}",
+                    file=args.output,
+                    why=str(exc.strerror),
+                )
+            ) from exc
     else:
         sys.stdout.write(text)
     return 0
@@ -451,6 +499,8 @@ def _accept(args: argparse.Namespace) -> int:
 
 
 def _decline(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "decline", "board": args.board})
-    print(json.dumps(reply, indent=2) if args.json else f"declined {reply['declined']}'s game")
+    _say(args, reply, M_("declined the game of {board}", board=str(reply["declined"])))
     return 0
