@@ -9,30 +9,34 @@ import argparse
 import json
 from typing import Any
 
+from boardctl.message import M_
+
 
 def register(subparsers: Any) -> None:
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
         p.add_argument(
             "--socket",
-            help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
+            help=M_("control socket (default: [control] socket of /etc/boardctl/boardctl.toml)"),
         )
-        p.add_argument("--json", action="store_true", help="print the raw JSON answer")
+        p.add_argument("--json", action="store_true", help=M_("print the raw JSON answer"))
         return p
 
-    p = add("brightness", "show or set the LEDs' brightness (kept across restarts)")
+    p = add("brightness", M_("show or set the LEDs' brightness (kept across restarts)"))
     p.add_argument(
         "value",
         nargs="?",
-        help="0 to 1 (0.3 is 30 %%), or 'default' for the configuration's [leds] brightness",
+        help=M_("0 to 1 (0.3 is 30 %%), or 'default' for the configuration's [leds] brightness"),
     )
     p.set_defaults(handler=_brightness)
-    p = add("schedule", "show or set the opening hours (kept across restarts)")
+    p = add("schedule", M_("show or set the opening hours (kept across restarts)"))
     p.add_argument(
         "hours",
         nargs="?",
-        help="e.g. 'mon-fri 10:00-18:00; sat,sun 09:00-20:00'; 'always' for always open; "
-        "'default' for the configuration's [schedule] hours",
+        help=M_(
+            "e.g. 'mon-fri 10:00-18:00; sat,sun 09:00-20:00'; 'always' for always open; "
+            "'default' for the configuration's [schedule] hours"
+        ),
     )
     p.set_defaults(handler=_schedule)
 

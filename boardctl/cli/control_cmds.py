@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from boardctl.message import M_
+
 #: where `boardctl new --help` lists each game's options (built only when asked)
 _GAME_OPTIONS = "(each game's options)"
 
@@ -40,63 +42,72 @@ def register(subparsers: Any) -> None:
         p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text, **more)
         p.add_argument(
             "--socket",
-            help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
+            help=M_("control socket (default: [control] socket of /etc/boardctl/boardctl.toml)"),
         )
-        p.add_argument("--json", action="store_true", help="print the raw JSON answer")
+        p.add_argument("--json", action="store_true", help=M_("print the raw JSON answer"))
         return p
 
-    add("status", "what the board and the game are doing").set_defaults(handler=_status)
-    p = add("new", "start a new game", epilog=_GAME_OPTIONS, formatter_class=_NewHelp)
-    p.add_argument("game", nargs="?", help="the game (default: the board's own)")
+    add("status", M_("what the board and the game are doing")).set_defaults(handler=_status)
+    p = add("new", M_("start a new game"), epilog=_GAME_OPTIONS, formatter_class=_NewHelp)
+    p.add_argument("game", nargs="?", help=M_("the game (default: the board's own)"))
     p.add_argument(
         "options",
         nargs="*",
         metavar="KEY=VALUE",
-        help="game options, e.g. players=4; seats=hands,computer:3 says who plays each seat "
-        "(hands, the computer at a level from 1 to 5, or remote:BOARD: the player at another "
-        "board on the broker)",
+        help=M_(
+            "game options, e.g. players=4; seats=hands,computer:3 says who plays each seat "
+            "(hands, the computer at a level from 1 to 5, or remote:BOARD: the player at another "
+            "board on the broker)"
+        ),
     )
     p.set_defaults(handler=_new)
     add(
         "undo",
-        "take the last action back (with the computer in the game: back to your last turn)",
+        M_("take the last action back (with the computer in the game: back to your last turn)"),
     ).set_defaults(handler=_undo)
-    add("another", "ask the computer for another move than the one it shows").set_defaults(
+    add("another", M_("ask the computer for another move than the one it shows")).set_defaults(
         handler=_another
     )
-    p = add("choose", "pick an option while the board is choosing (see `boardctl status`)")
-    p.add_argument("option", help="the option's text as status lists it, or its number")
+    p = add("choose", M_("pick an option while the board is choosing (see `boardctl status`)"))
+    p.add_argument("option", help=M_("the option's text as status lists it, or its number"))
     p.set_defaults(handler=_choose)
-    p = add("roll", "give chance's outcome (a die thrown by hand), in the game's notation")
-    p.add_argument("action", help="the outcome, e.g. d4")
+    p = add("roll", M_("give chance's outcome (a die thrown by hand), in the game's notation"))
+    p.add_argument("action", help=M_("the outcome, e.g. d4"))
     p.set_defaults(handler=_roll)
     p = add(
         "play",
-        "tell a player's action the board cannot show (a pass, a route card shown), "
-        "in the game's notation; any other legal action is played too and the board must follow",
+        M_(
+            "tell a player's action the board cannot show (a pass, a route card shown), "
+            "in the game's notation; any other legal action is played too and the board must follow"
+        ),
     )
-    p.add_argument("action", help="the action, e.g. pass or start:t2a/B4")
+    p.add_argument("action", help=M_("the action, e.g. pass or start:t2a/B4"))
     p.set_defaults(handler=_play)
     p = add(
         "games",
-        "the games played on this board; `games backup FILE` copies the game database "
-        "(while the board plays), `games restore FILE` puts a copy back (boardctl stopped)",
+        M_(
+            "the games played on this board; `games backup FILE` copies the game database "
+            "(while the board plays), `games restore FILE` puts a copy back (boardctl stopped)"
+        ),
     )
-    p.add_argument("action", nargs="?", choices=("backup", "restore"), help="backup or restore")
-    p.add_argument("file", nargs="?", help="the copy to write or to put back")
+    p.add_argument("action", nargs="?", choices=("backup", "restore"), help=M_("backup or restore"))
+    p.add_argument("file", nargs="?", help=M_("the copy to write or to put back"))
     p.add_argument(
-        "--state-dir", help="the state folder (default: [storage] state_dir of the configuration)"
+        "--state-dir",
+        help=M_("the state folder (default: [storage] state_dir of the configuration)"),
     )
     p.set_defaults(handler=_games)
-    p = add("export", "print a game record (the latest finished game by default)")
-    p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
-    p.add_argument("-o", "--output", help="write the record to this file")
+    p = add("export", M_("print a game record (the latest finished game by default)"))
+    p.add_argument("id", nargs="?", type=int, help=M_("the game's number from `boardctl games`"))
+    p.add_argument("-o", "--output", help=M_("write the record to this file"))
     p.set_defaults(handler=_export)
-    p = add("accept", "play the game another board invites this one to (see `boardctl status`)")
-    p.add_argument("board", nargs="?", help="the inviting board's id (needed when several invite)")
+    p = add("accept", M_("play the game another board invites this one to (see `boardctl status`)"))
+    p.add_argument(
+        "board", nargs="?", help=M_("the inviting board's id (needed when several invite)")
+    )
     p.set_defaults(handler=_accept)
-    p = add("decline", "tell another board this one does not play the game it invites to")
-    p.add_argument("board", help="the inviting board's id")
+    p = add("decline", M_("tell another board this one does not play the game it invites to"))
+    p.add_argument("board", help=M_("the inviting board's id"))
     p.set_defaults(handler=_decline)
 
 

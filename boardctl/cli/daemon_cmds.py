@@ -5,36 +5,38 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from boardctl.message import M_
+
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags every command that reads the configuration takes."""
     parser.add_argument(
         "--config",
         metavar="FILE",
-        help="configuration file (default /etc/boardctl/boardctl.toml, if present)",
+        help=M_("configuration file (default /etc/boardctl/boardctl.toml, if present)"),
     )
     parser.add_argument(
         "--set",
         metavar="SECTION.KEY=VALUE",
         action="append",
         default=[],
-        help="override one key, e.g. --set controller.settle_ms=200 (repeatable)",
+        help=M_("override one key, e.g. --set controller.settle_ms=200 (repeatable)"),
     )
 
 
 def register(sub: Any) -> None:
-    cfg = sub.add_parser("config", help="the daemon's configuration")
-    csub = cfg.add_subparsers(title="config commands", metavar="ACTION", required=True)
-    show = csub.add_parser("show", help="print the configuration in force, as TOML")
+    cfg = sub.add_parser("config", help=M_("the daemon's configuration"))
+    csub = cfg.add_subparsers(title=M_("config commands"), metavar="ACTION", required=True)
+    show = csub.add_parser("show", help=M_("print the configuration in force, as TOML"))
     add_config_arguments(show)
     show.set_defaults(handler=_show)
     register_service(sub)
 
-    run = sub.add_parser("run", help="run the board controller daemon (what systemd starts)")
+    run = sub.add_parser("run", help=M_("run the board controller daemon (what systemd starts)"))
     run.add_argument(
         "--profile",
         metavar="NAME|FILE",
-        help="the board's profile (default: [board] profile of the configuration)",
+        help=M_("the board's profile (default: [board] profile of the configuration)"),
     )
     add_config_arguments(run)
     run.set_defaults(handler=_run)
@@ -74,27 +76,29 @@ def board_profile(cfg: Any) -> Any:
 
 
 def register_service(sub: Any) -> None:
-    service = sub.add_parser("service", help="install boardctl as a systemd service")
-    ssub = service.add_subparsers(title="service commands", metavar="ACTION", required=True)
+    service = sub.add_parser("service", help=M_("install boardctl as a systemd service"))
+    ssub = service.add_subparsers(title=M_("service commands"), metavar="ACTION", required=True)
     install = ssub.add_parser(
-        "install", help="write the unit, sysusers and udev files for this installation"
+        "install", help=M_("write the unit, sysusers and udev files for this installation")
     )
     install.add_argument(
         "--root",
         default="/",
         metavar="DIR",
-        help="write below DIR instead of / (for images and packaging)",
+        help=M_("write below DIR instead of / (for images and packaging)"),
     )
     install.add_argument(
         "--boardctl",
         metavar="PATH",
-        help="the boardctl executable the unit runs (default: this installation's)",
+        help=M_("the boardctl executable the unit runs (default: this installation's)"),
     )
     install.add_argument(
         "--config",
         metavar="FILE",
-        help="the configuration whose [web] listen and [mqtt] broker open the network "
-        "(default /etc/boardctl/boardctl.toml)",
+        help=M_(
+            "the configuration whose [web] listen and [mqtt] broker open the network "
+            "(default /etc/boardctl/boardctl.toml)"
+        ),
     )
     install.set_defaults(handler=_install)
 

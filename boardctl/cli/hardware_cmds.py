@@ -10,64 +10,80 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-PROFILE_HELP = "a profile name from hardware/profiles (e.g. shiftago-colour) or a .toml path"
+from boardctl.message import M_
+
+PROFILE_HELP = M_("a profile name from hardware/profiles (e.g. shiftago-colour) or a .toml path")
 
 
 def register(subparsers: Any) -> None:
-    profile = subparsers.add_parser("profile", help="board profiles")
+    profile = subparsers.add_parser("profile", help=M_("board profiles"))
     profile_sub = profile.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
-    check = profile_sub.add_parser("check", help="validate board profiles and list every problem")
+    check = profile_sub.add_parser(
+        "check", help=M_("validate board profiles and list every problem")
+    )
     check.add_argument("files", nargs="+", metavar="FILE", help=PROFILE_HELP)
     check.set_defaults(handler=profile_check)
-    listing = profile_sub.add_parser("list", help="the profiles shipped with boardctl")
+    listing = profile_sub.add_parser("list", help=M_("the profiles shipped with boardctl"))
     listing.set_defaults(handler=profile_list)
 
-    test = subparsers.add_parser("test", help="bring-up tests of a board's LEDs and sensors")
+    test = subparsers.add_parser("test", help=M_("bring-up tests of a board's LEDs and sensors"))
     test_sub = test.add_subparsers(dest="test_command", metavar="PART", required=True)
     leds = test_sub.add_parser(
-        "leds", help="light every site's LEDs, site by site, colour by colour"
+        "leds", help=M_("light every site's LEDs, site by site, colour by colour")
     )
     leds.add_argument("profile", metavar="PROFILE", help=PROFILE_HELP)
-    leds.add_argument("--sim", action="store_true", help="draw the LEDs in the terminal instead")
-    leds.add_argument("--delay", type=float, default=0.4, help="seconds per step (default 0.4)")
-    leds.add_argument("--site", action="append", help="only these sites (repeatable)")
+    leds.add_argument(
+        "--sim", action="store_true", help=M_("draw the LEDs in the terminal instead")
+    )
+    leds.add_argument("--delay", type=float, default=0.4, help=M_("seconds per step (default 0.4)"))
+    leds.add_argument("--site", action="append", help=M_("only these sites (repeatable)"))
     leds.add_argument(
         "--png",
         metavar="FILE",
-        help="with --sim: also save a picture of the walked sites' LEDs, all white",
+        help=M_("with --sim: also save a picture of the walked sites' LEDs, all white"),
     )
     leds.set_defaults(handler=test_leds)
 
-    sensors = test_sub.add_parser("sensors", help="live table of every site's reading")
+    sensors = test_sub.add_parser("sensors", help=M_("live table of every site's reading"))
     sensors.add_argument("profile", metavar="PROFILE", help=PROFILE_HELP)
     sensors.add_argument(
         "--sim",
         action="store_true",
-        help="simulated sensors: type 'SITE [VALUE]' lines to set them",
+        help=M_("simulated sensors: type 'SITE [VALUE]' lines to set them"),
     )
     sensors.set_defaults(handler=test_sensors)
 
     calibrate = subparsers.add_parser(
-        "calibrate", help="learn which sensor channel reads each site; writes it to the profile"
+        "calibrate", help=M_("learn which sensor channel reads each site; writes it to the profile")
     )
     calibrate.add_argument("profile", metavar="PROFILE", help=PROFILE_HELP)
     calibrate.add_argument(
-        "--sim", action="store_true", help="simulated LEDs, sensors and a hand that places pieces"
+        "--sim",
+        action="store_true",
+        help=M_("simulated LEDs, sensors and a hand that places pieces"),
     )
     calibrate.add_argument(
-        "--shuffle", type=int, metavar="SEED", help="with --sim: wire the sensors in a random order"
+        "--shuffle",
+        type=int,
+        metavar="SEED",
+        help=M_("with --sim: wire the sensors in a random order"),
     )
     calibrate.add_argument(
-        "--dry-run", action="store_true", help="print the mapping, write nothing"
+        "--dry-run", action="store_true", help=M_("print the mapping, write nothing")
     )
     calibrate.add_argument(
         "--output",
         metavar="FILE",
-        help="write the calibrated profile here instead of into PROFILE "
-        "(a shipped profile is never written: calibrate a copy)",
+        help=M_(
+            "write the calibrated profile here instead of into PROFILE "
+            "(a shipped profile is never written: calibrate a copy)"
+        ),
     )
     calibrate.add_argument(
-        "--timeout", type=float, default=120.0, help="seconds to wait at each site (default 120)"
+        "--timeout",
+        type=float,
+        default=120.0,
+        help=M_("seconds to wait at each site (default 120)"),
     )
     calibrate.set_defaults(handler=calibrate_board)
 

@@ -7,49 +7,57 @@ import json
 import sys
 from typing import Any
 
+from boardctl.message import M_
+
 
 def register(sub: Any) -> None:
-    rules = sub.add_parser("rules", help="replay, draw and inspect game records")
-    rsub = rules.add_subparsers(title="rules commands", metavar="ACTION", required=True)
+    rules = sub.add_parser("rules", help=M_("replay, draw and inspect game records"))
+    rsub = rules.add_subparsers(title=M_("rules commands"), metavar="ACTION", required=True)
 
-    replay = rsub.add_parser("replay", help="apply every move of a record and report the result")
-    replay.add_argument("file", help="a game record (JSON)")
-    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay = rsub.add_parser(
+        "replay", help=M_("apply every move of a record and report the result")
+    )
+    replay.add_argument("file", help=M_("a game record (JSON)"))
+    replay.add_argument("--json", action="store_true", help=M_("print one JSON object"))
     replay.set_defaults(handler=_replay)
 
-    show = rsub.add_parser("show", help="draw the board of a record in the terminal")
-    show.add_argument("file", help="a game record (JSON)")
-    show.add_argument("--at", type=int, metavar="N", help="after the first N moves (default: all)")
+    show = rsub.add_parser("show", help=M_("draw the board of a record in the terminal"))
+    show.add_argument("file", help=M_("a game record (JSON)"))
+    show.add_argument(
+        "--at", type=int, metavar="N", help=M_("after the first N moves (default: all)")
+    )
     show.set_defaults(handler=_show)
 
-    moves = rsub.add_parser("moves", help="list the legal actions at the end of a record")
-    moves.add_argument("file", help="a game record (JSON)")
+    moves = rsub.add_parser("moves", help=M_("list the legal actions at the end of a record"))
+    moves.add_argument("file", help=M_("a game record (JSON)"))
     moves.set_defaults(handler=_moves)
 
     think = rsub.add_parser(
         "think",
-        help="the move the computer would play at the end of a record",
-        description="Print the turn the computer would play in the last position of a record "
-        "(or after --at N moves), as the daemon would: the same record, level and seed always "
-        "give the same move. With --check, think again every turn the computer played in the "
-        "record (its plans) and say whether each is what it played.",
+        help=M_("the move the computer would play at the end of a record"),
+        description=M_(
+            "Print the turn the computer would play in the last position of a record "
+            "(or after --at N moves), as the daemon would: the same record, level and seed always "
+            "give the same move. With --check, think again every turn the computer played in the "
+            "record (its plans) and say whether each is what it played."
+        ),
     )
-    think.add_argument("file", help="a game record (JSON)")
+    think.add_argument("file", help=M_("a game record (JSON)"))
     think.add_argument(
-        "--level", type=int, metavar="N", help="1 to 5 (default: the record's, else 3)"
+        "--level", type=int, metavar="N", help=M_("1 to 5 (default: the record's, else 3)")
     )
-    think.add_argument("--seed", type=int, metavar="K", help="default: the record's, else 0")
+    think.add_argument("--seed", type=int, metavar="K", help=M_("default: the record's, else 0"))
     think.add_argument(
         "--seconds",
         type=float,
         metavar="S",
-        help="think at most this long: the best move found by then (then not repeatable)",
+        help=M_("think at most this long: the best move found by then (then not repeatable)"),
     )
-    think.add_argument("--at", type=int, metavar="N", help="after the first N moves")
+    think.add_argument("--at", type=int, metavar="N", help=M_("after the first N moves"))
     think.add_argument(
-        "--check", action="store_true", help="think again each turn the computer played"
+        "--check", action="store_true", help=M_("think again each turn the computer played")
     )
-    think.add_argument("--json", action="store_true", help="print one JSON object")
+    think.add_argument("--json", action="store_true", help=M_("print one JSON object"))
     think.set_defaults(handler=_think)
 
 

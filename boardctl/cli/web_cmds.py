@@ -8,28 +8,34 @@ import getpass
 import sys
 from typing import Any
 
+from boardctl.message import M_
+
 
 def register(sub: Any) -> None:
     web = sub.add_parser(
         "web",
-        help="the web pages' settings: `boardctl web password` hashes the operator password",
-        description="Settings of the board's web pages (docs/web.md).",
+        help=M_("the web pages' settings: `boardctl web password` hashes the operator password"),
+        description=M_("Settings of the board's web pages (docs/web.md)."),
     )
     inner = web.add_subparsers(dest="web_command", metavar="SUBCOMMAND")
     password = inner.add_parser(
         "password",
-        help="ask for the operator password twice and print the [web] password_hash line",
+        help=M_("ask for the operator password twice and print the [web] password_hash line"),
     )
     password.add_argument(
-        "--stdin", action="store_true", help="read the password from standard input (one line)"
+        "--stdin", action="store_true", help=M_("read the password from standard input (one line)")
     )
     password.set_defaults(handler=_password)
     address = inner.add_parser(
         "address",
-        help="print the pages' addresses and the live board's as a QR code for phones",
+        help=M_("print the pages' addresses and the live board's as a QR code for phones"),
     )
-    address.add_argument("--svg", metavar="FILE", help="also write the QR code as an SVG picture")
-    address.add_argument("--listen", help="the address the pages listen on (default: [web] listen)")
+    address.add_argument(
+        "--svg", metavar="FILE", help=M_("also write the QR code as an SVG picture")
+    )
+    address.add_argument(
+        "--listen", help=M_("the address the pages listen on (default: [web] listen)")
+    )
     address.set_defaults(handler=_address)
     web.set_defaults(handler=lambda args: web.print_help() or 2)
 
