@@ -183,8 +183,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return daemon.run()
     except HardwareUnavailable as exc:
+        from boardctl.message import M_, said
+
         raise HardwareUnavailable(
-            f"{exc}; to try boardctl without a board, run `boardctl sim`"
+            M_("{fault}; to try boardctl without a board, run `boardctl sim`", fault=said(exc))
         ) from None
 
 

@@ -10,7 +10,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from boardctl.message import M_
+from boardctl.cli.parser import operators_words
+from boardctl.message import M_, Mn_, said
 
 PROFILE_HELP = M_("a profile name from hardware/profiles (e.g. shiftago-colour) or a .toml path")
 
@@ -101,7 +102,9 @@ def _offer_sim(handler: Callable[[argparse.Namespace], int]) -> Callable[[argpar
         except HardwareUnavailable as exc:
             if args.sim:
                 raise
-            raise HardwareUnavailable(f"{exc}; to try it without the board, add --sim") from None
+            raise HardwareUnavailable(
+                M_("{fault}; to try it without the board, add --sim", fault=said(exc))
+            ) from None
 
     return run
 
@@ -110,32 +113,47 @@ def profile_check(args: argparse.Namespace) -> int:
     from hardware.errors import ProfileError
     from hardware.profiles import load_profile
 
+    words = operators_words()
     failed = 0
     for name in args.files:
         try:
             board = load_profile(name)
         except ProfileError as e:
             failed += 1
-            print(e, file=sys.stderr)
+            print(words(said(e)), file=sys.stderr)
             continue
         sensed = sum(1 for s in board.sites if s.channel is not None)
-        print(
-            f"{board.source}: ok: {board.name} ({board.game}), {len(board.sites)} sites, "
-            f"{sensed} sensed over {board.sensing}, {board.leds.count} LEDs on {board.leds.backend}"
+        said_ok = M_(
+            "{source}: ok: {board} ({game}), {sites} sites, {sensed} sensed over {sensing},"
+            " {leds} LEDs on {backend}",
+            source=board.source,
+            board=board.name,
+            game=board.game,
+            sites=len(board.sites),
+            sensed=sensed,
+            sensing=board.sensing,
+            leds=board.leds.count,
+            backend=board.leds.backend,
         )
+        print(words(said_ok))
     return 2 if failed else 0
 
 
 def profile_list(args: argparse.Namespace) -> int:
     from hardware.profiles import PROFILE_DIR, builtin_profiles, load_profile
 
+    words = operators_words()
     for name in builtin_profiles():
         board = load_profile(name)
-        print(
-            f"{name:<20} {board.game:<10} {len(board.sites)} sites over {board.sensing}, "
-            f"{board.leds.count} LEDs on {board.leds.backend}"
+        said_it = M_(
+            "{sites} sites over {sensing}, {leds} LEDs on {backend}",
+            sites=len(board.sites),
+            sensing=board.sensing,
+            leds=board.leds.count,
+            backend=board.leds.backend,
         )
-    print(f"(in {PROFILE_DIR}; copy one to change it, see docs/boards.md)")
+        print(f"{name:<20} {board.game:<10} {words(said_it)}")
+    print(words(M_("(in {folder}; copy one to change it, see docs/boards.md)", folder=PROFILE_DIR)))
     return 0
 
 
@@ -147,8 +165,13 @@ def _start_link(board: Any, link: Any, timeout: float = 5.0) -> None:
     if not link.wait_up(timeout):
         link.close()
         raise HardwareUnavailable(
-            f"{board.source}: no answer from the microcontroller on {link.port} within "
-            f"{timeout:g} s; check the cable and the [sensing] port"
+            M_(
+                "{source}: no answer from the microcontroller on {port} within {seconds} s;"
+                " check the cable and the [sensing] port",
+                source=board.source,
+                port=link.port,
+                seconds=f"{timeout:g}",
+            )
         )
 
 
@@ -188,13 +211,14 @@ def test_leds(args: argparse.Namespace) -> int:
     from hardware.leds.render import render_png
     from hardware.profiles import load_profile
 
+    words = operators_words()
     board = load_profile(args.profile)
     pause = threading.Event()
     steps = [s for s in led_walk(board) if not args.site or s.site in args.site]
     walked = {s.site for s in steps}
     with _strip(board, args.sim) as strip:
         for step in steps:
-            print(f"{step.site}: {step.colour}", flush=True)
+            print(f"{step.site}: {words(step.colour)}", flush=True)
             strip.show(step.frame)
             pause.wait(args.delay)
         if args.png:
@@ -203,12 +227,21 @@ def test_leds(args: argparse.Namespace) -> int:
             lit = {i for s in board.sites if s.name in walked for i in s.leds}
             white = [(255, 255, 255) if i in lit else (0, 0, 0) for i in range(board.leds.count)]
             render_png(board, white, args.png)
-            print(
-                f"wrote {args.png}: {_count(len(lit), 'LED')} of {_count(len(walked), 'site')} "
-                "in white at full "
-                f"scale (the board dims them to brightness {board.leds.brightness:g})"
+            picture = M_(
+                "wrote {file}: {leds} of {sites} in white at full scale (the board dims them to"
+                " brightness {brightness})",
+                file=args.png,
+                leds=Mn_("{n} LED", "{n} LEDs", len(lit)),
+                sites=Mn_("{n} site", "{n} sites", len(walked)),
+                brightness=f"{board.leds.brightness:g}",
             )
-    print(f"{len(steps)} steps over {len({s.site for s in steps})} sites")
+            print(words(picture))
+    walk = M_(
+        "{steps} over {sites}",
+        steps=Mn_("{n} step", "{n} steps", len(steps)),
+        sites=Mn_("{n} site", "{n} sites", len({s.site for s in steps})),
+    )
+    print(words(walk))
     return 0
 
 
@@ -222,6 +255,7 @@ def test_sensors(args: argparse.Namespace) -> int:
     from hardware.profiles import load_profile
     from hardware.sim_sensing import ScriptedSource
 
+    tr = operators_words()
     board = load_profile(args.profile)
     table = SensorTable(board)
     events: queue.Queue[SensorEvent | None] = queue.Queue()
@@ -237,19 +271,21 @@ def test_sensors(args: argparse.Namespace) -> int:
             try:
                 source.set(*typed_reading(board, words, source.values))
             except BadSensorInput as e:
-                print(f"? {e}", file=sys.stderr)
+                print(f"? {tr(said(e))}", file=sys.stderr)
         events.put(None)
 
     with source:
         source.start(events.put)
         if args.sim:
-            print("simulated sensors: type 'SITE VALUE' (a1 2), 'SITE' to toggle, q to quit")
+            print(
+                tr(M_("simulated sensors: type 'SITE VALUE' (a1 2), 'SITE' to toggle, q to quit"))
+            )
             threading.Thread(target=keyboard, daemon=True).start()
         while (event := events.get()) is not None:
             table.apply(event)
             if events.empty() or not sys.stdout.isatty():
                 print("\x1b[2J\x1b[H" if sys.stdout.isatty() else "", end="")
-                print(table.render(), flush=True)
+                print(table.render(tr), flush=True)
     return 0
 
 
@@ -268,6 +304,7 @@ def calibrate_board(args: argparse.Namespace) -> int:
     from hardware.profiles import load_profile
     from hardware.sim_sensing import ScriptedSource
 
+    words = operators_words()
     board = load_profile(args.profile, require_channels=False)
     # refused before the session, not after an hour of placing pieces
     target = None if args.dry_run else calibration_target(board.source, args.output)
@@ -293,7 +330,9 @@ def calibrate_board(args: argparse.Namespace) -> int:
             SimHand(board, strip, wiring, act)
         else:
             source = hardware.sensors
-        mapping = run_calibration(calibration, strip, source, timeout=args.timeout)
+        mapping = run_calibration(
+            calibration, strip, source, timeout=args.timeout, say=lambda t: print(words(t))
+        )
     # printed first: if the file cannot be written, the session is not lost
     for name, channel in mapping.items():
         print(f"{name} = channel {channel}")
@@ -301,8 +340,19 @@ def calibrate_board(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.flush()
     backup = write_channels(board.source, mapping, output=target)
-    kept = f" (the old one is {backup})" if backup is not None else ""
-    print(f"wrote {len(mapping)} channels to {target}{kept}")
+    if backup is None:
+        wrote = Mn_(
+            "wrote {n} channel to {file}", "wrote {n} channels to {file}", len(mapping), file=target
+        )
+    else:
+        wrote = Mn_(
+            "wrote {n} channel to {file} (the old one is {backup})",
+            "wrote {n} channels to {file} (the old one is {backup})",
+            len(mapping),
+            file=target,
+            backup=backup,
+        )
+    print(words(wrote))
     return 0
 
 
@@ -310,7 +360,3 @@ def _sim_quiet(board: Any) -> Any:
     from hardware.leds import create_strip, simulated
 
     return create_strip(simulated(board.leds), profile=board)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

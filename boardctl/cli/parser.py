@@ -54,6 +54,12 @@ def operator_language() -> str:
     return i18n.from_environment() or _board_language()
 
 
+def operators_words() -> Callable[[str], str]:
+    """A function that gives a text (a Message, or a catalog's msgid) in the
+    operator's language, found at the first text it is given."""
+    return _in(operator_language)
+
+
 def _in(code: Callable[[], str]) -> Callable[[str], str]:
     """A function that gives a text in the language ``code()`` names (asked once,
     at the first text): a Message with its parameters, or a catalog's msgid."""
