@@ -217,3 +217,41 @@ def test_every_configuration_fault_in_german_and_french(
         err = capsys.readouterr().err
         assert err.startswith("boardctl: "), err
         assert f"{where}{words}" in err, err
+
+
+def test_the_web_pages_addresses_and_password_in_german_and_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
+    _terminal(monkeypatch, "de_DE.UTF-8")
+    assert main(["web", "address", "--listen", "127.0.0.1:8080"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # the pages as the pages name themselves in German, their addresses in one column
+    assert lines[:3] == [
+        "Brett live   http://127.0.0.1:8080/",
+        "Punktetafel  http://127.0.0.1:8080/score",
+        "Betreuung    http://127.0.0.1:8080/operator",
+    ]
+    assert lines[3].startswith("(nur dieser Rechner: Telefone erreichen ihn nicht")
+    _terminal(monkeypatch, "fr_FR.UTF-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    assert main(["web", "password", "--stdin"]) == 2
+    assert capsys.readouterr().err == (
+        "boardctl: utilisez un mot de passe de 8 caractères ou plus\n"
+    )
+
+
+def test_the_service_install_says_what_comes_next_in_german(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
+    _terminal(monkeypatch, "de_DE.UTF-8")
+    root = tmp_path / "root"
+    assert main(["service", "install", "--root", str(root), "--boardctl", "/usr/bin/boardctl"]) == 0
+    out = capsys.readouterr().out
+    assert "\ndanach, als root:\n" in out
+    assert "# legt den Benutzer boardctl und seine Gruppen an\n" in out
+    assert out.endswith("dann verfolge ihn mit: journalctl -u boardctl -f\n")
+    assert f"{root}/etc/systemd/system/boardctl.service geschrieben\n" in out

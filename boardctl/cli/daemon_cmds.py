@@ -122,6 +122,10 @@ def _install(args: argparse.Namespace) -> int:
     exe = str(Path(exe).absolute())
     if not args.boardctl and Path(exe).resolve() == Path(DEFAULT_BOARDCTL).resolve():
         exe = DEFAULT_BOARDCTL  # reached through a link (/usr/bin/boardctl): the link's target
+    from boardctl.cli.parser import operators_words
+    from boardctl.message import M_
+
+    words = operators_words()
     root = Path(args.root)
     config = load(args.config)
     listen = config.web.listen
@@ -130,11 +134,11 @@ def _install(args: argparse.Namespace) -> int:
     dropin = root / WEB_DROPIN.lstrip("/")
     if not listen and dropin.exists():
         dropin.unlink()  # the web pages are off: the network closes again
-        print(f"removed {dropin}: [web] listen is not set")
+        print(words(M_("removed {file}: [web] listen is not set", file=dropin)))
     dropin = root / MQTT_DROPIN.lstrip("/")
     if not broker and dropin.exists():
         dropin.unlink()  # no broker: the network closes again
-        print(f"removed {dropin}: [mqtt] broker is not set")
+        print(words(M_("removed {file}: [mqtt] broker is not set", file=dropin)))
     for unit in unit_files(exe, listen, broker):
         target = root / unit.path.lstrip("/")
         packaged = root / PACKAGED.get(unit.path, "/nonexistent").lstrip("/")
@@ -144,26 +148,38 @@ def _install(args: argparse.Namespace) -> int:
             if in_package:
                 if target.exists():
                     target.unlink()
-                    print(f"removed {target}: the package's {packaged} is the same")
-                print(f"kept {packaged} (the package's)")
+                    print(
+                        words(
+                            M_(
+                                "removed {file}: the package's {packaged} is the same",
+                                file=target,
+                                packaged=packaged,
+                            )
+                        )
+                    )
+                print(words(M_("kept {file} (the package's)", file=packaged)))
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(unit.text)
         except OSError as exc:
             raise ConfigError(
-                f"{target}: cannot write: {exc.strerror or exc}; run as root (sudo) "
-                "or pass --root DIR"
+                M_(
+                    "{file}: cannot write: {why}; run as root (sudo) or pass --root DIR",
+                    file=target,
+                    why=exc.strerror or str(exc),
+                )
             ) from exc
         written.append(target)
     for path in written:
-        print(f"wrote {path}")
-    print(f"the service runs {exe}")
-    print("next, as root:")
-    print("  systemd-sysusers                # create the boardctl user and its groups")
+        print(words(M_("wrote {file}", file=path)))
+    print(words(M_("the service runs {program}", program=exe)))
+    print(words(M_("next, as root:")))
+    users = words(M_("create the boardctl user and its groups"))
+    print(f"  systemd-sysusers                # {users}")
     print("  udevadm control --reload && udevadm trigger")
     print("  systemctl daemon-reload")
     print("  systemctl enable --now boardctl")
-    print("then follow it with: journalctl -u boardctl -f")
+    print(words(M_("then follow it with: journalctl -u boardctl -f")))
     return 0
 
 
