@@ -255,3 +255,33 @@ def test_the_service_install_says_what_comes_next_in_german(
     assert "# legt den Benutzer boardctl und seine Gruppen an\n" in out
     assert out.endswith("dann verfolge ihn mit: journalctl -u boardctl -f\n")
     assert f"{root}/etc/systemd/system/boardctl.service geschrieben\n" in out
+
+
+RECORD = (
+    Path(__file__).parent / "records" / "shiftago" / "expert_2p_out_of_marbles_most_points.json"
+)
+
+
+def test_a_game_records_replay_in_german_and_french(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _terminal(monkeypatch, "de_DE.UTF-8")
+    assert main(["rules", "replay", str(RECORD)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "shiftago: 54 Züge ausgeführt",
+        "gewonnen von Rot (Spieler 2) (Blau hat keine Kugeln mehr: Rot hat die meisten Punkte (4))",
+        "Punkte: Blau 2, Rot 4",
+    ]
+    assert main(["rules", "show", str(RECORD), "--at", "999"]) == 2
+    assert capsys.readouterr().err == (
+        f"boardctl: {RECORD}: --at 999 liegt außerhalb: die Aufzeichnung hat 54 Züge\n"
+    )
+    _terminal(monkeypatch, "fr_FR.UTF-8")
+    assert main(["rules", "moves", str(RECORD)]) == 0
+    assert capsys.readouterr().err == "aucune action permise : la partie est finie\n"
+    assert main(["rules", "show", str(RECORD), "--at", "1"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "shiftago : 1 coup appliqué\n"
+        "à rouge (joueur 2) de jouer : insert\n"
+        "points : bleu 0, rouge 0\n"
+    )
