@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
-from boardctl.message import M_
+from boardctl.message import M_, Message
 
 #: argparse's own words a person reads (its help, usage and error messages), kept
 #: here so that ``make messages`` finds them for the catalogs
@@ -70,7 +70,6 @@ def _in(code: Callable[[], str]) -> Callable[[str], str]:
 
     def words(text: str) -> str:
         from boardctl import i18n
-        from boardctl.message import Message
 
         with i18n.language(language()):
             if isinstance(text, Message):
@@ -103,7 +102,8 @@ class _Translating(argparse.HelpFormatter):
         super().start_section(self._words(heading) if heading else heading)
 
     def add_text(self, text: str | None) -> None:
-        super().add_text(self._words(text) if text and text is not argparse.SUPPRESS else text)
+        # a description or epilog marked for translation; not the version's own words
+        super().add_text(self._words(text) if isinstance(text, Message) else text)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         help_text = super()._get_help_string(action)
