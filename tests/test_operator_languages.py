@@ -285,3 +285,25 @@ def test_a_game_records_replay_in_german_and_french(
         "à rouge (joueur 2) de jouer : insert\n"
         "points : bleu 0, rouge 0\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "german"),
+    [
+        (["sound", "--volume", "loud"], "--volume 'loud': gib eine ganze Zahl von 0 bis 100 an"),
+        (["brightness", "bright"], "Helligkeit 'bright': gib eine Zahl von 0 bis 1 an, z. B. 0.3"),
+        (["new", "shiftago", "players"], "die Option 'players' muss als SCHLÜSSEL=WERT"),
+    ],
+)
+def test_a_value_written_wrong_on_the_command_line_in_german(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    german: str,
+) -> None:
+    """Refused before anything is sent to the board (no daemon runs here)."""
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
+    _terminal(monkeypatch, "de_DE.UTF-8")
+    assert main([*argv, "--socket", str(tmp_path / "none.sock")]) == 2
+    assert capsys.readouterr().err.startswith(f"boardctl: {german}")

@@ -364,7 +364,9 @@ def _new(args: argparse.Namespace) -> int:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
-            raise BadOptions(f"option {item!r} must be written KEY=VALUE, e.g. players=4")
+            raise BadOptions(
+                M_("option {option} must be written KEY=VALUE, e.g. players=4", option=repr(item))
+            )
         if key == "seats":
             seats = value
         else:

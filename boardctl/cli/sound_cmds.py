@@ -56,7 +56,10 @@ def _sound(args: argparse.Namespace) -> int:
             body["volume"] = int(args.volume)
         else:
             raise ConfigError(
-                f"--volume {args.volume!r}: give a whole number from 0 to 100, or 'default'"
+                M_(
+                    "--volume {volume}: give a whole number from 0 to 100, or 'default'",
+                    volume=repr(args.volume),
+                )
             )
     if args.quiet is not None:
         body["quiet"] = {"default": None, "never": ""}.get(args.quiet, args.quiet)
