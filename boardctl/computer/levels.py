@@ -75,12 +75,26 @@ class Level:
     #: how it searches
     method: Method = Method.TREE
 
+    def reads(self, engine: Playing[Any, Any]) -> int | None:
+        """How many actions ahead it reads ``engine``'s game by alpha-beta,
+        where the game fixes that per level
+        (:attr:`Playing.reading_depths`: bidiline); None elsewhere."""
+        depths = engine.reading_depths
+        if depths is None or not engine.suits_alphabeta:
+            return None
+        return depths[self.number - 1]
+
     def judge(self, engine: Playing[Any, Any]) -> Callable[[Any], tuple[float, ...]]:
-        """How this level values a position of ``engine``'s game."""
-        return engine.glance if self.sight is Sight.GLANCE else engine.evaluate
+        """How this level values a position of ``engine``'s game: the
+        glance where it reads a fixed number of actions ahead."""
+        if self.sight is Sight.GLANCE or self.reads(engine) is not None:
+            return engine.glance
+        return engine.evaluate
 
     def alphabeta(self, engine: Playing[Any, Any]) -> bool:
         """Whether it searches ``engine``'s game by alpha-beta."""
+        if self.reads(engine) is not None:
+            return True
         return self.method is Method.ALPHABETA and engine.suits_alphabeta
 
     def budget(self, engine: Playing[Any, Any]) -> int:
