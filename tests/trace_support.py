@@ -563,6 +563,9 @@ class Log:
         self.moves.append(move)
         self.recorded_at.append((self._clock(), self.telling))
 
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None:
+        pass
+
     def undo(self, steps: int) -> None:
         self.history.append(f"undo {steps}")
         del self.moves[len(self.moves) - steps :]
