@@ -58,7 +58,7 @@ from boardctl.controller.frame import RGB, Frame
 from boardctl.controller.view import Fault, Phase, View
 from boardctl.engines.describe import PlayerSpec
 from boardctl.errors import ConfigError
-from boardctl.message import M_
+from boardctl.message import M_, joined
 
 BLACK: RGB = (0, 0, 0)
 
@@ -197,12 +197,14 @@ class Colours:
             colour = parse_colour(player.colour)
             if max(colour) < DARKEST:
                 colour = DARK_STAND_IN
-                notes.append(f"{player.name} is lit blue: an LED cannot glow {player.name}")
+                notes.append(
+                    M_("{player} is lit blue: an LED cannot glow {player}", player=player.name)
+                )
             given.append(colour)
         if not given:
             return Palette()
         more = tuple(c for c in Palette().players if c not in given)
-        return Palette(players=(*given, *more), note="; ".join(notes))
+        return Palette(players=(*given, *more), note=joined(notes, "; "))
 
 
 def signal_clash(colour: RGB, palette: Palette | None = None) -> str | None:

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from boardctl.board import BUTTONS, BoardProfile, LedChain, Reports, Site
-from boardctl.message import M_
+from boardctl.message import M_, Message
 from hardware.profiles.codes import CodesReader
 from hardware.profiles.electrical import (
     BCM_PINS,
@@ -32,6 +32,10 @@ from hardware.profiles.games import check_game
 from hardware.profiles.report import Report
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+#: the ``palette_note`` of each profile shipped in hardware/profiles, written
+#: here so that the catalogs carry them (a test keeps the two the same)
+SHIPPED_NOTES = (M_("black is lit a cold blue-white: an LED cannot glow black"),)
 
 
 def _either(names: Sequence[str]) -> str:
@@ -82,6 +86,10 @@ class Parser:
             "",
             expect=M_('words for people, e.g. "black is lit blue: an LED cannot glow black"'),
         )
+
+        # a shipped profile's note is a text of the catalogs (SHIPPED_NOTES);
+        # an operator's own is shown as written where the catalog has none
+        palette_note = Message(palette_note) if palette_note else palette_note
 
         leds = self.leds(self.r.table(data, "leds", required=True))
         count = leds.count if leds else 0

@@ -536,7 +536,7 @@ function lightsNote(b) {
     note = el("p", { id: "lights-note", class: "note" });
     turn.after(note);
   }
-  const words = b && b.lights_note ? `Lights: ${b.lights_note}.` : "";
+  const words = b && b.lights_note ? _("Lights: {note}.", { note: b.lights_note }) : "";
   if (note.textContent !== words) note.textContent = words;
   note.hidden = !words;
 }
