@@ -204,3 +204,27 @@ def test_the_simulators_seats_written_wrong_are_refused_in_the_terminals_languag
         "--seats robot: Platz 'robot': ein Platz wird von Händen gespielt, vom Computer auf "
         "einer Stufe oder an einem anderen Brett" in said.err + said.out
     )
+
+
+def test_the_simulators_other_refusals_are_said_in_the_terminals_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert main(["sim", "shiftago", "--delay", "-1"]) != 0
+    said = capsys.readouterr()
+    assert "--delay -1.0 : indiquez 0 seconde ou plus" in said.err + said.out
+
+
+def test_a_record_with_a_bad_move_is_refused_in_the_terminals_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    record = tmp_path / "bad.json"
+    record.write_text('{"game": "shiftago", "moves": ["W3", "Q9"]}\n', encoding="utf-8")
+    assert main(["rules", "replay", str(record)]) != 0
+    said = capsys.readouterr()
+    assert "Zug 2 ('Q9'): 'Q9' ist keine Shiftago-Aktion" in said.err + said.out

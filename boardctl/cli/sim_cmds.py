@@ -103,7 +103,7 @@ def _play(args: argparse.Namespace) -> int:
     from boardctl.sim.session import SimError, Simulation, choose_board, state_directory
 
     if args.delay < 0:
-        raise SimError(f"--delay {args.delay}: give 0 or more seconds")
+        raise SimError(M_("{option}: give 0 or more seconds", option=f"--delay {args.delay}"))
     game = args.game.lower() if args.game else None
     state = args.state
     if args.seats is not None:
@@ -289,8 +289,12 @@ def _quiet_logging(path: Any) -> None:
             from boardctl.sim.session import SimError
 
             raise SimError(
-                f"{path}: cannot write the log ({exc.strerror or exc}); "
-                "give --state a directory you can write to"
+                M_(
+                    "{path}: cannot write the log ({error}); "
+                    "give --state a directory you can write to",
+                    path=str(path),
+                    error=exc.strerror or str(exc),
+                )
             ) from exc
         sink.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root.setLevel(logging.INFO)

@@ -7,6 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from boardctl.engines.base import Engine, Outcome
 from boardctl.errors import IllegalMove, excerpt
+from boardctl.message import M_, said
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -91,7 +92,7 @@ class Match(Generic[S, A]):
             try:
                 match.play_text(text)
             except ValueError as exc:
-                raise ReplayError(number, text, str(exc), match) from exc
+                raise ReplayError(number, text, said(exc), match) from exc
         return match
 
 
@@ -99,7 +100,9 @@ class ReplayError(IllegalMove):
     """A move of a record that cannot be played, with its 1-based number."""
 
     def __init__(self, number: int, move: str, reason: str, match: Match[Any, Any]) -> None:
-        super().__init__(f"move {number} ({excerpt(move)}): {reason}")
+        super().__init__(
+            M_("move {number} ({move}): {reason}", number=number, move=excerpt(move), reason=reason)
+        )
         self.number = number
         self.move = move
         self.reason = reason
