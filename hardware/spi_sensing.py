@@ -161,8 +161,13 @@ class SpiShiftRegisterSource(PolledSource):
         except (OSError, ValueError, TypeError, AttributeError) as e:
             close_quietly(spi)
             raise HardwareUnavailable(
-                f"{self.path}: cannot set SPI mode 2, 8-bit words, MSB first, no 3-wire or "
-                f"loopback, at {self.speed_hz} Hz: {e}"
+                M_(
+                    "{path}: cannot set SPI mode 2, 8-bit words, MSB first, no 3-wire or "
+                    "loopback, at {hz} Hz: {why}",
+                    path=self.path,
+                    hz=self.speed_hz,
+                    why=str(e),
+                )
             ) from None
         for name, value, why in (
             ("no_cs", True, "chip select stays on"),
@@ -197,12 +202,19 @@ class SpiShiftRegisterSource(PolledSource):
         """Read every input once: pulse SH/LD low, then clock the bits in."""
         load, spi = self._load, self._spi
         if load is None or spi is None:
-            raise HardwareError(f"{self.path}: the shift registers are not open")
+            raise HardwareError(M_("{path}: the shift registers are not open", path=self.path))
         load.state = False
         load.state = True
         data = spi.readbytes(self.chips)
         if len(data) != self.chips:
-            raise HardwareError(f"{self.path}: read {len(data)} bytes, expected {self.chips}")
+            raise HardwareError(
+                M_(
+                    "{path}: read {count} bytes, expected {chips}",
+                    path=self.path,
+                    count=len(data),
+                    chips=self.chips,
+                )
+            )
         bits = self._bits
         return [value for byte in data for value in bits[byte]]
 

@@ -514,3 +514,18 @@ def test_the_spi_reader_needs_its_bus() -> None:
         "sensing.bus: missing; add bus = 1 (the auxiliary bus: MISO GPIO 19, SCLK 21) "
         "or 0 (MISO 9, SCLK 11)"
     )
+
+
+def test_a_read_before_the_chain_is_open_is_said_in_the_readers_language(
+    factory: MockFactory,
+) -> None:
+    from boardctl import i18n
+    from boardctl.message import said
+    from hardware.errors import HardwareError
+
+    source = SpiShiftRegisterSource(LOAD, bus=1, chips=1, pin_factory=factory)
+    with pytest.raises(HardwareError) as caught:
+        source.scan()
+    with i18n.language("de"):
+        german = i18n.translate(said(caught.value))
+    assert german == "/dev/spidev1.0: die Schieberegister sind nicht geöffnet"
