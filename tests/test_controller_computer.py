@@ -627,22 +627,7 @@ def test_a_restart_halfway_through_the_computers_turn_shows_the_rest_of_the_same
         assert len(turn) == 2
         _make(table, turn[0])
     with Store(tmp_path / "g.db") as store:
-        thinker2 = RealThinker()
-        resume = store.current()
-        assert resume is not None
-        again = Controller(
-            profile_for(engine),
-            thinker=thinker2,
-            seeds=lambda: 99,
-            recorder=store,
-            resume=resume,
-            resume_seats=store.seats(),
-            resume_plans=store.plans(),
-        )
-        table = Table(again)
-        layout = table.profile.projected_layout(engine.layout(again.match.state))
-        table.apply([hands.Change(s, p) for s, p in sorted(layout.items())])
-        table.settle()
+        again, thinker2, table = _restarted(store, engine)
         assert thinker2.asked[-1].ply == 1, "asked from where its turn began"
         thinker2.answer(table)
         assert again.status()["computer"]["moves"] == [turn[1]], "the rest of the turn shown"
