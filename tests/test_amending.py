@@ -4,19 +4,32 @@ passing) amends the record instead of leaving a wrong board or a takeback."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
+import pytest
 from controller_support import Table, profile_for
 
 from boardctl.controller.amending import Amendable
+from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.reconcile import InProgress, Played, Takeback, Verdict, Waiting, Wrong
-from boardctl.controller.store import Store
+from boardctl.controller.store import Store, StoreError
 from boardctl.controller.view import Phase
 from boardctl.engines import create
-from boardctl.sensing import SensorChange
+from boardctl.sensing import SensorChange, SensorSnapshot
 
 TIMING = Timing(settle=0.06, amend=0.15, attract_after=0)
+_OPTIONS = {"handicap_player": 0, "handicap_turns": 0, "players": 2, "variant": "express"}
+
+
+class _Dark:
+    def show(self, frame: object) -> None:
+        pass
+
 
 # -- the window, pure ---------------------------------------------------------
 
@@ -200,3 +213,103 @@ def test_without_a_window_the_board_is_read_only_once_still_as_before() -> None:
     table.wait(0.07)
     assert c.match.moves_text() == ["W3"]
     assert c.state is not Phase.AWAITING_MOVE
+
+
+# -- an amendment is one write: a power cut never loses the action -----------------
+
+_AMENDER = textwrap.dedent(
+    """
+    import os, signal, sys
+    sys.path.insert(0, {tests!r})
+    from test_amending import _read, _table
+    from boardctl.controller.store import Store, StoreError
+
+    class PowerCut(Store):
+        # the power fails {when} the action the hand finished is recorded
+        def record(self, move, public=None, excluded=None):
+            if move == "W4" and {when!r} == "before":
+                os.kill(os.getpid(), signal.SIGKILL)
+            super().record(move, public, excluded)
+            if move == "W4":
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    table = _table(PowerCut({db!r}))
+    table.wait(1.0)
+    _read(table, "a3", "p0", 1.0)
+    table.wait(0.07)
+    print("shown", flush=True)
+    _read(table, "a3", None, 1.11)  # the hand had not let go: slid on to a4
+    _read(table, "a4", "p0", 1.13)
+    table.wait(0.07)
+    print("not cut", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize(("when", "kept"), [("before", ["W3"]), ("after", ["W4"])])
+def test_a_power_cut_during_an_amendment_keeps_one_of_the_two_actions(
+    tmp_path: Path, when: str, kept: list[str]
+) -> None:
+    db = tmp_path / "g.db"
+    script = _AMENDER.format(tests=str(Path(__file__).parent), db=str(db), when=when)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert proc.stdout.split("\n")[0] == "shown"
+    with Store(db) as store:
+        game, _options, moves = store.current() or ("", {}, [])
+        assert game == "shiftago" and moves == kept
+        # the record is a legal game that resumes
+        Controller(profile_for(create("shiftago")), recorder=store, resume=store.current())
+
+
+def test_an_amendment_that_cannot_be_saved_keeps_the_action_and_is_saved_on_retry(
+    tmp_path: Path,
+) -> None:
+    class FullCard(Store):
+        full = False
+
+        def record(
+            self, move: str, public: str | None = None, excluded: tuple[str, ...] | None = None
+        ) -> None:
+            if self.full:
+                raise StoreError("cannot write to g.db: database or disk is full")
+            super().record(move, public, excluded)
+
+    with FullCard(tmp_path / "g.db") as store:
+        table = _table(store)
+        c = table.controller
+        loop = Loop(c, _Dark(), clock=lambda: table.now)
+        table.wait(1.0)
+        _read(table, "a3", "p0", 1.0)
+        table.wait(0.07)
+        store.full = True
+        _read(table, "a3", None, 1.11)
+        _read(table, "a4", "p0", 1.13)
+        table.now += 0.07
+        loop._guarded(c.tick, table.now)  # the loop's own step when time passes
+        assert c.state is Phase.FAULT
+        with Store(tmp_path / "g.db") as reopened:
+            assert reopened.current() == ("shiftago", _OPTIONS, ["W3"])
+        store.full = False
+        c.feed(SensorSnapshot(tuple(c.values)), table.now)  # the audit
+        table.wait(0.2)
+        assert c.state is Phase.AWAITING_MOVE and c.match.moves_text() == ["W4"]
+        assert store.moves(store.games()[0]["id"]) == ["W4"]
+
+
+def test_the_record_keeps_what_the_board_showed_before_an_amendment(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.db") as store:
+        table = _table(store)
+        table.wait(1.0)
+        _read(table, "a3", "p0", 1.0)
+        table.wait(0.07)
+        _read(table, "a3", None, 1.11)
+        _read(table, "a4", "p0", 1.13)
+        table.wait(0.5)
+        _read(table, "g7", "p1", 2.0)  # the next player's marble, not amended
+        table.wait(0.5)
+        game = store.games()[0]["id"]
+        assert store.moves(game) == ["W4", "E7"]
+        assert store.amended(game) == {0: ("W3",)}

@@ -4,6 +4,7 @@ finished game is never taken back by clearing the board."""
 from __future__ import annotations
 
 import threading
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,9 @@ class _FullDisk:
 
     def undo(self, steps: int, amended: bool = False) -> None:
         pass
+
+    def amending(self) -> AbstractContextManager[None]:
+        return nullcontext()
 
     def finish(self, result: Any) -> None:
         pass

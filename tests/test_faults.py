@@ -3,6 +3,8 @@ away by itself when its cause does: a full disk is not a lost cable."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+
 from controller_support import profile_for
 
 from boardctl.controller.scenes import Palette, render
@@ -75,6 +77,9 @@ class _Card:
 
     def undo(self, steps: int, amended: bool = False) -> None:
         pass
+
+    def amending(self) -> AbstractContextManager[None]:
+        return nullcontext()
 
     def finish(self, result: object) -> None:
         pass

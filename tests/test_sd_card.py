@@ -43,7 +43,8 @@ def test_a_database_written_before_moves_were_clustered_keeps_its_moves(tmp_path
     raw.executescript(
         "ALTER TABLE moves RENAME TO new_moves;"
         + OLD_MOVES
-        + "INSERT INTO moves SELECT * FROM new_moves; DROP TABLE new_moves;"
+        + "INSERT INTO moves SELECT game_id, seq, move, at, public, excluded FROM new_moves;"
+        + "DROP TABLE new_moves;"
     )
     raw.close()
     assert _moves_of(db) == ["W1", "E7", "S2"]

@@ -16,6 +16,7 @@ import pytest
 from twin_support import (
     Rig,
     SerialTwin,
+    StillClock,
     canonical,
     do_move,
     plan_game,
@@ -25,9 +26,12 @@ from twin_support import (
 )
 
 from boardctl.board import Reports
+from boardctl.config import load
 from boardctl.controller.scenes import Frame
 from boardctl.controller.store import Store
-from boardctl.engines import Match
+from boardctl.daemon.runner import timing_of
+from boardctl.engines import Match, create
+from boardctl.sim.hands import Change
 from hardware.leds.base import FrameProcessor, wire_order
 from hardware.profiles import load_profile
 
@@ -324,6 +328,50 @@ def test_a_whole_duploline_game_through_the_virtual_microcontroller(tmp_path: Pa
         check_winner(r, Match.from_moves(r.controller.engine, moves))
         assert store.record_of()["moves"] == made == moves
     assert any(m[0] in "DR" and "-" in m for m in moves), "no piece was carried"
+
+
+def test_a_disc_slid_on_in_the_amend_window_is_recorded_where_the_hand_let_go(
+    tmp_path: Path,
+) -> None:
+    """The daemon's own times (an amend window) through the virtual
+    microcontroller: a disc set on a2, shown at once, and slid on to b3 is
+    recorded on b3, with no wrong board and no takeback offered."""
+    profile = load_profile("duploline")
+    engine = create("duploline")
+    timing = timing_of(load(None))
+    assert timing.amend > timing.settle, "the daemon's defaults have an amend window"
+    disc = engine.layout(engine.apply(engine.initial(), engine.parse_action("D+a2")))["a2"]
+    clock = StillClock()
+
+    def hand(site: str, piece: str | None) -> None:
+        channel = profile.site(site).channel
+        assert channel is not None
+        r.hands.apply([Change(site, piece)])
+        value = r.hands.value(site, piece)
+        wait_for(lambda: r.controller.values[channel] == value, what=f"{site} read by the loop")
+
+    with (
+        Store(tmp_path / "g.db") as store,
+        rig(profile, store, {}, timing=timing, clock=clock) as r,
+    ):
+        drawn = r.phases.count()
+        hand("a2", disc)
+        clock.advance(timing.settle + 0.01)  # still for the settle time: shown at once
+        r.wait_status(lambda s: s["moves"] == ["D+a2"], "D+a2 shown")
+        game = store.games()[0]["id"]
+        assert store.moves(game) == ["D+a2"]
+        clock.advance(0.01)  # within the window the hand slides the disc on
+        hand("a2", None)
+        hand("b3", disc)
+        clock.advance(timing.settle + 0.01)
+        r.wait_status(lambda s: s["moves"] == ["D+b3"], "D+a2 amended to D+b3")
+        assert store.moves(game) == ["D+b3"]
+        assert store.amended(game) == {0: ("D+a2",)}
+        clock.advance(timing.grace + timing.takeback_hold)
+        status = r.wait_phase("awaiting_move", moves=1)
+        assert status["moves"] == ["D+b3"]
+        phases = r.phases.since(drawn)
+        assert "wrong_board" not in phases and "takeback_offered" not in phases, phases
 
 
 # -- the Bidirectional Line Game ---------------------------------------------------------

@@ -22,6 +22,7 @@ import dataclasses
 import difflib
 import json
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -579,6 +580,9 @@ class Log:
             del self.recorded_at[len(self.recorded_at) - steps :]
         else:
             self.history.append(f"undo {steps}")
+
+    def amending(self) -> AbstractContextManager[None]:
+        return nullcontext()
 
     def finish(self, result: Mapping[str, Any]) -> None:
         pass

@@ -47,7 +47,8 @@ from hardware.leds import LedStrip, SimStrip, create_strip
 #: short times so that whole games fit in a test run; the rules are the same
 #: no amend window: the rigs' hands go on as soon as the LEDs show an action
 #: (a lift right after a move is its takeback, as a player's who waited;
-#: amending is tested on the fake clock: test_amending.py and the traces)
+#: amending is tested on fake clocks: test_amending.py and the traces, and
+#: through the twin with the daemon's defaults and a :class:`StillClock`)
 TIMING = Timing(
     settle=0.1,
     grace=0.4,
@@ -68,6 +69,24 @@ def wait_for(predicate: Callable[[], bool], timeout: float = DEADLINE, what: str
         if time.monotonic() > end:
             raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
         tick.wait(0.005)
+
+
+class StillClock:
+    """A loop's monotonic clock that stands still until the test moves it on:
+    what the loop reads at one moment does happen at that moment, however
+    slow the machine (an amend window is met or missed as the test says)."""
+
+    def __init__(self) -> None:
+        self._now = time.monotonic()
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self._now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._now += seconds
 
 
 # -- what the host saw ---------------------------------------------------------------

@@ -442,12 +442,9 @@ class Controller(Conditions):
             self.judge(deep=True)
         self.board.stalled(self.reconciler, self.match.state, now, self.timing.in_progress)
         verdict = self._amend(now, self._follow_open_choice())
-        if isinstance(verdict, Wrong) and self.settled_for() >= 0 and can("move_made", self.state):
-            verdict = self._in_time_order(verdict, now)
-        if isinstance(verdict, Played):
-            if self.settled_for() >= 0 and can("move_made", self.state):
-                self._play_from_board(verdict, now)
-        elif (
+        if self.settled_for() >= 0:
+            verdict = self._play_settled(verdict, now)
+        if (
             isinstance(verdict, Takeback)
             # offered first, on a turn of its own: a loop held up past the
             # hold still blinks what goes back before taking it back
@@ -468,6 +465,15 @@ class Controller(Conditions):
         attract = self.timing.attract_after
         if attract > 0 and now - self.board.activity_at >= attract:
             self._try("doze")
+
+    def _play_settled(self, verdict: Verdict, now: float) -> Verdict:
+        """Play what a settled board shows, if the phase lets it (actions made
+        together read in the order made); the verdict to follow then."""
+        if isinstance(verdict, Wrong) and can("move_made", self.state):
+            verdict = self._in_time_order(verdict, now)
+        if isinstance(verdict, Played) and can("move_made", self.state):
+            self._play_from_board(verdict, now)
+        return verdict
 
     def _play_from_board(self, verdict: Played, now: float) -> None:
         """Play the actions the settled board shows; they stay amendable for
@@ -503,7 +509,9 @@ class Controller(Conditions):
         """The board changed again right after its newest actions were played:
         take them back when it shows another action in their place (a disc
         slid on) or the position before them (a sleeve passed), at once and
-        without a takeback offered. The verdict to follow then."""
+        without a takeback offered, and play the action in their place: one
+        write to the record (:meth:`.recorder.Recorder.amending`). The verdict
+        to follow then."""
         window = self.amendable
         if window is None:
             return verdict
@@ -520,7 +528,9 @@ class Controller(Conditions):
         )
         if steps and can("take_back", self.state):
             log.info("the hand went on: %s amended", ", ".join(self.public_moves[-steps:]))
-            self.fire("take_back", steps, False, True)
+            with self.recorder.amending():
+                self.fire("take_back", steps, False, True)
+                self._play_settled(self.board.verdict, now)
         return self.board.verdict
 
     def _awaited(self) -> bool:

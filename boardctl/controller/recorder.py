@@ -8,6 +8,7 @@ that show it are computed (the daemon's is the SQLite store, :mod:`.store`);
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Protocol
 
 from boardctl.seats import ALL_HANDS, Seats
@@ -42,6 +43,12 @@ class Recorder(Protocol):
         sleeve passed), and what it finished is recorded next, if anything."""
         ...
 
+    def amending(self) -> AbstractContextManager[None]:
+        """An amendment: what :meth:`undo` takes back (``amended``) and what
+        :meth:`record` writes within are one write, so that a power cut
+        leaves the one or the other on the record, never neither."""
+        ...
+
     def finish(self, result: Mapping[str, Any]) -> None: ...
 
 
@@ -67,6 +74,9 @@ class NullRecorder:
 
     def undo(self, steps: int, amended: bool = False) -> None:
         pass
+
+    def amending(self) -> AbstractContextManager[None]:
+        return nullcontext()
 
     def finish(self, result: Mapping[str, Any]) -> None:
         pass

@@ -16,6 +16,12 @@ where a turn of the computer's began keeps the moves it suggested there before
 (another move was asked for), so the computer's moves replay exactly; the
 game keeps where another move was asked for since its last action
 (``asked``), so a restart before that action shows the move asked for.
+
+An amendment (the hand went on from the newest actions before they were final,
+:mod:`.amending`) is one transaction: within :meth:`Store.amending` the actions
+taken back leave the record in the same commit as the action the hand finished
+enters it, which keeps the actions it replaced (:meth:`Store.amended`). A power
+cut leaves the one or the other, never neither.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -52,6 +59,7 @@ CREATE TABLE IF NOT EXISTS moves (
     at TEXT NOT NULL,
     public TEXT,
     excluded TEXT,
+    amended TEXT,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 """
@@ -131,6 +139,11 @@ class Store:
         self._synchronised = synchronised
         #: where each finished game is also written as a game record (JSON)
         self.records_dir = Path(records_dir) if records_dir is not None else None
+        #: within :meth:`amending`
+        self._amending = False
+        #: the actions an amendment took back, not yet off the record: the
+        #: game, and their moves (they leave it with the next write)
+        self._taken: tuple[int, tuple[str, ...]] | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _refuse_unusable(self.path)
@@ -165,6 +178,7 @@ class Store:
             ("games", "started_unsure", "INTEGER"),
             ("games", "ended_unsure", "INTEGER"),
             ("games", "asked", "TEXT"),
+            ("moves", "amended", "TEXT"),
         ):
             names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
             if column not in names:
@@ -180,8 +194,8 @@ class Store:
         try:
             self._db.execute(_CLUSTERED_MOVES)
             self._db.execute(
-                "INSERT INTO moves_clustered (game_id, seq, move, at, public, excluded) "
-                "SELECT game_id, seq, move, at, public, excluded FROM moves"
+                "INSERT INTO moves_clustered (game_id, seq, move, at, public, excluded, amended) "
+                "SELECT game_id, seq, move, at, public, excluded, amended FROM moves"
             )
             self._db.execute("DROP TABLE moves")
             self._db.execute("ALTER TABLE moves_clustered RENAME TO moves")
@@ -206,16 +220,25 @@ class Store:
         """1 when the clock does not tell the date yet (NULL: it does)."""
         return None if self._synchronised() else 1
 
-    def _write(self, sql: str, args: tuple[Any, ...]) -> int:
+    def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> int:
+        """Run ``statements`` (SQL, arguments) in one transaction, after taking
+        off the record the actions an amendment took back (if any); the last
+        row id inserted."""
+        taken = self._taken
+        if taken is not None:
+            statements = (*_taking_back(*taken), *statements)
+        cur = None
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            cur = self._db.execute(sql, args)
+            for sql, args in statements:
+                cur = self._db.execute(sql, args)
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise StoreError(f"cannot write to {self.path}: {exc}") from exc
-        return cur.lastrowid or 0
+        self._taken = None
+        return 0 if cur is None else cur.lastrowid or 0
 
     def _playing_id(self) -> int | None:
         row = self._db.execute(
@@ -236,21 +259,25 @@ class Store:
         abandoned."""
         now, unsure = self._now(), self._unsure()
         self._write(
-            "UPDATE games SET status = 'abandoned', ended = ?, ended_unsure = ? "
-            "WHERE status = 'playing'",
-            (now, unsure),
+            (
+                "UPDATE games SET status = 'abandoned', ended = ?, ended_unsure = ? "
+                "WHERE status = 'playing'",
+                (now, unsure),
+            )
         )
         self._game_id = self._write(
-            "INSERT INTO games (game, options, started, seed, seats, started_unsure) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
             (
-                game,
-                json.dumps(dict(options), sort_keys=True),
-                now,
-                seed,
-                json.dumps(seats.to_json()) if seats.any_apart else None,
-                unsure,
-            ),
+                "INSERT INTO games (game, options, started, seed, seats, started_unsure) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    game,
+                    json.dumps(dict(options), sort_keys=True),
+                    now,
+                    seed,
+                    json.dumps(seats.to_json()) if seats.any_apart else None,
+                    unsure,
+                ),
+            )
         )
 
     def record(
@@ -261,17 +288,22 @@ class Store:
         turn of the computer's began with it, the moves it had suggested
         there before (``excluded``)."""
         game_id = self._require()
+        taken = self._taken
+        amended = taken[1] if taken is not None and taken[0] == game_id else None
         self._write(
-            "INSERT INTO moves (game_id, seq, move, at, public, excluded) VALUES "
-            "(?, (SELECT COUNT(*) FROM moves WHERE game_id = ?), ?, ?, ?, ?)",
             (
-                game_id,
-                game_id,
-                move,
-                self._now(),
-                public,
-                None if excluded is None else json.dumps(list(excluded)),
-            ),
+                "INSERT INTO moves (game_id, seq, move, at, public, excluded, amended) VALUES "
+                "(?, (SELECT COUNT(*) FROM moves WHERE game_id = ?), ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    game_id,
+                    move,
+                    self._now(),
+                    public,
+                    None if excluded is None else json.dumps(list(excluded)),
+                    None if amended is None else json.dumps(list(amended)),
+                ),
+            )
         )
 
     def asked(self, ply: int, tried: tuple[str, ...]) -> None:
@@ -282,8 +314,10 @@ class Store:
         up (:meth:`resume_plans`)."""
         game_id = self._require()
         self._write(
-            "UPDATE games SET asked = ? WHERE id = ?",
-            (json.dumps({"ply": ply, "tried": list(tried)}), game_id),
+            (
+                "UPDATE games SET asked = ? WHERE id = ?",
+                (json.dumps({"ply": ply, "tried": list(tried)}), game_id),
+            )
         )
 
     def resume_plans(self) -> dict[int, tuple[str, ...]]:
@@ -308,27 +342,59 @@ class Store:
         return {**plans, ply: tried} if ply == row[1] else plans
 
     def undo(self, steps: int, amended: bool = False) -> None:
-        """Take the last ``steps`` actions off the record (``amended``: the
-        hand went on from them; the actions it finished are recorded next, so
-        the record is a legal game at every moment)."""
+        """Take the last ``steps`` actions off the record. ``amended``: the
+        hand went on from them before they were final; within
+        :meth:`amending` they leave the record in the same transaction as the
+        action it finished enters it (the record is a legal game at every
+        moment, and a power cut keeps the one or the other)."""
         game_id = self._require()
-        self._write(
-            "DELETE FROM moves WHERE game_id = ? AND seq >= "
-            "(SELECT COUNT(*) FROM moves WHERE game_id = ?) - ?",
-            (game_id, game_id, steps),
-        )
-        self._write(
-            "UPDATE games SET status = 'playing', ended = NULL, result = NULL, asked = NULL "
-            "WHERE id = ?",
+        if amended and self._amending:
+            taken = self._taken[1] if self._taken is not None else ()
+            rows = self._db.execute(
+                "SELECT move FROM moves WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
+                (game_id, len(taken) + steps),
+            ).fetchall()
+            self._taken = (game_id, tuple(str(r[0]) for r in reversed(rows)))
+            return
+        self._write(*_taking_back(game_id, ("",) * steps))
+
+    @contextmanager
+    def amending(self) -> Iterator[None]:
+        """An amendment: the actions taken back (``undo(steps, amended=True)``)
+        and the one the hand finished (:meth:`record`) are written in one
+        transaction; with none recorded (the board shows the position before
+        them again) they are taken back alone when it ends. Where a write
+        fails, the actions taken back leave the record with the next one."""
+        self._amending = True
+        try:
+            yield
+        finally:
+            self._amending = False
+        if self._taken is not None:
+            self._write()
+
+    def amended(self, game_id: int | None = None) -> dict[int, tuple[str, ...]]:
+        """The plies of a game (the current one by default) where the hand went
+        on before an action was final, each with what the board showed
+        first (the actions amended)."""
+        if game_id is None:
+            if self._game_id is None:
+                return {}
+            game_id = self._game_id
+        rows = self._db.execute(
+            "SELECT seq, amended FROM moves WHERE game_id = ? AND amended IS NOT NULL ORDER BY seq",
             (game_id,),
-        )
+        ).fetchall()
+        return {int(seq): tuple(json.loads(amended)) for seq, amended in rows}
 
     def finish(self, result: Mapping[str, Any]) -> None:
         game_id = self._require()
         self._write(
-            "UPDATE games SET status = 'finished', ended = ?, result = ?, ended_unsure = ? "
-            "WHERE id = ?",
-            (self._now(), json.dumps(dict(result), sort_keys=True), self._unsure(), game_id),
+            (
+                "UPDATE games SET status = 'finished', ended = ?, result = ?, ended_unsure = ? "
+                "WHERE id = ?",
+                (self._now(), json.dumps(dict(result), sort_keys=True), self._unsure(), game_id),
+            )
         )
         if self.records_dir is not None:
             self.write_record(game_id, self.records_dir)
@@ -469,6 +535,23 @@ class Store:
                 str(ply + 1): list(tried) for ply, tried in self.plans(game_id).items()
             }
         return record
+
+
+def _taking_back(game_id: int, moves: tuple[str, ...]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """The statements that take a game's last ``len(moves)`` actions off the
+    record (a game taken back is being played again)."""
+    return (
+        (
+            "DELETE FROM moves WHERE game_id = ? AND seq >= "
+            "(SELECT COUNT(*) FROM moves WHERE game_id = ?) - ?",
+            (game_id, game_id, len(moves)),
+        ),
+        (
+            "UPDATE games SET status = 'playing', ended = NULL, result = NULL, asked = NULL "
+            "WHERE id = ?",
+            (game_id,),
+        ),
+    )
 
 
 def _ending(result: str | None) -> tuple[int | None, str | None]:
