@@ -77,6 +77,9 @@ class _FullDisk:
             raise StoreError("cannot write to games.db: database or disk is full")
         self.moves.append(move)
 
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None:
+        pass
+
     def undo(self, steps: int, amended: bool = False) -> None:
         pass
 

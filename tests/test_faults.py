@@ -70,6 +70,9 @@ class _Card:
             raise StoreError("cannot write to games.db: database or disk is full")
         self.moves.append(move)
 
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None:
+        pass
+
     def undo(self, steps: int, amended: bool = False) -> None:
         pass
 

@@ -566,6 +566,9 @@ class Log:
         self.moves.append(move)
         self.recorded_at.append((self._clock(), self.telling))
 
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None:
+        pass
+
     def undo(self, steps: int, amended: bool = False) -> None:
         del self.moves[len(self.moves) - steps :]
         if amended:

@@ -16,12 +16,16 @@ from boardctl.message import M_
 def register(sub: Any) -> None:
     sim = sub.add_parser(
         "sim",
-        help="play on a simulated board: the real daemon, a virtual microcontroller, LEDs drawn",
+        help=M_(
+            "play on a simulated board: the real daemon, a virtual microcontroller, LEDs drawn"
+        ),
         description=(
-            "Run the daemon with a virtual microcontroller (over a real pty) and simulated "
-            "LEDs, and play by typing what your hands do: insert W3, place d4 white-disc, "
-            "lift d4, move d4 e4, remove a1 b1 c1; new, undo, play, roll, choose, press, "
-            "status, help, quit. See docs/sim.md."
+            M_(
+                "Run the daemon with a virtual microcontroller (over a real pty) and simulated "
+                "LEDs, and play by typing what your hands do: insert W3, place d4 white-disc, "
+                "lift d4, move d4 e4, remove a1 b1 c1; new, undo, play, roll, choose, press, "
+                "status, help, quit. See docs/sim.md."
+            )
         ),
     )
     from boardctl.engines import GAMES
@@ -29,52 +33,60 @@ def register(sub: Any) -> None:
     sim.add_argument(
         "game",
         nargs="?",
-        help=f"one of {', '.join(GAMES)} (default: the game of the configured board)",
+        help=M_(
+            "one of {games} (default: the game of the configured board)", games=", ".join(GAMES)
+        ),
     )
     sim.add_argument(
         "--profile",
         metavar="NAME|FILE",
-        help="the board (default: the game's reference board among the shipped profiles)",
+        help=M_("the board (default: the game's reference board among the shipped profiles)"),
     )
     sim.add_argument(
         "--set",
         metavar="SECTION.KEY=VALUE",
         action="append",
         default=[],
-        help="override one configuration key, e.g. --set game.variant=expert (repeatable)",
+        help=M_("override one configuration key, e.g. --set game.variant=expert (repeatable)"),
     )
-    sim.add_argument("--config", metavar="FILE", help="a configuration file to read")
+    sim.add_argument("--config", metavar="FILE", help=M_("a configuration file to read"))
     sim.add_argument(
         "--seats",
         metavar="SEATS",
-        help="who plays each seat: hands, or the computer at a level from 1 to 5, e.g. "
-        "--seats hands,computer:2 to play against the computer (docs/computer.md)",
+        help=M_(
+            "who plays each seat: hands, or the computer at a level from 1 to 5, e.g. "
+            "--seats hands,computer:2 to play against the computer (docs/computer.md)"
+        ),
     )
     sim.add_argument(
         "--state",
         metavar="DIR",
-        help="keep the games (and the control socket) in DIR (default: a temporary directory)",
+        help=M_("keep the games (and the control socket) in DIR (default: a temporary directory)"),
     )
     sim.add_argument(
         "--demo",
         action="store_true",
-        help="play a whole scripted game with mistakes in it, then show the result "
-        "(the games whose engine has a demo)",
+        help=M_(
+            "play a whole scripted game with mistakes in it, then show the result "
+            "(the games whose engine has a demo)"
+        ),
     )
     sim.add_argument(
         "--delay",
         type=float,
         default=0.3,
         metavar="SECONDS",
-        help="pause after each step of the demo (default 0.3; 0 runs it as fast as it goes)",
+        help=M_("pause after each step of the demo (default 0.3; 0 runs it as fast as it goes)"),
     )
     sim.add_argument(
         "--web",
         nargs="?",
         const="127.0.0.1:8080",
         metavar="HOST:PORT",
-        help="play in the browser instead: serve the web pages with the sim page "
-        "(default 127.0.0.1:8080; docs/web.md)",
+        help=M_(
+            "play in the browser instead: serve the web pages with the sim page "
+            "(default 127.0.0.1:8080; docs/web.md)"
+        ),
     )
     sim.set_defaults(handler=_sim)
 

@@ -373,7 +373,7 @@ class Daemon:
                 seed=store.seed() if resume is not None else None,
                 seats=cfg.seats,
                 resume_seats=store.seats() if resume is not None else None,
-                resume_plans=store.plans() if resume is not None else None,
+                resume_plans=store.resume_plans() if resume is not None else None,
                 thinker=thinker,
                 remote=remote,
                 phone=phones,
