@@ -306,6 +306,10 @@ class Opponent:
         #: the position the failure was at (a new position asks at once)
         self._failed_for: tuple[int, Any] | None = None
         self._next_id = 0
+        #: the last answer of :meth:`seat_to_act`: its engine, state and
+        #: seats (all immutable, kept by identity) and the seat (a turn asks
+        #: it several times of one position)
+        self._to_act: tuple[Any, Any, Seats, Seat | None] | None = None
 
     # -- the game ------------------------------------------------------------
     def begin(
@@ -351,8 +355,13 @@ class Opponent:
 
     def seat_to_act(self, engine: Engine[Any, Any], state: Any) -> Seat | None:
         """The seat to act when the computer or another board plays it, else None."""
+        last = self._to_act
+        if last is not None and last[0] is engine and last[1] is state and last[2] is self.seats:
+            return last[3]
         actor = engine.actor(state)
-        return self.seats.apart(actor) if isinstance(actor, int) else None
+        seat = self.seats.apart(actor) if isinstance(actor, int) else None
+        self._to_act = (engine, state, self.seats, seat)
+        return seat
 
     def tried_at(self, ply: int, state: Any) -> tuple[str, ...]:
         """The moves suggested at ``ply`` (in ``state``) before another was
