@@ -207,3 +207,14 @@ def test_bidiline_levels_2_to_4_read_further_each_and_level_3_sees_a_win_5_actio
     for game in ("duploline", "shiftago"):
         engine = create(game)
         assert all(level(n).reads(engine) is None for n in range(1, 6)), game
+
+
+def test_bidiline_levels_2_to_4_read_their_whole_depth_from_the_empty_board() -> None:
+    # the first stick has the most choices: a budget too small for the depth
+    # made levels 3 and 4 open like the level below
+    bidiline = create("bidiline")
+    empty = bidiline.initial()
+    for n in (2, 3, 4):
+        thought = think(bidiline, empty, level(n), random.Random(n))
+        assert thought.iterations == level(n).reads(bidiline), n
+        assert level(n).budget(bidiline) <= level(5).budget(bidiline), "never longer than 5"
