@@ -8,7 +8,7 @@ lines only, in bidiline the sticks counted; elsewhere the evaluation itself);
 level 5 searches by alpha-beta where the game suits it
 (:attr:`Playing.suits_alphabeta`: DuploLine, bidiline), the tree search
 elsewhere. A game may instead fix how many actions ahead each level reads
-(:attr:`Playing.reading_depths`): bidiline's levels 2 to 4 read up to 3, 5
+(:attr:`Playing.reading_depths`): bidiline's levels 2 to 4 read 3, 4
 and 6 actions ahead by alpha-beta (each its whole depth) and count
 the sticks beyond, since its race evaluation makes every level given it play
 alike. Its moves are still the best it found, so they look natural.
