@@ -73,7 +73,7 @@ class _Card:
     def asked(self, ply: int, tried: tuple[str, ...]) -> None:
         pass
 
-    def undo(self, steps: int) -> None:
+    def undo(self, steps: int, amended: bool = False) -> None:
         pass
 
     def finish(self, result: object) -> None:

@@ -36,7 +36,11 @@ class Recorder(Protocol):
 
     def asked(self, ply: int, tried: tuple[str, ...]) -> None: ...
 
-    def undo(self, steps: int) -> None: ...
+    def undo(self, steps: int, amended: bool = False) -> None:
+        """Take the last ``steps`` actions off the record; ``amended``: the
+        hand went on from them before they were final (a disc slid on, a
+        sleeve passed), and what it finished is recorded next, if anything."""
+        ...
 
     def finish(self, result: Mapping[str, Any]) -> None: ...
 
@@ -61,7 +65,7 @@ class NullRecorder:
     def asked(self, ply: int, tried: tuple[str, ...]) -> None:
         pass
 
-    def undo(self, steps: int) -> None:
+    def undo(self, steps: int, amended: bool = False) -> None:
         pass
 
     def finish(self, result: Mapping[str, Any]) -> None:

@@ -307,7 +307,10 @@ class Store:
         # asked where the game stands; an action since keeps its own
         return {**plans, ply: tried} if ply == row[1] else plans
 
-    def undo(self, steps: int) -> None:
+    def undo(self, steps: int, amended: bool = False) -> None:
+        """Take the last ``steps`` actions off the record (``amended``: the
+        hand went on from them; the actions it finished are recorded next, so
+        the record is a legal game at every moment)."""
         game_id = self._require()
         self._write(
             "DELETE FROM moves WHERE game_id = ? AND seq >= "
