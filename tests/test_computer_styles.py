@@ -192,7 +192,7 @@ def test_alphabeta_bounded_in_depth_misses_a_win_beyond_it() -> None:
         assert (search.best()[1] > 0.99) is sure, depth
 
 
-def test_bidiline_levels_2_to_4_read_further_each_and_level_3_sees_a_win_5_actions_deep() -> None:
+def test_bidiline_levels_2_to_4_read_further_each_and_level_4_sees_a_win_5_actions_deep() -> None:
     bidiline = create("bidiline")
     depths = [level(n).reads(bidiline) for n in range(1, 6)]
     assert depths[0] is None and depths[4] is None, "level 1 looks once, level 5 reads the race"
@@ -200,10 +200,22 @@ def test_bidiline_levels_2_to_4_read_further_each_and_level_3_sees_a_win_5_actio
     state = bidiline.state_from_json(BIDILINE_DEEP_WIN)
     easy = think(bidiline, state, level(2), random.Random(3))
     medium = think(bidiline, state, level(3), random.Random(3))
-    assert easy.value < 0.99, "level 2 does not see the win"
+    hard = think(bidiline, state, level(4), random.Random(3))
+    assert easy.value < 0.99 and medium.value < 0.99, "levels 2 and 3 do not see the win"
     seat = bidiline.actor(state)
-    assert medium.value > 0.99
-    assert _solve(bidiline, bidiline.apply(state, medium.action), seat, 4) == 1.0
+    assert hard.value > 0.99
+    assert _solve(bidiline, bidiline.apply(state, hard.action), seat, 4) == 1.0
     for game in ("duploline", "shiftago"):
         engine = create(game)
         assert all(level(n).reads(engine) is None for n in range(1, 6)), game
+
+
+def test_bidiline_levels_2_to_4_read_their_whole_depth_from_the_empty_board() -> None:
+    # the first stick has the most choices: a budget too small for the depth
+    # made levels 3 and 4 open like the level below
+    bidiline = create("bidiline")
+    empty = bidiline.initial()
+    for n in (2, 3, 4):
+        thought = think(bidiline, empty, level(n), random.Random(n))
+        assert thought.iterations == level(n).reads(bidiline), n
+        assert level(n).budget(bidiline) <= level(5).budget(bidiline), "never longer than 5"

@@ -8,8 +8,8 @@ lines only, in bidiline the sticks counted; elsewhere the evaluation itself);
 level 5 searches by alpha-beta where the game suits it
 (:attr:`Playing.suits_alphabeta`: DuploLine, bidiline), the tree search
 elsewhere. A game may instead fix how many actions ahead each level reads
-(:attr:`Playing.reading_depths`): bidiline's levels 2 to 4 read up to 3, 5
-and 6 actions ahead by alpha-beta (as far as their budgets reach) and count
+(:attr:`Playing.reading_depths`): bidiline's levels 2 to 4 read 3, 4
+and 6 actions ahead by alpha-beta (each its whole depth) and count
 the sticks beyond, since its race evaluation makes every level given it play
 alike. Its moves are still the best it found, so they look natural.
 
@@ -103,8 +103,18 @@ class Level:
 
     def budget(self, engine: Playing[Any, Any]) -> int:
         """The positions it evaluates in ``engine``'s game: :attr:`positions`
-        times the game's ``search_scale``, at least 1."""
-        return max(1, round(self.positions * engine.search_scale))
+        times the game's ``search_scale``, at least 1; where it reads a fixed
+        number of actions ahead, :data:`READING_POSITIONS` instead (times the
+        scale), so the depth, not the budget, bounds it."""
+        positions = self.positions if self.reads(engine) is None else READING_POSITIONS
+        return max(1, round(positions * engine.search_scale))
+
+
+#: the positions a level that reads a fixed number of actions ahead
+#: (:attr:`Playing.reading_depths`) may evaluate: level 5's, so it reaches its
+#: depth even from the empty board (bidiline's 6 actions need up to some
+#: 24,000 there, a few hundred later) and never thinks longer than level 5
+READING_POSITIONS = 30_000
 
 
 #: the levels, weakest first; ``LEVELS[n - 1].number == n``
