@@ -373,10 +373,10 @@ class Linie1(Engine[State, Action]):
         return _replace(state, lines=tuple(lines), routes=tuple(routes))
 
     def considered(self, state: State) -> tuple[Action, ...] | None:
-        """While laying, with the cards known: the tiles laid or exchanged on
-        the cells of the mover's shortest buildable routes, leading on along
-        them, a start once the route is complete, and a pass; else every
-        legal action."""
+        """While laying, with the cards known: once the mover's route can be
+        driven, its starts; else the tiles laid or exchanged on the cells of
+        the mover's shortest buildable routes for one streetcar, leading on
+        along them, and a pass; else every legal action."""
         if state.phase != LAY or state.lines[state.player] < 0:
             return None
         actions = list(self.legal_actions(state))
@@ -385,8 +385,12 @@ class Linie1(Engine[State, Action]):
         net = self._net
         if net is None:
             net = self._net = Network(self)
-        cells = corridor(self, net, state, state.player)
         complete = self.route_of(state, state.player) is not None
+        if complete and state.laid == 0 and not state.caught:
+            # the route can be driven: its trip starts (a tile more only
+            # lengthens the wait)
+            return tuple(a for a in actions if isinstance(a, Start))
+        cells = corridor(self, net, state, state.player)
         if not cells:
             # no route to build, or the floods find one where a car cannot
             # drive it: every lay, but no start that would be caught
