@@ -254,7 +254,7 @@ class Config:
         if self.seats.any_computer:
             from boardctl.controller.opponent import unplayable
 
-            why = unplayable(engine)
+            why = unplayable(engine.seated(self.seats.computers))
             if why is not None:
                 raise ConfigError(f"{place}: {why}; name only hands for its seats")
 

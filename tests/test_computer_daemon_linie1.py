@@ -21,9 +21,11 @@ touched.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -67,8 +69,9 @@ def _state(sim: Simulation, engine: Linie1, status: dict[str, Any]) -> State:
     data = json.loads(json.dumps(status["position"]))
     for seat in range(engine.players):
         private = sim.request({"cmd": "private", "player": seat})["private"]
-        data["lines"][seat] = private["line"]
-        data["route_cards"][seat] = private["route_card"]
+        if private:  # (a person's cards on the table are the table's)
+            data["lines"][seat] = private["line"]
+            data["route_cards"][seat] = private["route_card"]
     return engine.state_from_json(data)
 
 
@@ -113,14 +116,33 @@ def _lit(sim: Simulation, engine: Linie1, state: State, moves: list[str]) -> Non
         sim.wait_news(seen, 0.05)
 
 
-def test_a_visitor_and_the_computer_play_a_whole_linie1_game(sim: Simulation) -> None:
+@dataclass
+class Played:
+    """What a game showed: the last status, and the computer's exchanges,
+    starts and drives made by the hands."""
+
+    status: dict[str, Any]
+    exchanged: int = 0
+    started: int = 0
+    drives: int = 0
+
+
+def _play(
+    sim: Simulation,
+    watch: Callable[[dict[str, Any], Played], None] = lambda status, played: None,
+    until: Callable[[Played], bool] = lambda played: False,
+) -> Played:
+    """The visitor's hands and the computer's, from the first turn until the
+    game is over (or ``until`` says to stop); ``watch`` sees each status."""
     status = sim.wait_status(lambda s: s["phase"] == "awaiting_move", WAIT)
     engine = create("linie1", status["options"])
     assert isinstance(engine, Linie1)
     net = Network(engine)
-    exchanged = started = drives = 0
+    seen = Played(status)
     for _ in range(120):
-        if status["phase"] == "game_over":
+        seen.status = status
+        watch(status, seen)
+        if status["phase"] == "game_over" or until(seen):
             break
         state = _state(sim, engine, status)
         played = len(status["moves"])
@@ -144,12 +166,13 @@ def test_a_visitor_and_the_computer_play_a_whole_linie1_game(sim: Simulation) ->
         moves = status["computer"]["moves"]
         if not all(engine.told(state, engine.parse_action(m)) for m in moves):
             _lit(sim, engine, state, moves)
+        watch(status, seen)
         for text in moves:
             action = engine.parse_action(text)
-            started += isinstance(action, Start)
-            drives += isinstance(action, Drive)
+            seen.started += isinstance(action, Start)
+            seen.drives += isinstance(action, Drive)
             if isinstance(action, Lay) and any(state.tiles[cell] for cell, _ in action.parts):
-                exchanged += 1
+                seen.exchanged += 1
             if engine.told(state, action):
                 state = engine.apply(state, action)  # no board shows it: the daemon plays it
             else:
@@ -165,11 +188,90 @@ def test_a_visitor_and_the_computer_play_a_whole_linie1_game(sim: Simulation) ->
             ),
             WAIT,
         )
+    seen.status = status
+    return seen
+
+
+def test_a_visitor_and_the_computer_play_a_whole_linie1_game(sim: Simulation) -> None:
+    game = _play(sim)
+    status = game.status
     assert status["phase"] == "game_over", status
     assert status["winner"] == COMPUTER, status
-    assert exchanged and started == 1 and drives >= 2, (exchanged, started, drives)
+    assert game.exchanged and game.started == 1 and game.drives >= 2, game
     # the record holds every card, tile drawn and roll, and the computer's turns
     record = GameRecord.from_json(sim.request({"cmd": "export"})["record"])
     assert record.moves[0].startswith("deal:L")
     assert any(m.startswith("roll:") for m in record.moves)
     assert record.seats.computer(COMPUTER) is not None
+
+
+def test_with_the_cards_on_the_table_the_computers_own_are_dealt_to_it_privately(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The visitor's cards stay on the table; the game deals the computer's.
+    Until its trip starts no public surface names them: the status, the web
+    pages' state and lights, the LEDs (its terminals lit as every
+    other), what the board says aloud, the log. At its start they are shown,
+    as a person's are."""
+    seeds = random.Random(SEED)
+    monkeypatch.setattr(RandomChance, "new_seed", lambda self: seeds.getrandbits(62))
+    caplog.set_level(logging.DEBUG, logger="boardctl")
+    overrides = [
+        *FAST,
+        'game.seats="hands,computer:1"',
+        'web.listen="127.0.0.1:0"',
+        "sound.voice=true",
+    ]
+    with Simulation("linie1", overrides=overrides) as sim:
+        status = sim.wait_status(lambda s: s["phase"] == "awaiting_move", WAIT)
+        assert status["options"]["secrets"] == "cards"
+        assert sim.request({"cmd": "private", "player": VISITOR})["private"] == {}
+        mine = sim.request({"cmd": "private", "player": COMPUTER})["private"]
+        line, card = mine["line"], mine["route_card"]
+        engine = create("linie1", status["options"])
+        secrets = [f"deal:L{line}", f"deal:{card}", f'"{card}"', f"line {line}"]
+        secrets += [f'"{t}"' for t in mine["terminals"]]
+        terminals = [site.name for site in engine.board().sites if site.kind == "terminal"]
+        publisher = sim.daemon.web.publisher
+
+        def public(status: dict[str, Any], game: Played) -> None:
+            shown = (status.get("computer") or {}).get("moves", [])
+            if game.started or any(m.startswith("start:") for m in shown):
+                return  # its trip starts: the hands set its streetcar into its terminal
+            texts = {
+                "status": json.dumps(status),
+                "the pages' state": publisher.encoded("state")[1].decode(),
+                "the voice": json.dumps([h.text for h in sim.audio.heard]),
+                "the log": caplog.text,
+            }
+            for where, text in texts.items():
+                for secret in secrets:
+                    assert secret not in text, f"{where} shows {secret} before the trip"
+            assert status["position"]["lines"][COMPUTER] is None
+            assert status["position"]["route_cards"][COMPUTER] is None
+            # no terminal lit apart from the others, on the LEDs or the pages
+            # (but by the light that goes round the board while it thinks)
+            if (status.get("computer") or {}).get("doing") in ("thinking", "waiting"):
+                return
+            frame = sim.frame or ()
+            leds = {frame[i] for t in terminals for i in sim.profile.site(t).leds}
+            assert len(leds) <= 1, f"the LEDs light a terminal apart from the others: {leds}"
+            pages = {publisher.get("lights").get(t) for t in terminals}
+            assert len(pages) <= 1, f"the pages light a terminal apart from the others: {pages}"
+
+        game = _play(sim, public, until=lambda g: g.drives >= 1)
+        assert game.started == 1, game
+        shown = sim.status()["position"]
+        assert shown["lines"][COMPUTER] == line and shown["route_cards"][COMPUTER] == card
+        assert any(h.text for h in sim.audio.heard), "the board spoke"
+        # a new game with the computer in the first seat: that seat is dealt its cards
+        reply = sim.request({"cmd": "new", "seats": "computer:1,hands"})
+        assert reply["ok"], reply
+        sim.clear_board()
+        status = sim.wait_status(
+            lambda s: s["seats"] == ["computer:1", "hands"] and len(s["moves"]) >= 2, WAIT
+        )
+        assert status["moves"][:2] == ["deal:L?", "deal:B?"]
+        assert status["options"]["dealt_to"] == "1"
+        assert sim.request({"cmd": "private", "player": 0})["private"]["route_card"]
+        assert sim.request({"cmd": "private", "player": 1})["private"] == {}
