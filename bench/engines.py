@@ -10,9 +10,13 @@ One core, one process, through the engine interface only.
   over (``legal_actions``, ``apply_unchecked``, ``outcome``; where chance
   acts, ``chance_outcomes`` drawn by their weights), for a fixed wall-clock
   time.
-* **listings/s**: the legal actions of one position listed whole, over
-  positions of random games, each as play reaches it (made by applying an
-  action to the position before it, never listed before).
+* **listings/s**: the legal actions of one position listed whole (every
+  action made and put in a list), over the positions of random games, each
+  as play reaches it: the games are played again from their start for each
+  round of measuring, every position listed before its action is applied, so
+  nothing an engine keeps with a position (or with its parent's) was made by
+  an earlier round. Each listing is timed by the wall clock, scaled by the
+  share of processor time the process had over the round.
 * **applies/s**: ``apply_unchecked`` of a legal action (the states are
   immutable: undoing is dropping the new state, so apply is apply and undo).
 * **evaluations/s**: ``evaluate`` of those positions (the computer's hot path).
@@ -114,6 +118,55 @@ def samples(engine: Engine[Any, Any], count: int, seed: int) -> list[tuple[Any, 
     return out
 
 
+def games(engine: Engine[Any, Any], count: int, seed: int) -> list[list[Any]]:
+    """The actions of random games, chance's included, from their start: as
+    many games as hold ``count`` positions where a player acts."""
+    rng = random.Random(seed)
+    out: list[list[Any]] = []
+    players = 0
+    while players < count:
+        state = engine.initial()
+        played: list[Any] = []
+        while not engine.outcome(state).over and players < count:
+            action = _step(engine, state, rng)
+            players += isinstance(engine.actor(state), int)
+            played.append(action)
+            state = engine.apply_unchecked(state, action)
+        out.append(played)
+    return out
+
+
+def listings_per_second(engine: Engine[Any, Any], played: list[list[Any]], seconds: float) -> float:
+    """Listings per processor second over the positions of ``played``, each
+    listed whole as play reaches it (see the module's words)."""
+    legal, apply, actor, initial = (
+        engine.legal_actions,
+        engine.apply_unchecked,
+        engine.actor,
+        engine.initial,
+    )
+    clock = time.perf_counter
+    done = 0
+    spent = 0.0
+    while spent < seconds:
+        wall = 0.0
+        count = 0
+        cpu0, wall0 = time.process_time(), clock()
+        for actions in played:
+            state = initial()
+            for action in actions:
+                if isinstance(actor(state), int):
+                    start = clock()
+                    list(legal(state))
+                    wall += clock() - start
+                    count += 1
+                state = apply(state, action)
+        share = (time.process_time() - cpu0) / (clock() - wall0)
+        spent += wall * min(share, 1.0)
+        done += count
+    return done / spent
+
+
 def _rate(work: Any, seconds: float) -> float:
     """Calls per processor second of the calls ``work()`` makes ready, a
     fresh batch at a time, for about ``seconds`` (making the batch is not timed)."""
@@ -135,12 +188,8 @@ def hot_path(
     """Listings, applies and evaluations per second, over positions of random games."""
     engine = create(game, options)
     pairs = samples(engine, 300, seed)
-    legal, apply, evaluate = engine.legal_actions, engine.apply_unchecked, engine.evaluate
-
-    def fresh() -> list[Any]:
-        # each position as play reaches it: made again by applying its action
-        made = [apply(state, action) for state, action in pairs]
-        return [lambda s=s: list(legal(s)) for s in made if isinstance(engine.actor(s), int)]
+    played = games(engine, 300, seed)
+    apply, evaluate = engine.apply_unchecked, engine.evaluate
 
     def applies() -> list[Any]:
         return [lambda s=s, a=a: apply(s, a) for s, a in pairs]
@@ -149,7 +198,8 @@ def hot_path(
         return [lambda s=s: evaluate(s) for s, _ in pairs]
 
     third = seconds / 3
-    return _rate(fresh, third), _rate(applies, third), _rate(evaluations, third)
+    listing = listings_per_second(engine, played, third)
+    return listing, _rate(applies, third), _rate(evaluations, third)
 
 
 def main() -> None:

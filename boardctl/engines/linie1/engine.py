@@ -6,7 +6,7 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 from functools import cached_property
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
@@ -279,6 +279,9 @@ class Linie1(Engine[State, Action]):
         self._net: Network | None = None
         #: the sites a lay on one cell touches, built once
         self._lay_sites = {cell: frozenset({name}) for cell, name in geo.names.items()}
+        #: the starts a player may make, per what the shown cards take (at
+        #: most one entry per set of shown cards)
+        self._start_memo: dict[tuple[object, ...], tuple[Start, ...]] = {}
 
     # -- the game --------------------------------------------------------
     def initial(self) -> State:
@@ -344,15 +347,26 @@ class Linie1(Engine[State, Action]):
         return self._lay_phase(state)
 
     def _lay_phase(self, state: State) -> Iterator[Action]:
-        listing = self._listed(state)
-        actions = listing.actions
-        if actions is None:
-            starts = self._starts(state) if state.laid == 0 and not state.caught else ()
-            lays = listing.lays
-            actions = listing.actions = (*starts, *lays) if lays else (*starts, _PASS)
-        return iter(actions)  # type: ignore[arg-type]
+        return iter(self._listed(state).actions)  # type: ignore[arg-type]
 
-    def _starts(self, state: State) -> Iterator[Start]:
+    def _starts(self, state: State) -> tuple[Start, ...]:
+        """The starts of the player to act, in order (kept per what is taken)."""
+        p = state.player
+        if state.shown[p] or self.dealt:
+            key: tuple[object, ...] = (state.lines[p],)
+        else:
+            n = self.players
+            shown = state.shown
+            key = (
+                frozenset(state.lines[q] for q in range(n) if shown[q]),
+                frozenset(state.routes[q] for q in range(n) if shown[q]),
+            )
+        got = self._start_memo.get(key)
+        if got is None:
+            got = self._start_memo[key] = tuple(self._list_starts(state))
+        return got
+
+    def _list_starts(self, state: State) -> Iterator[Start]:
         p = state.player
         geo = self.geo
         if state.shown[p]:
@@ -559,46 +573,54 @@ class Linie1(Engine[State, Action]):
         return Placements(self.geo)
 
     def _listed(self, state: State) -> Listing:
-        """The state's :class:`~.listing.Listing` with its lays, made the
-        first time (from its parent's where it was made by a lay)."""
+        """The state's :class:`~.listing.Listing` with its actions, made the
+        first time (from the boards of its layout, see :mod:`.listing`): the
+        starts of a trip, the lays of one tile, the exchanges of two, made
+        into one tuple at once; ``pass`` when no tile can be laid."""
         listing = state._listing
         if listing is None:
             listing = Listing()
             object.__setattr__(state, "_listing", listing)
-        if listing.lays is not None:
+        if listing.actions is not None:
             return listing
-        place = self._place
+        starts = self._starts(state) if state.laid == 0 and not state.caught else ()
+        listing.first = len(starts)
         hand = state.hands[state.player]
         if not any(hand):
-            listing.segs, listing.lays, listing.parent = None, (), None
+            listing.actions = (*starts, _PASS)
             return listing
-        tiles = state.tiles
-        rails = place.rails(_rails_of(state))
-        assert rails.rb is not None
-        codes = place.hand_codes(hand)
-        place.segments(tiles, rails.rb, codes, listing.parent, listing.changed, listing)
-        listing.codes = codes
-        lays = tuple(chain.from_iterable(listing.rows))
+        place = self._place
+        rails = place.boards(_rails_of(state))
+        codes = listing.codes = place.hand_codes(hand)
+        pieces: list[tuple[object, ...]] = [starts] if starts else []
+        pieces += place.lays(rails, codes)
         if state.laid == 0:
-            listing.doubles = tuple(place.doubles(tiles, rails.rb, rails.placed, hand))
-            lays += listing.doubles
-        listing.lays = lays
-        listing.parent = None
-        listing.changed = ()
+            listing.doubles = tuple(place.doubles(rails, hand, codes))
+            pieces.append(listing.doubles)
+        actions = tuple(chain.from_iterable(pieces))
+        listing.count = len(actions) - listing.first
+        listing.actions = actions if listing.count else (*starts, _PASS)
         return listing
 
     def _lays(self, state: State, only: frozenset[int] | None = None) -> Iterator[Lay]:
         """The lays in ``state``, or (``only``) those that lay on one of these
         cells, in the same order."""
-        listing = self._listed(state)
-        assert listing.lays is not None
         if only is None:
-            return iter(listing.lays)
-        segs = listing.segs
-        if segs is None:
-            return iter(())
-        doubles = [d for d in listing.doubles if d.parts[0][0] in only or d.parts[1][0] in only]
-        return chain(chain.from_iterable(segs[c] for c in sorted(only)), doubles)
+            listed = self._listed(state)
+            return islice(listed.actions, listed.first, listed.first + listed.count)  # type: ignore[arg-type]
+        place = self._place
+        rails = place.boards(_rails_of(state))
+        listing = state._listing
+        if listing is not None and listing.actions is not None:
+            codes, doubles = listing.codes, listing.doubles
+        else:  # not listed: the lays on these cells alone
+            hand = state.hands[state.player]
+            codes = place.hand_codes(hand)
+            doubles = tuple(place.doubles(rails, hand, codes)) if state.laid == 0 else ()
+        return chain(
+            place.touching(rails, codes, sorted(only)),
+            [d for d in doubles if d.parts[0][0] in only or d.parts[1][0] in only],
+        )
 
     def _double_exchanges(
         self, state: State, cache: dict[int, tuple[int, int]], only: frozenset[int] | None = None
@@ -957,7 +979,6 @@ class Linie1(Engine[State, Action]):
         laid = state.laid + len(action.parts)
         new = bytes(tiles)
         changed = tuple(cell for cell, _ in action.parts)
-        listing = state._listing
         after = _replace(
             state,
             tiles=new,
@@ -966,7 +987,6 @@ class Linie1(Engine[State, Action]):
             laid=laid,
             idle=0,
             _rails=Rails(new, state._rails, changed),
-            _listing=Listing(listing, changed) if listing is not None and listing.lays else None,
         )
         if laid >= 2:
             return self._end_laying(after, False)
@@ -1725,8 +1745,8 @@ def _uncount(raw: Mapping[str, Any], kinds: int) -> tuple[int, ...]:
 
 def _replace(state: State, **changes: Any) -> State:
     """``state`` with ``changes``; its rails kept while its tiles are, its
-    listing never (the new state lists its own, from the parent's where a
-    lay makes it)."""
+    listing never (the new state lists its own from its layout's boards,
+    which a lay derives from the parent layout's)."""
     values = {f: getattr(state, f) for f in State.__slots__}
     values["_listing"] = None
     values.update(changes)

@@ -1,154 +1,131 @@
-"""Where tiles may be laid, kept with each position and derived from its parent's.
+"""Where tiles may be laid, as boards of bits kept with each layout of tiles.
 
-The rules for a tile on a cell (rules a, b, d and e of :meth:`.engine.Linie1._fits`)
-read only the tiles within two cells of it. So each layout of tiles carries
-:class:`Rails`: per track cell the sides where a rail may lead and the sides
-where none may be, and per empty cell the sides its neighbours press on it.
-Those of a layout made by a lay are the parent's, worked out again only within
-two cells of the tiles laid (and only when first asked for: applying stays
-cheap).
+A *board* is an ``int`` with a bit per frame cell. Each layout of tiles
+carries :class:`Rails`: the boards of the cells with a tile and of those whose
+tile has a rail on each side (derived from the parent layout's by the bits of
+the cells laid on), and per tile code the cells whose tile it may replace.
+From these, a few dozen operations on whole boards give, per side, the cells
+where a rail may lead that way and those where none need be; they encode
+rules a, b, d and e of :meth:`.engine.Linie1._fits`, which read only the tiles
+within two cells. ANDed over a tile code's four sides they give the *board of
+the code*: every cell where that tile may be laid or may replace the tile
+there.
 
-Each position carries a :class:`Listing`: per cell the lays there for the hand
-of the player to act (a tuple of ready-made :class:`~.values.Lay`), the double
-exchanges and the whole list in order. A position made by a lay takes the
-parent's per-cell lays and lists again only the cells whose masks, tile or
-hand changed. The same listing answers ``legal_actions``, the reconciler's
-``actions_touching`` (the lays on the cells it asks about), the LEDs, ``task``
-and the computer.
+The lays of a code are a tuple of ready-made :class:`~.values.Lay` in the
+order of their cells, kept with the layout beside the code's board. A layout
+made by a lay takes its parent's tuple and inserts or removes only the lays
+whose bit changed between the two boards (a handful: the cells within two of
+the tiles laid); a code its parent never listed is read off its board.
 
-A cell's lays for a set of fitting tile codes (an ``int``, a bit per code) are
-built once per cell and set, in the order the listing has always had: on an
-empty cell the hand's codes by kind, those with the same rails together; on a
-tile, its upgrades in their order.
+A position lists, for the kinds in the hand of the player to act, the lays of
+each code in the order of the codes (by kind, then turn), then the exchanges
+of two tiles side by side (:meth:`Placements.doubles`). A tile leaving the
+hand is one tuple fewer; nothing lists the whole board again. The same
+boards answer the reconciler's ``actions_touching`` (the bits of the cells it
+asks about), the LEDs, ``task`` and the computer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import chain
-from typing import TYPE_CHECKING
+from itertools import compress
 
-from boardctl.engines.linie1.geometry import TERMINAL, TRACK, Geometry, opposite
+from boardctl.engines.linie1.geometry import BUILDING, EDGE, TERMINAL, Geometry
 from boardctl.engines.linie1.values import Lay
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
+#: layouts kept linked to the one they were made from: the chain is cut every
+#: this many lays (a cut layout works its boards out whole when asked)
+KEEP = 16
 
-POP = [bin(i).count("1") for i in range(16)]
 
-#: the most sets of fitting codes remembered per cell before they are forgotten
-MEMO_PER_CELL = 4096
+#: what a layout holds until its boards are worked out (never changed)
+_NONE: list[int] = []
+_FOUND_NONE: dict[int, tuple[int, tuple[Lay, ...]]] = {}
 
 
 class Rails:
-    """The masks of one layout of tiles (see the module's words).
+    """The boards of one layout of tiles (see the module's words).
 
-    ``rb[c]`` is ``rail << 4 | bare`` for track cell ``c``; ``req[x]`` and
-    ``forb[x]`` for an empty track cell ``x`` the sides a neighbour's rail
-    leads into and the sides where no rail may be. Until they are worked out,
-    ``parent`` is the layout this one was made from by laying on ``changed``,
-    ``depth`` how many such layouts lead back to one worked out."""
+    ``tile`` the cells with a tile (``-1`` until worked out), ``rail[d]`` those
+    whose tile has a rail on side ``d``, ``upg[code]`` those whose tile
+    ``code`` may replace, ``empty`` the track cells without one; ``ok`` per
+    side ``d`` the cells where a rail may lead that way (``ok[d]``) and those
+    where none need be (``ok[4 + d]``); ``fit`` per set of rails the cells that
+    take it (``-1`` until asked for); ``found`` per tile code its board and its
+    lays. ``parent`` the layout this one was made by laying on ``changed``."""
 
-    __slots__ = ("changed", "depth", "forb", "parent", "placed", "rb", "req", "tiles")
+    __slots__ = (
+        "changed",
+        "depth",
+        "empty",
+        "fit",
+        "found",
+        "ok",
+        "parent",
+        "rail",
+        "tile",
+        "tiles",
+        "upg",
+    )
 
     def __init__(
         self, tiles: bytes, parent: Rails | None = None, changed: tuple[int, ...] = ()
     ) -> None:
         self.tiles = tiles
-        self.depth: int
-        self.req: list[int] | None = None
-        self.forb: list[int] | None = None
-        self.rb: list[int] | None = None
-        #: the cells with a tile, in order
-        self.placed: tuple[int, ...] = ()
-        if parent is not None and parent.rb is None and parent.depth >= MAX_CHAIN:
-            parent = None  # too far back: worked out whole when asked for
         self.parent = parent
         self.changed = changed
-        self.depth = 0 if parent is None or parent.rb is not None else parent.depth + 1
-
-
-#: the most layouts not worked out that one may be derived through
-MAX_CHAIN = 8
+        self.depth: int = 0 if parent is None else parent.depth + 1
+        self.tile = -1
+        self.rail: list[int] = _NONE
+        self.upg: list[int] = _NONE
+        self.ok: list[int] = _NONE
+        self.empty = 0
+        self.fit: list[int] = _NONE
+        self.found: dict[int, tuple[int, tuple[Lay, ...]]] = _FOUND_NONE
+        if parent is not None and self.depth % KEEP == 0:
+            up = parent
+            for _ in range(KEEP - 2):
+                if up.parent is None:
+                    break
+                up = up.parent
+            up.parent = None  # memory stays bounded however long the game
 
 
 class Listing:
-    """The lays of one position (see the module's words).
+    """The legal actions of one position while tiles are laid: ``actions``
+    all of them in order (once listed), the first ``first`` of them the starts
+    of a trip, then ``count`` lays; the hand's tile ``codes`` in order and
+    ``doubles`` the exchanges of two tiles (the last lays)."""
 
-    ``segs[c]`` the single-tile lays on cell ``c``, ``doubles`` the exchanges
-    of two tiles, ``lays`` all of them in order; ``codes`` the hand's tile
-    codes as bits. ``parent``/``changed``: the position it was made from by
-    a lay, until it is listed."""
+    __slots__ = ("actions", "codes", "count", "doubles", "first")
 
-    __slots__ = ("actions", "changed", "codes", "doubles", "lays", "ms", "parent", "rows", "segs")
-
-    def __init__(self, parent: Listing | None = None, changed: tuple[int, ...] = ()) -> None:
-        self.parent = parent
-        self.changed = changed
-        self.codes = -1
-        self.segs: list[tuple[Lay, ...]] | None = None
-        #: per cell, the codes that fit there whatever the hand (bits)
-        self.ms: list[int] = []
-        #: per row of the board, its cells' lays one after another
-        self.rows: list[tuple[Lay, ...]] = []
+    def __init__(self) -> None:
+        self.codes: tuple[int, ...] = ()
         self.doubles: tuple[Lay, ...] = ()
-        self.lays: tuple[Lay, ...] | None = None
-        #: every legal action in order, once listed
         self.actions: tuple[object, ...] | None = None
+        self.first = 0
+        self.count = 0
 
 
 class Placements:
-    """The tables of one board for working out rails and lays, built once per engine."""
+    """The tables of one board for working out boards and lays, built once per engine."""
 
     def __init__(self, geo: Geometry) -> None:
         self.geo = geo
-        w2 = geo.width * geo.width
-        offsets = geo.offsets
-        #: each track cell's neighbours: (side bit, cell, what it is, the bit
-        #: of the side facing back)
-        self.around: list[tuple[tuple[int, int, int, int], ...]] = [()] * w2
-        #: what the frame alone allows: sides where no rail may be, where a
-        #: rail may lead, where none need be
-        self.static_forb = [0] * w2
-        self.static_rail = [0] * w2
-        self.static_bare = [0] * w2
-        for c in geo.track_cells:
-            self.around[c] = tuple(
-                (1 << d, c + offsets[d], geo.kind[c + offsets[d]], 1 << opposite(d))
-                for d in range(4)
-            )
-            for bit, _, k, _ in self.around[c]:
-                if k == TERMINAL:
-                    self.static_rail[c] |= bit
-                    self.static_bare[c] |= bit
-                elif k != TRACK:
-                    self.static_forb[c] |= bit
-                    self.static_bare[c] |= bit
-        track = set(geo.track_cells)
-        #: the track cells within one and within two steps of each track cell
-        self.near1: list[tuple[int, ...]] = [()] * w2
-        self.near2: list[tuple[int, ...]] = [()] * w2
-        for c in geo.track_cells:
-            one = {c} | {c + o for o in offsets}
-            two = one | {x + o for x in one for o in offsets}
-            self.near1[c] = tuple(sorted(one & track))
-            self.near2[c] = tuple(sorted(two & track))
-        #: the track cells whose masks a lay on a cell changes: within two
-        #: steps of it, but not the cell itself (its masks read its neighbours)
-        self.ring: list[tuple[int, ...]] = [
-            tuple(x for x in self.near2[c] if x != c) for c in range(w2)
-        ]
-        #: the frame's rows of track cells, as (first, end) frame cells
-        self.rows = tuple(
-            (r * geo.width + 1, r * geo.width + geo.size + 1) for r in range(1, geo.size + 1)
-        )
-        #: each frame cell's row (-1 outside the track)
-        self.row_of = [-1] * w2
-        for i, (lo, hi) in enumerate(self.rows):
-            for c in range(lo, hi):
-                self.row_of[c] = i
+        w = self.width = geo.width
+        w2 = w * w
+        assert geo.offsets == (-w, 1, w, -1)  # north, east, south, west
+        self.offsets = geo.offsets
+        self.track = sum(1 << c for c in geo.track_cells)
+        self.terminal = sum(1 << c for c in range(w2) if geo.kind[c] == TERMINAL)
+        #: the edge and the buildings: no rail may lead into them
+        self.wall = sum(1 << c for c in range(w2) if geo.kind[c] in (EDGE, BUILDING))
+        #: what takes no rail from a neighbour's side: the wall and the terminals
+        self.taken = self.wall | self.terminal
         sides = geo.sides
         canon = [c for k in range(1, geo.kinds + 1) for c in geo.codes_of[k]]
+        #: per code: the sides of its rails
+        self.sides = sides
         #: per ``rail << 4 | bare``: the codes (bits) an empty cell takes
         self.fits = [0] * 256
         for rb in range(256):
@@ -157,260 +134,371 @@ class Placements:
                 s = sides[c]
                 if not (s & ~rail) and not (~s & 15 & ~bare):
                     self.fits[rb] |= 1 << c
-        #: per tile code: its upgrades as bits (none for a tile with trees)
-        self.upgrade_bits = [0] * len(sides)
-        for code in geo.code_names:
-            if not geo.trees[code]:
-                for u in geo.upgrades[code]:
-                    self.upgrade_bits[code] |= 1 << u
+        #: per set of rails: the boards of ``Rails.ok`` that take it, side by side
+        self.sides_ok = [tuple(d if s >> d & 1 else 4 + d for d in range(4)) for s in range(16)]
+        #: per tile code: the sides of its rails, one by one
+        self.rail_sides = [
+            tuple(d for d in range(4) if sides[c] >> d & 1) for c in range(len(sides))
+        ]
+        #: per tile code: the codes that may replace it (none for a tile with trees)
+        self.upgrades = [() if geo.trees[c] else geo.upgrades[c] for c in range(len(sides))]
+        #: per tile code: its upgrades as bits
+        self.upgrade_bits = [sum(1 << u for u in ups) for ups in self.upgrades]
         #: the codes with a rail on each side, as bits
         self.side_bits = [sum(1 << c for c in canon if sides[c] >> d & 1) for d in range(4)]
-        #: the codes of each kind as bits
-        self.kind_bits = [sum(1 << c for c in geo.codes_of[k]) for k in range(geo.kinds + 1)]
-        #: the canonical codes in the order an empty cell lists them, and their rails
-        self.canon = tuple((c, sides[c]) for c in canon)
-        #: every single-tile Lay, made when first listed: lay[cell][code]
-        self.lay: list[list[Lay] | None] = [None] * w2
-        #: per cell: fitting codes (and the tile there) -> its lays, in order
-        self.memo: list[dict[int, tuple[Lay, ...]]] = [{} for _ in range(w2)]
+        #: per set of kinds in a hand (a bit per kind): its codes in order
+        self.hand_memo: dict[int, tuple[int, ...]] = {}
+        #: per hand's codes: those with a rail on each side
+        self.by_side: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+        #: every single-tile Lay of a code, made when the code is first listed:
+        #: lay[code][cell]
+        self.lay: list[list[Lay] | None] = [None] * len(sides)
 
-    # -- rails
+    # -- boards
 
-    def rails(self, r: Rails) -> Rails:
-        """``r`` worked out: from the layouts it was made from where they are
-        known, else whole."""
-        if r.rb is not None:
+    def boards(self, r: Rails) -> Rails:
+        """``r`` with its boards worked out: from the layouts it was made
+        from where they are known, else whole."""
+        if r.ok:
             return r
         chain = [r]
         up = r.parent
-        while up is not None and up.rb is None:
+        while up is not None and up.tile < 0:
             chain.append(up)
             up = up.parent
         top = chain[-1]
-        if top.parent is None:
+        if top.parent is None or top.parent.tile < 0:
             self._whole(top)
             chain.pop()
         for layout in reversed(chain):
             self._derive(layout)
+        self._ok(r)
         return r
-
-    def _derive(self, r: Rails) -> None:
-        parent = r.parent
-        assert parent is not None and parent.req is not None
-        assert parent.forb is not None and parent.rb is not None
-        tiles = r.tiles
-        req = parent.req.copy()
-        forb = parent.forb.copy()
-        rb = parent.rb.copy()
-        changed = r.changed
-        if len(changed) == 1:
-            pressed: Iterable[int] = self.near1[changed[0]]
-            ringed: Iterable[int] = self.ring[changed[0]]
-        else:
-            pressed = {x for cell in changed for x in self.near1[cell]}
-            ringed = {x for cell in changed for x in self.ring[cell]}
-        for x in pressed:
-            if not tiles[x]:
-                req[x], forb[x] = self.pressed(tiles, x)
-        for c in ringed:
-            rail, bare = self.cell_masks(tiles, c, req, forb)
-            rb[c] = rail << 4 | bare
-        r.req, r.forb, r.rb = req, forb, rb
-        placed = parent.placed
-        if any(c not in placed for c in changed):
-            placed = tuple(sorted({*placed, *changed}))
-        r.placed = placed
-        r.parent = None
-        r.changed = ()
 
     def _whole(self, r: Rails) -> None:
         tiles = r.tiles
-        n = len(tiles)
-        req = [0] * n
-        forb = self.static_forb[:]
-        cells = self.geo.track_cells
-        for x in cells:
-            if not tiles[x]:
-                req[x], forb[x] = self.pressed(tiles, x)
-        rb = [0] * n
-        for c in cells:
-            rail, bare = self.cell_masks(tiles, c, req, forb)
-            rb[c] = rail << 4 | bare
-        r.req, r.forb, r.rb = req, forb, rb
-        r.placed = tuple(c for c in cells if tiles[c])
-        r.parent = None
-        r.changed = ()
-
-    def pressed(self, tiles: bytes, x: int) -> tuple[int, int]:
-        """For the empty track cell ``x``: (the sides a neighbour's rail leads
-        into, the sides where no rail may be: the board's and the neighbours'
-        bare sides)."""
-        sides = self.geo.sides
-        r, f = 0, self.static_forb[x]
-        for bit, y, k, back in self.around[x]:
-            if k == TRACK:
-                code = tiles[y]
-                if code:
-                    if sides[code] & back:
-                        r |= bit
-                    else:
-                        f |= bit
-        return r, f
-
-    def cell_masks(
-        self, tiles: bytes, c: int, req: Sequence[int], forb: Sequence[int]
-    ) -> tuple[int, int]:
-        """(The sides of track cell ``c`` where a rail may lead, the sides where
-        no rail may be), given ``req`` and ``forb`` of its empty track neighbours."""
-        sides = self.geo.sides
-        pop = POP
-        rail = self.static_rail[c]
-        bare = self.static_bare[c]
-        for bit, j, k, back in self.around[c]:
-            if k != TRACK:
-                continue
-            code = tiles[j]
+        sides = self.sides
+        upgrades = self.upgrades
+        tile = 0
+        rail = [0, 0, 0, 0]
+        upg = [0] * len(sides)
+        for c in self.geo.track_cells:
+            code = tiles[c]
             if code:
-                if sides[code] & back:
-                    rail |= bit
-                else:
-                    bare |= bit
-                continue
-            r, f = req[j], forb[j]
-            if pop[15 & ~(f & ~back)] >= 2:
-                rail |= bit
-            r0 = r & ~back
-            if not r0 or (not (r0 & (f | back)) and pop[15 & ~(f | back)] >= 2):
-                bare |= bit
-        return rail, bare
+                bit = 1 << c
+                tile |= bit
+                s = sides[code]
+                for d in range(4):
+                    if s >> d & 1:
+                        rail[d] |= bit
+                for u in upgrades[code]:
+                    upg[u] |= bit
+        r.tile, r.rail, r.upg = tile, rail, upg
+
+    def _derive(self, r: Rails) -> None:
+        parent = r.parent
+        assert parent is not None and parent.tile >= 0
+        before = parent.tiles
+        tiles = r.tiles
+        rail_sides = self.rail_sides
+        upgrades = self.upgrades
+        tile = parent.tile
+        rail = parent.rail.copy()
+        upg = parent.upg.copy()
+        for c in r.changed:
+            bit = 1 << c
+            old = before[c]
+            if old:
+                for d in rail_sides[old]:
+                    rail[d] ^= bit
+                for u in upgrades[old]:
+                    upg[u] ^= bit
+            code = tiles[c]
+            tile |= bit
+            for d in rail_sides[code]:
+                rail[d] |= bit
+            for u in upgrades[code]:
+                upg[u] |= bit
+        r.tile, r.rail, r.upg = tile, rail, upg
+
+    def _ok(self, r: Rails) -> None:
+        """Per side, where a rail may lead that way and where none need be.
+
+        For a cell ``x`` and its neighbour ``j`` on side ``d`` (``j``'s side
+        ``b`` faces ``x``): a terminal takes a rail and leaves none; the edge
+        and a building take none; a tile takes one where it has a rail on
+        ``b`` and none where it has not. An empty track cell takes a rail if
+        some other side of it is open (its rail could leave there), and none
+        if no rail leads into its other sides, or at least two of them are
+        open (rule e: what leads in can still be continued). A side of an
+        empty cell is shut by the edge, a building or a tile without a rail
+        towards it.
+
+        The boards are worked out for ``j`` per side ``b`` and moved one cell
+        to ``x``; the sides are north, east, south, west (0 to 3), a cell's
+        neighbours ``-w``, ``+1``, ``+w``, ``-1`` away (``w`` the frame's
+        width). Only the bits of track cells are meant."""
+        tile = r.tile
+        r0, r1, r2, r3 = r.rail
+        w = self.width
+        wall = self.wall
+        term = self.terminal
+        taken = self.taken
+        empty = self.track ^ tile
+        # the tiles without a rail on each side
+        b0, b1, b2, b3 = tile ^ r0, tile ^ r1, tile ^ r2, tile ^ r3
+        # per side of an empty cell: a rail leads in (q), it is open (f)
+        q0 = r2 << w & empty
+        f0 = empty & ~((wall | b2) << w)
+        q1 = r3 >> 1 & empty
+        f1 = empty & ~((wall | b3) >> 1)
+        q2 = r0 >> w & empty
+        f2 = empty & ~((wall | b0) >> w)
+        q3 = r1 << 1 & empty
+        f3 = empty & ~((wall | b1) << 1)
+        f01 = f0 | f1
+        both01 = f0 & f1
+        # per side b of j (north, east, south, west), from j's other three
+        f12 = f1 | f2
+        rail_in = term | r0 | f12 | f3
+        bare_in = taken | b0 | (empty ^ (q1 | q2 | q3)) | (f1 & f2) | (f3 & f12)
+        ok2, ok6 = rail_in >> w, bare_in >> w  # x is north of j: x's south
+        f02 = f0 | f2
+        rail_in = term | r1 | f02 | f3
+        bare_in = taken | b1 | (empty ^ (q0 | q2 | q3)) | (f0 & f2) | (f3 & f02)
+        ok3, ok7 = rail_in << 1, bare_in << 1  # x is east of j: x's west
+        rail_in = term | r2 | f01 | f3
+        bare_in = taken | b2 | (empty ^ (q0 | q1 | q3)) | both01 | (f3 & f01)
+        ok0, ok4 = rail_in << w, bare_in << w  # x is south of j: x's north
+        rail_in = term | r3 | f01 | f2
+        bare_in = taken | b3 | (empty ^ (q0 | q1 | q2)) | both01 | (f2 & f01)
+        ok1, ok5 = rail_in >> 1, bare_in >> 1  # x is west of j: x's east
+        r.empty = empty
+        r.fit = [-1] * 16
+        r.found = {}
+        r.ok = [ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7]
+
+    def board(self, r: Rails, code: int) -> int:
+        """The cells of layout ``r`` (worked out) where tile ``code`` may be
+        laid, or may replace the tile there."""
+        s = self.sides[code]
+        fit = r.fit[s]
+        if fit < 0:
+            ok = r.ok
+            i0, i1, i2, i3 = self.sides_ok[s]
+            fit = r.fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
+        return fit & (r.empty | r.upg[code])
+
+    @staticmethod
+    def masks(r: Rails, cell: int) -> int:
+        """``rail << 4 | bare`` of ``cell`` in layout ``r`` (worked out): the
+        sides where a rail may lead, those where none need be."""
+        ok = r.ok
+        return (
+            (ok[0] >> cell & 1) << 4
+            | (ok[1] >> cell & 1) << 5
+            | (ok[2] >> cell & 1) << 6
+            | (ok[3] >> cell & 1) << 7
+            | (ok[4] >> cell & 1)
+            | (ok[5] >> cell & 1) << 1
+            | (ok[6] >> cell & 1) << 2
+            | (ok[7] >> cell & 1) << 3
+        )
 
     # -- lays
 
-    def hand_codes(self, hand: Sequence[int]) -> int:
-        """The tile codes of the kinds in ``hand``, as bits."""
-        bits = self.kind_bits
-        out = 0
+    def hand_codes(self, hand: Sequence[int]) -> tuple[int, ...]:
+        """The tile codes of the kinds in ``hand``, in order (by kind, then turn)."""
+        key = 0
         for k in range(1, len(hand)):
             if hand[k]:
-                out |= bits[k]
+                key |= 1 << k
+        got = self.hand_memo.get(key)
+        if got is None:
+            codes_of = self.geo.codes_of
+            got = self.hand_memo[key] = tuple(
+                c for k in range(1, len(hand)) if key >> k & 1 for c in codes_of[k]
+            )
+        return got
+
+    def _lays_of_code(self, code: int) -> list[Lay]:
+        row = self.lay[code]
+        if row is None:
+            cells = len(self.geo.kind)
+            row = self.lay[code] = [Lay(((cell, code),)) for cell in range(cells)]
+        return row
+
+    def lays(self, r: Rails, codes: tuple[int, ...]) -> list[tuple[Lay, ...]]:
+        """Per code of ``codes``, its single-tile lays in layout ``r`` (worked
+        out) in the order of their cells: changed from those of the nearest
+        layout before it that listed the code (a few lays change a few of its
+        bits), else read off the code's board."""
+        found = r.found
+        fit = r.fit
+        ok = r.ok
+        empty = r.empty
+        upg = r.upg
+        sides = self.sides
+        sides_ok = self.sides_ok
+        rows = self.lay
+        up = r.parent
+        near = up.found if up is not None else found
+        out = []
+        for code in codes:
+            got = found.get(code)
+            if got is not None:
+                out.append(got[1])
+                continue
+            s = sides[code]
+            board = fit[s]
+            if board < 0:
+                i0, i1, i2, i3 = sides_ok[s]
+                board = fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
+            board &= empty | upg[code]
+            before = near.get(code)
+            if before is None and up is not None:
+                before = _listed_before(up.parent, code)
+            if before is None:
+                lays = _read(board, rows[code] or self._lays_of_code(code))
+            else:
+                old, lays = before
+                if old != board:
+                    row = rows[code]
+                    assert row is not None  # made when the code was first listed
+                    if (old ^ board).bit_count() * 2 <= board.bit_count():
+                        lays = _spliced(lays, old, board, row)
+                    else:
+                        lays = _read(board, row)
+            found[code] = (board, lays)
+            out.append(lays)
         return out
 
-    def _make_segment(self, cell: int, old: int, m: int, key: int) -> tuple[Lay, ...]:
-        """The lays on ``cell`` of the codes ``m`` (tile ``old`` there),
-        remembered under ``key``."""
-        memo = self.memo[cell]
-        if len(memo) >= MEMO_PER_CELL:
-            memo.clear()
-        memo[key] = seg = self._segment(cell, old, m)
-        return seg
+    def touching(self, r: Rails, codes: tuple[int, ...], cells: Sequence[int]) -> Iterator[Lay]:
+        """The single-tile lays of ``codes`` on ``cells`` (sorted), in the order
+        of the whole listing: by code, then cell."""
+        on = 0
+        for c in cells:
+            on |= 1 << c
+        for code in codes:
+            b = self.board(r, code) & on
+            if b:
+                row = self._lays_of_code(code)
+                while b:
+                    low = b & -b
+                    yield row[low.bit_length() - 1]
+                    b ^= low
 
-    def _segment(self, cell: int, old: int, m: int) -> tuple[Lay, ...]:
-        row = self.lay[cell]
-        if row is None:
-            row = self.lay[cell] = [Lay(((cell, code),)) for code in range(len(self.geo.sides))]
-        if old:
-            return tuple(row[c] for c in self.geo.upgrades[old] if m >> c & 1)
-        groups: dict[int, list[Lay]] = {}
-        for c, s in self.canon:
-            if m >> c & 1:
-                groups.setdefault(s, []).append(row[c])
-        return tuple(lay for group in groups.values() for lay in group)
-
-    def segments(
-        self,
-        tiles: bytes,
-        rb: list[int],
-        codes: int,
-        parent: Listing | None,
-        changed: Iterable[int],
-        out: Listing,
-    ) -> None:
-        """Per cell the single-tile lays with the hand's ``codes`` into
-        ``out`` (``segs``, ``ms``, ``rows``): the parent's where nothing near
-        ``changed`` moved and the hand's codes there are alike."""
-        fits = self.fits
-        upgrade = self.upgrade_bits
-        memo = self.memo
-        make = self._make_segment
-        if parent is not None and parent.segs is not None and not codes & ~parent.codes:
-            segs = parent.segs.copy()
-            ms = parent.ms.copy()
-            rows = parent.rows.copy()
-            todo: set[int] = set()
-            for cell in changed:
-                todo.update(self.near2[cell])
-            gone = parent.codes & ~codes
-            if gone:
-                todo.update([c for c in self.geo.track_cells if ms[c] & gone])
-            dirty = {self.row_of[c] for c in todo}
-        else:
-            segs = [()] * len(tiles)
-            ms = [0] * len(tiles)
-            rows = [()] * len(self.rows)
-            todo = self.geo.track_cells  # type: ignore[assignment]
-            dirty = range(len(self.rows))  # type: ignore[assignment]
-        for c in todo:
-            old = tiles[c]
-            if old:
-                m = fits[rb[c]] & upgrade[old]
-                key = m & codes | old << 64
-            else:
-                m = key = fits[rb[c]]
-                key &= codes
-            ms[c] = m
-            if key & codes:
-                seg = memo[c].get(key)
-                if seg is None:
-                    seg = make(c, old, key & codes, key)
-                segs[c] = seg
-            else:
-                segs[c] = ()
-        bounds = self.rows
-        for i in dirty:
-            lo, hi = bounds[i]
-            rows[i] = tuple(chain.from_iterable(segs[lo:hi]))
-        out.segs, out.ms, out.rows = segs, ms, rows
-
-    def doubles(
-        self, tiles: bytes, rb: list[int], placed: tuple[int, ...], hand: Sequence[int]
-    ) -> Iterator[Lay]:
+    def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> list[Lay]:
         """The exchanges of two tiles side by side, not yet joined, each
         joined to the other by the tiles that replace them, in order: by the
         first cell, east before south, then by the tiles' codes."""
-        geo = self.geo
+        out: list[Lay] = []
         if sum(hand) < 2:
-            return
-        codes = self.hand_codes(hand)
+            return out
+        upg = r.upg
+        # per side, the cells whose tile a code of the hand with a rail on
+        # that side may replace
+        by_side = self.by_side.get(codes)
+        if by_side is None:
+            by_side = self.by_side[codes] = tuple(
+                tuple(c for c in codes if self.sides[c] >> d & 1) for d in range(4)
+            )
+        n = e = s = w = 0
+        for code in by_side[0]:
+            n |= upg[code]
+        for code in by_side[1]:
+            e |= upg[code]
+        for code in by_side[2]:
+            s |= upg[code]
+        for code in by_side[3]:
+            w |= upg[code]
+        width = self.width
+        east = e & ~r.rail[1] & (w >> 1)
+        south = s & ~r.rail[2] & (n >> width)
+        pairs = east | south
+        if not pairs:
+            return out
+        tiles = r.tiles
+        masks = self.masks
+        bits = 0
+        for code in codes:
+            bits |= 1 << code
         fits = self.fits
         upgrade = self.upgrade_bits
         side_bits = self.side_bits
-        sides = geo.sides
-        offsets = geo.offsets
-        for a in placed:
+        while pairs:
+            low = pairs & -pairs
+            a = low.bit_length() - 1
+            pairs ^= low
             old_a = tiles[a]
-            up_a = upgrade[old_a]
-            if not up_a & codes:
-                continue
-            for d in (1, 2):  # east and south neighbours: each pair once
-                b = a + offsets[d]
-                old_b = tiles[b]
-                if not old_b or geo.kind[b] != TRACK or not upgrade[old_b]:
+            for d, b, there in ((1, a + 1, east), (2, a + width, south)):
+                if not there & low:  # east and south neighbours: each pair once
                     continue
-                if sides[old_a] >> d & 1:
-                    continue  # already joined: exchange them one at a time
-                e = opposite(d)
-                r = rb[a]
-                m_a = fits[r | 1 << (d + 4)] & up_a & codes & side_bits[d]
+                m_a = fits[masks(r, a) | 16 << d] & upgrade[old_a] & bits & side_bits[d]
                 if not m_a:
                     continue
-                r = rb[b]
-                m_b = fits[r | 1 << (e + 4)] & upgrade[old_b] & codes & side_bits[e]
+                d_b = (d + 2) & 3
+                m_b = fits[masks(r, b) | 16 << d_b] & upgrade[tiles[b]] & bits & side_bits[d_b]
                 if not m_b:
                     continue
-                for ca in geo.upgrades[old_a]:
-                    if not m_a >> ca & 1:
-                        continue
-                    for cb in geo.upgrades[old_b]:
+                # the codes in order (an upgrade's codes are in order too)
+                while m_a:
+                    low_a = m_a & -m_a
+                    m_a ^= low_a
+                    ca = low_a.bit_length() - 1
+                    left = m_b
+                    while left:
+                        low_b = left & -left
+                        left ^= low_b
+                        cb = low_b.bit_length() - 1
                         kb = cb >> 2
-                        if m_b >> cb & 1 and hand[kb] - (kb == ca >> 2) > 0:
-                            yield Lay(((a, ca), (b, cb)))
+                        if hand[kb] - (kb == ca >> 2) > 0:
+                            out.append(Lay(((a, ca), (b, cb))))
+        return out
+
+
+def _listed_before(r: Rails | None, code: int) -> tuple[int, tuple[Lay, ...]] | None:
+    """The board and lays of ``code`` in ``r`` or the nearest layout before it
+    that listed the code."""
+    while r is not None:
+        got = r.found.get(code)
+        if got is not None:
+            return got
+        r = r.parent
+    return None
+
+
+def _spliced(lays: tuple[Lay, ...], old: int, new: int, row: list[Lay]) -> tuple[Lay, ...]:
+    """``lays`` (one per bit of board ``old``, in order) changed to one per
+    bit of board ``new``: only the bits that differ are inserted or removed,
+    from the last cell back (the places before it stay as they were). One
+    list and one tuple made, whatever the bits (slices made more, and each
+    object made brings the collection of cycles nearer)."""
+    out = list(lays)
+    diff = old ^ new
+    while diff:
+        top = diff.bit_length() - 1
+        bit = 1 << top
+        diff ^= bit
+        i = (old & (bit - 1)).bit_count()
+        if new & bit:
+            out.insert(i, row[top])
+        else:
+            del out[i]
+    return tuple(out)
+
+
+#: ``bin()``'s digits as selectors for :func:`itertools.compress`
+_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _read(board: int, row: list[Lay]) -> tuple[Lay, ...]:
+    """The lays of ``row`` on the cells of ``board``, in order."""
+    if board.bit_count() > 12:  # a pass over the cells in C beats a step per bit
+        return tuple(compress(row, bin(board).encode()[:1:-1].translate(_DIGITS)))
+    out = []
+    while board:
+        low = board & -board
+        out.append(row[low.bit_length() - 1])
+        board ^= low
+    return tuple(out)
