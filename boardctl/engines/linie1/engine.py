@@ -352,14 +352,12 @@ class Linie1(Engine[State, Action]):
     def _starts(self, state: State) -> tuple[Start, ...]:
         """The starts of the player to act, in order (kept per what is taken)."""
         p = state.player
-        if state.shown[p] or self.dealt:
+        if state.shown[p] or p in self.dealt_seats:
             key: tuple[object, ...] = (state.lines[p],)
         else:
-            n = self.players
-            shown = state.shown
             key = (
-                frozenset(state.lines[q] for q in range(n) if shown[q]),
-                frozenset(state.routes[q] for q in range(n) if shown[q]),
+                frozenset(state.lines[q] for q in self._line_holders(state)),
+                frozenset(state.routes[q] for q in self._card_shown(state)),
             )
         got = self._start_memo.get(key)
         if got is None:
