@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import multiprocessing
 import pstats
 import random
@@ -69,20 +70,25 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
 from boardctl.board import BoardProfile, LedChain, Reports, Site
+from boardctl.controller.collecting import Collector
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import Frame
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase, View
+from boardctl.daemon.sound import Sounder
 from boardctl.engines import CHANCE, GAMES, SiteSpec, create
 from boardctl.engines.base import Engine
 from boardctl.sensing import LinkUp, SensorChange, SensorEvent, SensorSnapshot
 from boardctl.sim import hands
 from boardctl.sim.board import values_of
+from boardctl.sound.settings import SoundSettings
+from boardctl.web.publish import Publisher
 from firmware_bridge.host import SerialSensorSource
 from firmware_bridge.serial_port import Backoff, open_port
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
@@ -193,8 +199,10 @@ class Output:
 class TimedLoop(Loop):
     """The controller's loop, reporting each change it answered and each move it played."""
 
-    def __init__(self, controller: Controller, output: Output, probe: Probe) -> None:
-        super().__init__(controller, output)
+    def __init__(
+        self, controller: Controller, output: Output, probe: Probe, collector: Collector | None
+    ) -> None:
+        super().__init__(controller, output, collector=collector)
         self.out = output
         self.probe = probe
         self._match = controller.match
@@ -202,18 +210,26 @@ class TimedLoop(Loop):
         #: the loop thread's CPU clock when the turn began
         self._cpu0 = 0.0
 
-    #: a profiler of the loop's turns (``--profile``), if one is wanted
-    profiler: cProfile.Profile | None = None
+    #: the loop's turns profiled one by one (``--profile``), if wanted: the
+    #: changes each answered (indexes of the probe's answers), whether it
+    #: played a move, and its profile
+    profiled: list[tuple[range, bool, cProfile.Profile]] | None = None
+    #: the changes the turn under way answered, and whether it played a move
+    _answered = range(0)
+    _moved = False
 
     def turn(self, block: bool = True) -> bool:
         self._cpu0 = time.thread_time()
-        if self.profiler is None:
+        if self.profiled is None:
             return super().turn(block)
-        self.profiler.enable()
+        self._answered, self._moved = range(0), False
+        profiler = cProfile.Profile(time.thread_time)
+        profiler.enable()
         try:
             return super().turn(block)
         finally:
-            self.profiler.disable()
+            profiler.disable()
+            self.profiled.append((self._answered, self._moved, profiler))
 
     def handle(self, item: Any, now: float) -> None:
         super().handle(item, now)
@@ -231,6 +247,8 @@ class TimedLoop(Loop):
         at = self.out.at if framed else time.monotonic()
         with p.cond:
             moved = c.match is self._match and len(c.match.actions) > p.moves
+            self._answered = range(len(p.answers), len(p.answers) + len(self._pending))
+            self._moved = moved
             for item in self._pending:
                 read = p.reads[len(p.answers)]
                 p.answers.append(Answer(item.channel, item.value, read, at, framed, cpu, moved))
@@ -454,6 +472,63 @@ class Hands:
 # -- through the virtual microcontroller ------------------------------------------------
 
 
+IN_TURNS, AT_START, BETWEEN = "in turns", "at start-up", "between turns"
+
+
+class Collections:
+    """Python's garbage collections on one thread (the loop's): each one's
+    generation and CPU time (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.thread: int | None = None
+        #: each collection's CPU time by generation, by where it was made: in
+        #: the middle of a turn (Python's own), or by the loop's collector
+        #: (:class:`TimedCollector`) at start-up or between turns
+        self.made: dict[str, dict[int, list[float]]] = {
+            where: {0: [], 1: [], 2: []} for where in (IN_TURNS, AT_START, BETWEEN)
+        }
+        #: where the loop collects now
+        self.where = IN_TURNS
+        self._start = 0.0
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if threading.get_ident() != self.thread:
+            return
+        if phase == "start":
+            self._start = time.thread_time()
+        else:
+            self.made[self.where][info["generation"]].append(time.thread_time() - self._start)
+
+
+class TimedCollector(Collector):
+    """The daemon's collector, telling :class:`Collections` when it collects."""
+
+    def __init__(self, collections: Collections) -> None:
+        super().__init__()
+        self.collections = collections
+
+    def start(self) -> None:
+        self.collections.where = AT_START
+        try:
+            super().start()
+        finally:
+            self.collections.where = IN_TURNS
+
+    def between(self) -> None:
+        self.collections.where = BETWEEN
+        try:
+            super().between()
+        finally:
+            self.collections.where = IN_TURNS
+
+
 @dataclass
 class Figures:
     changes: int
@@ -474,6 +549,10 @@ class Figures:
     #: each move's write to the game database: wall time and CPU time
     store_wall: list[float] = field(default_factory=list)
     store_cpu: list[float] = field(default_factory=list)
+    #: the garbage collections on the loop's thread (see :class:`Collections`)
+    collected: dict[str, dict[int, list[float]]] = field(default_factory=dict)
+    #: the loop's turns profiled (``--profile``), by kind (see :data:`TURNS`)
+    profiles: dict[str, pstats.Stats] = field(default_factory=dict)
 
 
 def through_mcu(
@@ -484,13 +563,16 @@ def through_mcu(
     stable_scans: int,
     seed: int,
     db_dir: str | None = None,
-    profiler: cProfile.Profile | None = None,
+    profiled: bool = False,
+    watchers: Sequence[str] = (),
+    collect: str = "loop",
 ) -> Figures:
     profile = load_profile(profile_name)
     probe = Probe()
     rng = random.Random(seed)
     serial_leds = profile.leds.backend == "serial"
     with (
+        Collections() as collections,
         tempfile.TemporaryDirectory(prefix="latency-", dir=db_dir) as directory,
         Store(f"{directory}/games.db") as database,
         McuProcess(
@@ -530,10 +612,13 @@ def through_mcu(
         )
         strip.open()
         output = Output(strip)
-        loop = TimedLoop(controller, output, probe)
-        loop.profiler = profiler
+        collector = TimedCollector(collections) if collect == "loop" else None
+        loop = TimedLoop(controller, output, probe, collector)
+        loop.profiled = [] if profiled else None
+        loop.watchers.extend(WATCHERS[w](loop, profile) for w in watchers)
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)
         runner.start()
+        collections.thread = runner.ident
         source.start(emit)
         h = Hands(mcu, profile, probe, output if serial_leds else None)
         try:
@@ -622,7 +707,25 @@ def through_mcu(
         cpu_move=[probe.commits[i].cpu for i in commits],
         store_wall=store.wall,
         store_cpu=store.cpu,
+        collected=collections.made,
+        profiles=by_kind(loop.profiled or [], frozenset(measured)),
     )
+
+
+def by_kind(
+    profiled: Sequence[tuple[range, bool, cProfile.Profile]], measured: frozenset[int]
+) -> dict[str, pstats.Stats]:
+    """The turns' profiles added up by kind (see :data:`TURNS`): a turn that
+    played a move is a move's, one that answered a measured change a change's
+    (as the figures count them), any other turn another's."""
+    stats: dict[str, pstats.Stats] = {}
+    for answered, moved, profiler in profiled:
+        kind = "move" if moved else "change" if measured.intersection(answered) else "other"
+        if kind in stats:
+            stats[kind].add(profiler)
+        else:
+            stats[kind] = pstats.Stats(profiler)
+    return stats
 
 
 def visible(engine: Engine[Any, Any], state: Any) -> list[Any]:
@@ -784,6 +887,32 @@ def ms(times: list[float]) -> str:
     )
 
 
+def _sounder(loop: Loop, profile: BoardProfile) -> Callable[..., None]:
+    """The sound as the daemon's default ``[sound]`` hears the loop (cues on),
+    on a board without a speaker (its pages may still play)."""
+    return Sounder(SoundSettings(), None, local=lambda: datetime.now().astimezone())
+
+
+def _publisher(loop: Loop, profile: BoardProfile) -> Callable[..., None]:
+    """The web pages' publisher, as a daemon with ``[web] listen`` set has it."""
+    return Publisher(profile, reports=loop.reports, palette_of=loop.palette_of)
+
+
+#: the loop's watchers ``--watchers`` may add, in the daemon's order
+WATCHERS: dict[str, Callable[[Loop, BoardProfile], Callable[..., None]]] = {
+    "sound": _sounder,
+    "web": _publisher,
+}
+
+
+#: the kinds of the loop's turns ``--profile`` tells apart
+TURNS = {
+    "change": "answering a change (no move played)",
+    "move": "playing a move",
+    "other": "answering no change (an animation's frame, a request)",
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -804,6 +933,21 @@ def main() -> None:
     )
     parser.add_argument("--games", nargs="*", default=list(GAMES), help="the games to run")
     parser.add_argument(
+        "--watchers",
+        nargs="*",
+        choices=tuple(WATCHERS),
+        default=[],
+        help="the loop's watchers to add, as the daemon has them: sound (its default "
+        "[sound] cues = true), web (with [web] listen set); none by default",
+    )
+    parser.add_argument(
+        "--gc",
+        choices=("loop", "python"),
+        default="loop",
+        help="who collects Python's garbage: the loop between turns, as the daemon's does "
+        "(boardctl.controller.collecting), or Python whenever its threshold is crossed",
+    )
+    parser.add_argument(
         "--no-in-process", action="store_true", help="leave out the in-process table"
     )
     parser.add_argument(
@@ -812,6 +956,19 @@ def main() -> None:
         default=0,
         metavar="N",
         help="profile the loop's turns (its CPU time) and print the N functions that took longest",
+    )
+    parser.add_argument(
+        "--profile-turns",
+        choices=tuple(TURNS),
+        default="change",
+        help="the turns to profile: "
+        + "; ".join(f"{key}: those {what}" for key, what in TURNS.items()),
+    )
+    parser.add_argument(
+        "--profile-by",
+        choices=("cumulative", "tottime"),
+        default="cumulative",
+        help="the profile's order: time within a function and its callees, or within it alone",
     )
     args = parser.parse_args()
     games = [g for g in GAMES if g in args.games]
@@ -826,12 +983,16 @@ def main() -> None:
         f"{Timing().settle * 1000:.0f} ms)"
     )
     print(f"The game database: {args.db_dir or tempfile.gettempdir()} (WAL, synchronous=FULL)")
+    print(f"The loop's watchers: {', '.join(args.watchers) or 'none'}")
+    print(
+        "Python's garbage collected "
+        + ("by the loop between turns" if args.gc == "loop" else "by Python, at its thresholds")
+    )
     for game in games:
         name = reference_profile(game)
         if name is None:
             print(f"{game}: no shipped board plays it; skipped")
             continue
-        profiler = cProfile.Profile(time.thread_time) if args.profile else None
         f = through_mcu(
             name,
             args.changes,
@@ -840,7 +1001,9 @@ def main() -> None:
             args.stable_scans,
             args.seed,
             args.db_dir,
-            profiler,
+            bool(args.profile),
+            [w for w in WATCHERS if w in args.watchers],
+            args.gc,
         )
         print(
             f"{game}: {f.changes} sensor changes in {f.moves} moves, {f.games} games "
@@ -859,9 +1022,21 @@ def main() -> None:
         print(f"  loop CPU, turn playing a move:     {ms(f.cpu_move)}")
         print(f"  of which the database write, CPU:  {ms(f.store_cpu)}")
         print(f"  the database write, wall:          {ms(f.store_wall)}")
-        if profiler is not None:
-            print(f"  the loop's turns, profiled ({game}):")
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+        for where, collected in f.collected.items():
+            print(
+                f"  garbage collected {where}, by generation: "
+                + "; ".join(
+                    f"{g}: {len(t)}" + (f", max {max(t) * 1000:.3f} ms" if t else "")
+                    for g, t in collected.items()
+                )
+            )
+        if args.profile:
+            stats = f.profiles.get(args.profile_turns)
+            if stats is None:
+                print(f"  no turn {TURNS[args.profile_turns]} to profile ({game})")
+            else:
+                print(f"  the loop's turns {TURNS[args.profile_turns]}, profiled ({game}):")
+                stats.sort_stats(args.profile_by).print_stats(args.profile)
     if args.no_in_process:
         return
     print(

@@ -6,8 +6,9 @@ Run: ``.venv/bin/python bench/opponents.py [--games N] [--game NAME ...]
 it prints its figures.
 
 Games are played in pairs from the same opening (``--opening`` random actions,
-drawn from a fixed seed), the two sides swapping colours, so neither side
-keeps the first move; every player's random source is seeded from the game's
+drawn from a fixed seed; by default two, none in bidiline: see
+:data:`OPENINGS`), the two sides swapping colours, so neither side keeps the
+first move; every player's random source is seeded from the game's
 number, so a run repeats exactly (the times aside). With three or four
 players the level under test takes one seat in turn and the opponent all the
 others; its fair share is then 1/n. Score: a win 1, a draw 1/n, a loss 0.
@@ -55,6 +56,14 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
     "shiftago-4p-expert": ("shiftago", {"players": 4, "variant": "expert"}),
 }
 DEFAULT_GAMES = ("shiftago", "duploline", "bidiline")
+#: random actions that open each game, per game (``--opening`` overrides):
+#: two by default, so the pairs start from varied positions; none in
+#: bidiline, whose first two sticks mostly decide the race (from two random
+#: sticks, about 40 % of games are drawn however well amber plays, and
+#: every level that reads the race plays alike from there): its games start
+#: from the empty board, as people play them, and differ by the seeds
+OPENINGS: dict[str, int] = {"bidiline": 0}
+DEFAULT_OPENING = 2
 
 
 def pairs(
@@ -94,6 +103,8 @@ class Result:
     times: dict[str, list[float]] = field(default_factory=dict)
     #: peak resident memory of the process, kB
     rss_kb: int = 0
+    #: the game's actions in order, as text (to count distinct games)
+    line: str = ""
 
 
 def _act(who: str, engine: Engine[Any, Any], state: Any, rng: random.Random) -> Any:
@@ -122,6 +133,7 @@ def play(task: Task) -> Result:
         state = engine.apply_unchecked(state, random_action(engine, state, opening_rng))
     times: dict[str, list[float]] = defaultdict(list)
     actions = 0
+    line = []
     chance_rng = random.Random(f"{task.config}/{task.seed}/{task.number}/chance")
     while (actor := engine.actor(state)) is not None:
         if actor is CHANCE:
@@ -132,6 +144,7 @@ def play(task: Task) -> Result:
             action = _act(who, engine, state, rngs[actor])
             times[who].append(time.process_time() - start)
         state = engine.apply(state, action)
+        line.append(repr(action))
         actions += 1
     outcome = engine.outcome(state)
     shares = terminal_values(n, outcome.winner)
@@ -146,6 +159,7 @@ def play(task: Task) -> Result:
         seat_of_player,
         dict(times),
         rss,
+        " ".join(line),
     )
 
 
@@ -188,6 +202,14 @@ def _time_levels_task(args: tuple[str, int, int]) -> tuple[str, dict[int, list[f
     return config, took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+def opening(config: str, asked: int | None) -> int:
+    """Random actions that open each game of ``config``: ``asked``, else
+    the game's default."""
+    if asked is not None:
+        return asked
+    return OPENINGS.get(CONFIGS[config][0], DEFAULT_OPENING)
+
+
 def _levels(text: str) -> list[int]:
     if "-" in text:
         lo, hi = text.split("-")
@@ -209,7 +231,9 @@ def report(config: str, results: list[Result], games: int) -> None:
     game, options = CONFIGS[config]
     label = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
     n = create(game, options).players
+    openings = sorted({r.task.opening for r in results})
     print(f"\n### {config} ({game}, {label})\n")
+    print(f"random actions opening each game: {', '.join(map(str, openings)) or '-'}\n")
     print(
         "| player | opponent | won | drawn | lost | score | games | fair share "
         "| score in seat 1 | in the other seats |"
@@ -231,6 +255,10 @@ def report(config: str, results: list[Result], games: int) -> None:
             f"| {pair[0]} | {pair[1]} | {won} | {drawn} | {lost} | {score:.0f} % | {len(rs)} "
             f"| {100 / n:.0f} % | {first} | {other} |"
         )
+    distinct = [
+        f"{p[0]}/{p[1]} {len({r.line for r in by_pair[p]})} of {len(by_pair[p])}" for p in order
+    ]
+    print(f"\ndistinct games (after the opening, as actions): {', '.join(distinct)}")
     times: dict[str, list[float]] = defaultdict(list)
     for r in results:
         for who, ts in r.times.items():
@@ -274,7 +302,12 @@ def main() -> None:
         action="store_true",
         help="only each level against the random and the greedy player",
     )
-    parser.add_argument("--opening", type=int, default=2, help="random actions to open a game")
+    parser.add_argument(
+        "--opening",
+        type=int,
+        default=None,
+        help=f"random actions to open a game (default {DEFAULT_OPENING}; bidiline 0)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -287,7 +320,7 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {python}")
     print(f"load average at start: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     tasks = [
-        Task(config, player, opponent, number, args.opening, args.seed)
+        Task(config, player, opponent, number, opening(config, args.opening), args.seed)
         for config in configs
         for player, opponent in pairs(levels, args.steps, args.baselines)
         for number in range(_games_for((player, opponent), args.games, args.slow_games))

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from boardctl.message import M_, Mn_
+
 #: the piece code of a presence-only sensor that sees something
 OCCUPIED = "occupied"
 
@@ -191,23 +193,36 @@ def unfit(profile: BoardProfile, sites: Mapping[str, str]) -> str | None:
     have = {s.name: s for s in profile.sites}
     missing = [n for n, k in sites.items() if n not in have and k != "display"]
     if missing:
-        return (
-            f"that game needs {len(missing)} sites this board ({profile.name}) lacks: "
-            f"{_few(missing)}"
+        return Mn_(
+            "that game needs {n} site this board ({board}) lacks: {sites}",
+            "that game needs {n} sites this board ({board}) lacks: {sites}",
+            len(missing),
+            board=profile.name,
+            sites=_few(missing),
         )
     extra = [s.name for s in profile.sites if s.name not in sites]
     if extra:
-        return (
-            f"this board ({profile.name}) has {len(extra)} sites that game does not: {_few(extra)}"
+        return Mn_(
+            "this board ({board}) has {n} site that game does not: {sites}",
+            "this board ({board}) has {n} sites that game does not: {sites}",
+            len(extra),
+            board=profile.name,
+            sites=_few(extra),
         )
     for name, kind in sites.items():
         site = have.get(name)
         if site is not None and site.kind != kind:
-            return f"{name} is a {kind} in that game but a {site.kind} on this board"
+            return M_(
+                "{site} is a {kind} in that game but a {other} on this board",
+                site=name,
+                kind=kind,
+                other=site.kind,
+            )
     return None
 
 
 def _few(names: list[str], shown: int = 6) -> str:
     """The first few of ``names``, and how many more."""
     more = len(names) - shown
-    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
+    listed = ", ".join(names[:shown])
+    return M_("{names} and {more} more", names=listed, more=more) if more > 0 else listed

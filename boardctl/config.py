@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, get_type_hints
 
 from boardctl.errors import ConfigError
-from boardctl.message import M_
+from boardctl.message import M_, Mn_, said
 from boardctl.seats import ALL_HANDS, SeatError, Seats
 from boardctl.textfiles import MAX_DEPTH, UnreadableFile, depth, read_toml
 
@@ -53,6 +53,10 @@ class SerialConfig:
 class ControllerConfig:
     #: how long the board must be still before a change is judged
     settle_ms: int
+    #: an action read off the board is amended while the board changes again
+    #: this long from the reading that completed it (a disc slid on); at most
+    #: settle_ms: never
+    amend_ms: int
     #: how long a wrong board may stand before it is shown as an error
     grace_ms: int
     #: idle time before the attract animation; 0 never
@@ -189,16 +193,26 @@ class Config:
         if self.controller.chance == "button" and "choose" not in board.buttons:
             place = self.where.get(("controller", "chance"), "[controller] chance")
             raise ConfigError(
-                f'{place}: "button" draws chance\'s outcomes at a press of the choose button, '
-                f"and this board ({board.name}) has none: give it one in its profile's "
-                '[buttons] (choose = PIN), or use "random" or "operator"'
+                M_(
+                    '{where}: "button" draws chance\'s outcomes at a press of the choose button,'
+                    " and this board ({board}) has none: give it one in its profile's"
+                    ' [buttons] (choose = PIN), or use "random" or "operator"',
+                    where=place,
+                    board=board.name,
+                )
             )
         if self.board.game and self.board.game != board.game:
             place = self.where.get(("board", "game"), "[board] game")
             raise ConfigError(
-                f"{place}: this board ({board.name}) plays {board.game}, not "
-                f"{self.board.game}; leave [board] game empty for the board's own game, "
-                f"or choose a profile of a {self.board.game} board in [board] profile"
+                M_(
+                    "{where}: this board ({board}) plays {game}, not {asked}; leave [board]"
+                    " game empty for the board's own game, or choose a profile of a {asked}"
+                    " board in [board] profile",
+                    where=place,
+                    board=board.name,
+                    game=board.game,
+                    asked=self.board.game,
+                )
             )
         from boardctl.board import unfit
         from boardctl.engines import create, most_players
@@ -213,15 +227,29 @@ class Config:
             ]
             place = self.where.get((_GAME, keys[0]), "[game]") if keys else "[game]"
             raise ConfigError(
-                f"{place}: {game} with the options {options_text(options)} cannot be played "
-                f"on this board: {why}; leave the option out for the board's own"
+                M_(
+                    "{where}: {game} with the options {options} cannot be played on this"
+                    " board: {why}; leave the option out for the board's own",
+                    where=place,
+                    game=game,
+                    options=options_text(options),
+                    why=why,
+                )
             )
         seats = most_players(game, options)
         if len(self.leds.palette) > seats:
             place = self.where.get(("leds", "palette"), "[leds] palette")
             raise ConfigError(
-                f"{place}: {len(self.leds.palette)} colours, and {game} seats at most {seats} "
-                f"players: give one colour per seat, at most {seats}"
+                Mn_(
+                    "{where}: {n} colour, and {game} seats at most {seats} players: give one"
+                    " colour per seat, at most {seats}",
+                    "{where}: {n} colours, and {game} seats at most {seats} players: give one"
+                    " colour per seat, at most {seats}",
+                    len(self.leds.palette),
+                    where=place,
+                    game=game,
+                    seats=seats,
+                )
             )
 
     def check_game(self, game: str, profile: str = "") -> None:
@@ -236,27 +264,33 @@ class Config:
         except UnknownGame as exc:
             if self.board.game:
                 place = self.where.get(("board", "game"), "[board] game")
-                raise ConfigError(f"{place}: {exc}") from None
+                raise ConfigError(_at(place, exc)) from None
             raise ConfigError(
-                f"{profile or 'the board profile'}: [board] game: boardctl has no engine for "
-                f"{game!r} yet; it plays {', '.join(sorted(GAMES))}: choose a profile of one of "
-                "those in [board] profile"
+                M_(
+                    "{profile}: [board] game: boardctl has no engine for {game} yet; it plays"
+                    " {games}: choose a profile of one of those in [board] profile",
+                    profile=profile or M_("the board profile"),
+                    game=repr(game),
+                    games=", ".join(sorted(GAMES)),
+                )
             ) from None
         except BadOptions as exc:
             key = blamed(str(exc), list(self.game_options))
             place = self.where.get((_GAME, key), "[game]") if key else "[game]"
-            raise ConfigError(f"{place}: {exc}") from None
+            raise ConfigError(_at(place, exc)) from None
         place = self.where.get((_GAME, SEATS), f"[game] {SEATS}")
         try:
             self.seats.check(engine.players, engine.name)
         except SeatError as exc:
-            raise ConfigError(f"{place}: {exc}") from None
+            raise ConfigError(_at(place, exc)) from None
         if self.seats.any_computer:
             from boardctl.controller.opponent import unplayable
 
             why = unplayable(engine.seated(self.seats.computers))
             if why is not None:
-                raise ConfigError(f"{place}: {why}; name only hands for its seats")
+                raise ConfigError(
+                    M_("{where}: {why}; name only hands for its seats", where=place, why=why)
+                )
 
     def to_toml(self) -> str:
         """The configuration as TOML that :func:`load` reads back."""
@@ -283,6 +317,7 @@ _RANGES: Mapping[tuple[str, str], tuple[float, float]] = {
     ("serial", "baudrate"): (0, 4_000_000),
     ("controller", "settle_ms"): (0, 5_000),
     ("controller", "grace_ms"): (0, 60_000),
+    ("controller", "amend_ms"): (0, 5_000),
     ("controller", "attract_after_s"): (0, 86_400),
     ("controller", "abandon_after_s"): (0, 604_800),
     ("controller", "finished_after_s"): (0, 604_800),
@@ -317,8 +352,12 @@ def blamed(message: str, keys: Sequence[str]) -> str | None:
 
 def options_text(options: Mapping[str, Any], limit: int = 60) -> str:
     """Options as ``key=value`` words, cut short when they are long."""
-    text = " ".join(f"{k}={v}" for k, v in options.items()) or "(none)"
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+    text = " ".join(f"{k}={v}" for k, v in options.items())
+    if not text:
+        return M_("(none)")
+    if len(text) <= limit:
+        return text
+    return M_("{start}... ({length} characters)", start=text[:limit], length=len(text))
 
 
 def _toml_value(value: Any) -> str:
@@ -363,9 +402,9 @@ class _Source:
 
 def _read_toml(path: Path) -> _Source:
     try:
-        text, data = read_toml(path, what="the configuration")
+        text, data = read_toml(path, what=M_("the configuration"))
     except UnreadableFile as exc:
-        raise ConfigError(f"{exc.of(path)}; fix the configuration there") from None
+        raise ConfigError(M_("{fault}; fix the configuration there", fault=exc.of(path))) from None
     return _Source(str(path), data, text)
 
 
@@ -380,10 +419,19 @@ def parse_set(assignment: str) -> tuple[str, str, Any]:
     section, dot, key = name.strip().partition(".")
     if not sep or not dot or not section or not key:
         raise ConfigError(
-            f"--set {assignment!r}: write section.key=value, e.g. --set controller.settle_ms=200"
+            M_(
+                "--set {assignment}: write section.key=value, e.g. --set controller.settle_ms=200",
+                assignment=repr(assignment),
+            )
         )
     if depth(raw) > MAX_DEPTH:
-        raise ConfigError(f"--set {name.strip()}: the value is nested more than {MAX_DEPTH} deep")
+        raise ConfigError(
+            M_(
+                "--set {name}: the value is nested more than {depth} deep",
+                name=name.strip(),
+                depth=MAX_DEPTH,
+            )
+        )
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:
@@ -455,7 +503,12 @@ def _seats(value: Any, where: str) -> Seats:
     try:
         return Seats.of(value)
     except SeatError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        raise ConfigError(_at(where, exc)) from None
+
+
+def _at(where: str, exc: BaseException) -> str:
+    """A fault ``exc`` found in a value, named with the place it was set (``where``)."""
+    return M_("{where}: {fault}", where=where, fault=said(exc))
 
 
 def load(
@@ -549,14 +602,23 @@ def load(
     for n, colour in enumerate(built["leds"].palette):
         if not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
             raise ConfigError(
-                f"{where[('leds', 'palette')]}: colour {n + 1} {colour!r} must be written "
-                '#rrggbb, e.g. "#e69f00"'
+                M_(
+                    '{where}: colour {number} {colour} must be written #rrggbb, e.g. "#e69f00"',
+                    where=where[("leds", "palette")],
+                    number=n + 1,
+                    colour=repr(colour),
+                )
             )
         why = signal_clash(parse_colour(colour))
         if why is not None:
             raise ConfigError(
-                f"{where[('leds', 'palette')]}: colour {n + 1}: {why}; choose another for "
-                "that player, so a mistake is never taken for a player's light"
+                M_(
+                    "{where}: colour {number}: {why}; choose another for that player, so a"
+                    " mistake is never taken for a player's light",
+                    where=where[("leds", "palette")],
+                    number=n + 1,
+                    why=why,
+                )
             )
     _check_language(built["board"], where)
     _check_control(built["control"], where)
@@ -588,7 +650,7 @@ def _check_schedule(schedule: ScheduleConfig, where: Mapping[tuple[str, str], st
     try:
         OpeningHours.parse(schedule.hours)
     except HoursError as exc:
-        raise ConfigError(f"{where[('schedule', 'hours')]}: {exc}") from None
+        raise ConfigError(_at(where[("schedule", "hours")], exc)) from None
 
 
 #: the longest ALSA device name taken ("plughw:CARD=Headphones,DEV=0" is 28)
@@ -603,14 +665,22 @@ def _check_sound(sound: SoundConfig, where: Mapping[tuple[str, str], str]) -> No
         OpeningHours.parse(sound.quiet)
     except HoursError as exc:
         raise ConfigError(
-            f'{where[("sound", "quiet")]}: {exc}; e.g. "22:00-08:00", or "" for never quiet'
+            M_(
+                '{where}: {fault}; e.g. "22:00-08:00", or "" for never quiet',
+                where=where[("sound", "quiet")],
+                fault=said(exc),
+            )
         ) from None
     device = sound.device
     if len(device) > MAX_DEVICE or not re.fullmatch(r"[A-Za-z0-9_:,.=@-]*", device):
         raise ConfigError(
-            f"{where[('sound', 'device')]}: {device[:40]!r} is not an ALSA device name: give "
-            '"auto" (the default device, where there is a sound card), "" for no speaker, '
-            'or a name `aplay -L` lists, e.g. "plughw:1,0"'
+            M_(
+                '{where}: {device} is not an ALSA device name: give "auto" (the default'
+                ' device, where there is a sound card), "" for no speaker, or a name'
+                ' `aplay -L` lists, e.g. "plughw:1,0"',
+                where=where[("sound", "device")],
+                device=repr(device[:40]),
+            )
         )
 
 
@@ -625,31 +695,49 @@ def _check_control(control: ControlConfig, where: Mapping[tuple[str, str], str])
     path = control.socket
     if not path.strip():
         raise ConfigError(
-            f"{where[('control', 'socket')]}: empty; give the socket's path, e.g. "
-            '"/run/boardctl/control.sock"'
+            M_(
+                '{where}: empty; give the socket\'s path, e.g. "/run/boardctl/control.sock"',
+                where=where[("control", "socket")],
+            )
         )
     if len(path.encode("utf-8", "surrogateescape")) > MAX_SOCKET_PATH:
         raise ConfigError(
-            f"{where[('control', 'socket')]}: longer than a Unix socket's path may be "
-            f"({MAX_SOCKET_PATH} bytes); choose a shorter one, e.g. /run/boardctl/control.sock"
+            M_(
+                "{where}: longer than a Unix socket's path may be ({most} bytes); choose a"
+                " shorter one, e.g. /run/boardctl/control.sock",
+                where=where[("control", "socket")],
+                most=MAX_SOCKET_PATH,
+            )
         )
     place = where[("control", "mode")]
     mode = control.mode
     if not re.fullmatch(r"(0o|0)?[0-7]{3}", mode):
         raise ConfigError(
-            f"{place}: {excerpt(mode)} is not octal permission bits: three digits 0-7 for "
-            'the owner, the group and others, e.g. "0600"'
+            M_(
+                "{where}: {mode} is not octal permission bits: three digits 0-7 for the"
+                ' owner, the group and others, e.g. "0600"',
+                where=place,
+                mode=excerpt(mode),
+            )
         )
     bits = int(mode, 8)
     if bits & 0o007:
         raise ConfigError(
-            f"{place}: {mode!r} lets any user of this machine command the board; use "
-            '"0600" (boardctl\'s user only) or "0660" (and its group)'
+            M_(
+                "{where}: {mode} lets any user of this machine command the board; use"
+                ' "0600" (boardctl\'s user only) or "0660" (and its group)',
+                where=place,
+                mode=repr(mode),
+            )
         )
     if bits & 0o600 != 0o600:
         raise ConfigError(
-            f"{place}: {mode!r} does not let boardctl's own user read and write the socket; "
-            'use "0600" or "0660"'
+            M_(
+                "{where}: {mode} does not let boardctl's own user read and write the socket;"
+                ' use "0600" or "0660"',
+                where=place,
+                mode=repr(mode),
+            )
         )
 
 

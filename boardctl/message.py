@@ -32,6 +32,7 @@ __all__ = [
     "and_list",
     "fill",
     "joined",
+    "or_list",
     "placeholders",
     "said",
     "then_list",
@@ -128,6 +129,15 @@ def and_list(items: Sequence[str]) -> str:
     if len(items) == 2:
         return M_("{first} and {second}", first=items[0], second=items[1])
     return M_("{first}, {rest}", first=items[0], rest=and_list(items[1:]))
+
+
+def or_list(items: Sequence[str]) -> str:
+    """``a1-e1 or a1-a5``, ``a, b or c``: choices listed, in the reader's language."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    if len(items) == 2:
+        return M_("{first} or {second}", first=items[0], second=items[1])
+    return M_("{first}, {rest}", first=items[0], rest=or_list(items[1:]))
 
 
 def then_list(items: Sequence[str]) -> str:

@@ -30,6 +30,7 @@ from typing import Any
 
 from boardctl.engines import Engine, Match, create
 from boardctl.errors import RecordError, excerpt
+from boardctl.message import M_
 from boardctl.seats import ALL_HANDS, SeatError, Seats
 from boardctl.textfiles import MAX_RECORD, UnreadableFile, parse_json, read_bytes
 
@@ -183,9 +184,9 @@ def load(path: str | os.PathLike[str]) -> GameRecord:
     bytes); :class:`RecordError` naming the file and line if it is bad."""
     p = Path(path)
     try:
-        data = parse_json(read_bytes(p, MAX_RECORD, "the record"))
+        data = parse_json(read_bytes(p, MAX_RECORD, M_("the record")))
     except UnreadableFile as exc:
-        raise RecordError(f"{exc.of(p)}; is it a game record?") from None
+        raise RecordError(M_("{fault}; is it a game record?", fault=exc.of(p))) from None
     return GameRecord.from_json(data, where=str(p))
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardctl.errors import BoardctlError
+from boardctl.message import M_
 
 HANDS = "hands"
 COMPUTER = "computer"
@@ -80,10 +81,10 @@ class Seat:
     def who(self) -> str:
         """Who plays the seat, in words: ``the player at table-2``."""
         if self.phone:
-            return "the player on their phone"
+            return M_("the player on their phone")
         if self.remote:
-            return f"the player at {self.board}"
-        return "the computer" if self.computer else "the hands at this board"
+            return M_("the player at {board}", board=self.board)
+        return M_("the computer") if self.computer else M_("the hands at this board")
 
     @classmethod
     def from_str(cls, text: str) -> Seat:
@@ -98,8 +99,11 @@ class Seat:
             if BOARD_ID.fullmatch(number):
                 return cls(REMOTE, board=number)
             raise SeatError(
-                f"seat {text.strip()!r}: a remote seat names the other board by its id "
-                "([mqtt] board_id there), e.g. remote:table-2"
+                M_(
+                    "seat {seat}: a remote seat names the other board by its id "
+                    "([mqtt] board_id there), e.g. remote:table-2",
+                    seat=repr(text.strip()),
+                )
             )
         if word == COMPUTER:
             if not colon:
@@ -107,13 +111,23 @@ class Seat:
             if number in {str(n) for n in LEVELS}:
                 return cls(COMPUTER, int(number))
             raise SeatError(
-                f"seat {text.strip()!r}: the computer's level is a number from "
-                f"{LEVELS[0]} to {LEVELS[-1]}, e.g. computer:3"
+                M_(
+                    "seat {seat}: the computer's level is a number from {low} to {high}, "
+                    "e.g. computer:3",
+                    seat=repr(text.strip()),
+                    low=LEVELS[0],
+                    high=LEVELS[-1],
+                )
             )
         raise SeatError(
-            f"seat {text.strip()!r}: a seat is played by hands, by the computer at a level or "
-            f"at another board: write hands, computer or computer:N (N from {LEVELS[0]} to "
-            f"{LEVELS[-1]}), remote:BOARD, or phone (a player's private page)"
+            M_(
+                "seat {seat}: a seat is played by hands, by the computer at a level or at "
+                "another board: write hands, computer or computer:N (N from {low} to {high}), "
+                "remote:BOARD, or phone (a player's private page)",
+                seat=repr(text.strip()),
+                low=LEVELS[0],
+                high=LEVELS[-1],
+            )
         )
 
     def __str__(self) -> str:
@@ -142,9 +156,13 @@ class Seat:
     def from_json(cls, data: object, where: str = "seat") -> Seat:
         if not isinstance(data, dict) or data.get("player") not in (HANDS, COMPUTER, REMOTE, PHONE):
             raise SeatError(
-                f'{where}: a seat is {{"player": "hands"}}, '
-                f'{{"player": "computer", "level": 3, "seed": 12345}} or '
-                f'{{"player": "remote", "board": "table-2", "game": 12345}}'
+                M_(
+                    "{where}: a seat is {hands}, {computer} or {remote}",
+                    where=where,
+                    hands='{"player": "hands"}',
+                    computer='{"player": "computer", "level": 3, "seed": 12345}',
+                    remote='{"player": "remote", "board": "table-2", "game": 12345}',
+                )
             )
         if data["player"] == HANDS:
             return cls()
@@ -153,17 +171,42 @@ class Seat:
         if data["player"] == REMOTE:
             board, game = data.get("board"), data.get("game")
             if not isinstance(board, str) or not BOARD_ID.fullmatch(board):
-                raise SeatError(f'{where}: "board" must be the other board\'s id, e.g. "table-2"')
+                raise SeatError(
+                    M_(
+                        '{where}: "board" must be the other board\'s id, e.g. "table-2"',
+                        where=where,
+                    )
+                )
             if game is not None and not (_whole(game) and 0 <= game <= MAX_SEED):
-                raise SeatError(f'{where}: "game" must be a whole number from 0 to {MAX_SEED}')
+                raise SeatError(
+                    M_(
+                        "{where}: {key} must be a whole number from 0 to {high}",
+                        where=where,
+                        key='"game"',
+                        high=MAX_SEED,
+                    )
+                )
             return cls(REMOTE, 0, game, board)
         level, seed = data.get("level"), data.get("seed")
         if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
             raise SeatError(
-                f'{where}: "level" must be a whole number from {LEVELS[0]} to {LEVELS[-1]}'
+                M_(
+                    "{where}: {key} must be a whole number from {low} to {high}",
+                    where=where,
+                    key='"level"',
+                    low=LEVELS[0],
+                    high=LEVELS[-1],
+                )
             )
         if seed is not None and not (_whole(seed) and 0 <= seed <= MAX_SEED):
-            raise SeatError(f'{where}: "seed" must be a whole number from 0 to {MAX_SEED}')
+            raise SeatError(
+                M_(
+                    "{where}: {key} must be a whole number from 0 to {high}",
+                    where=where,
+                    key='"seed"',
+                    high=MAX_SEED,
+                )
+            )
         return cls(COMPUTER, level, seed)
 
 
@@ -250,24 +293,40 @@ class Seats:
         if count > players:
             written = ",".join([str(self), *[HANDS] * (count - len(self.listed))]).lstrip(",")
             raise SeatError(
-                f"seats {written!r} name {count} seats, and this game of {game} "
-                f"has {players} players: name one seat per player"
+                M_(
+                    "seats {seats} name {count} seats, and this game of {game} has {players} "
+                    "players: name one seat per player",
+                    seats=repr(written),
+                    count=count,
+                    game=game,
+                    players=players,
+                )
             )
         boards = {s.board for s in self.listed if s.remote}
         if len(boards) > 1:
             raise SeatError(
-                f"seats {str(self)!r} name {len(boards)} other boards: a game is played with "
-                "one other board at most"
+                M_(
+                    "seats {seats} name {count} other boards: a game is played with one other "
+                    "board at most",
+                    seats=repr(str(self)),
+                    count=len(boards),
+                )
             )
         if boards and self.any_computer:
             raise SeatError(
-                f"seats {str(self)!r}: a game with another board seats no computer here; "
-                "the other board may seat one"
+                M_(
+                    "seats {seats}: a game with another board seats no computer here; the other "
+                    "board may seat one",
+                    seats=repr(str(self)),
+                )
             )
         if boards and len(self.listed) == players and all(s.remote for s in self.listed):
             raise SeatError(
-                f"seats {str(self)!r}: every seat at another board leaves none here: name "
-                "hands for this board's own"
+                M_(
+                    "seats {seats}: every seat at another board leaves none here: name hands "
+                    "for this board's own",
+                    seats=repr(str(self)),
+                )
             )
         return self
 
@@ -300,8 +359,13 @@ class Seats:
     def from_json(cls, data: object, where: str = "seats") -> Seats:
         if not isinstance(data, list):
             raise SeatError(
-                f'{where}: the seats are a list, one per seat, e.g. [{{"player": "hands"}}, '
-                f'{{"player": "computer", "level": 3, "seed": 12345}}]'
+                M_(
+                    "{where}: the seats are a list, one per seat, e.g. {example}",
+                    where=where,
+                    example=(
+                        '[{"player": "hands"}, {"player": "computer", "level": 3, "seed": 12345}]'
+                    ),
+                )
             )
         return cls(tuple(Seat.from_json(s, f"{where}[{n}]") for n, s in enumerate(data))).trimmed()
 

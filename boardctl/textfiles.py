@@ -18,6 +18,7 @@ import tomllib
 from typing import Any
 
 from boardctl.errors import BoardctlError
+from boardctl.message import M_, said
 
 #: the largest configuration or board profile read, in bytes
 MAX_TOML = 1024 * 1024
@@ -25,6 +26,8 @@ MAX_TOML = 1024 * 1024
 MAX_RECORD = 4 * 1024 * 1024
 #: how deeply arrays, objects and tables may nest in any of them
 MAX_DEPTH = 32
+#: what a file is called where its caller names it no better
+_THE_FILE = M_("the file")
 
 
 class UnreadableFile(BoardctlError, ValueError):
@@ -37,36 +40,45 @@ class UnreadableFile(BoardctlError, ValueError):
 
     def of(self, path: object) -> str:
         """The problem, after the file's name (and the place, if any)."""
-        return f"{path}:{self.at}: {self}" if self.at else f"{path}: {self}"
+        where = f"{path}:{self.at}" if self.at else str(path)
+        return M_("{where}: {fault}", where=where, fault=said(self))
 
 
-def read_bytes(path: str | os.PathLike[str], limit: int, what: str = "the file") -> bytes:
+def read_bytes(path: str | os.PathLike[str], limit: int, what: str = _THE_FILE) -> bytes:
     """At most ``limit`` bytes of ``path``; :class:`UnreadableFile` if it holds
     more (``what`` it is, in the message when it cannot be read)."""
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as exc:
-        raise UnreadableFile(f"cannot read {what}: {exc.strerror or exc}") from None
+        raise UnreadableFile(
+            M_("cannot read {what}: {why}", what=what, why=exc.strerror or str(exc))
+        ) from None
     if len(data) > limit:
-        raise UnreadableFile(f"larger than {_size(limit)}")
+        raise UnreadableFile(M_("larger than {size}", size=_size(limit)))
     return data
 
 
 def decode(data: bytes) -> str:
     """UTF-8 text without a byte-order mark; the message names the line."""
     if data.startswith(codecs.BOM_UTF8):
-        raise UnreadableFile("begins with a byte-order mark (BOM); save it as UTF-8 without one")
+        raise UnreadableFile(
+            M_("begins with a byte-order mark (BOM); save it as UTF-8 without one")
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise UnreadableFile(
-            f"line {line}: not UTF-8 text (byte {exc.start}); save it as UTF-8"
+            M_(
+                "line {line}: not UTF-8 text (byte {byte}); save it as UTF-8",
+                line=line,
+                byte=exc.start,
+            )
         ) from None
 
 
-def read_text(path: str | os.PathLike[str], limit: int, what: str = "the file") -> str:
+def read_text(path: str | os.PathLike[str], limit: int, what: str = _THE_FILE) -> str:
     return decode(read_bytes(path, limit, what))
 
 
@@ -103,8 +115,11 @@ def depth(text: str) -> int:
 
 def _too_deep() -> UnreadableFile:
     return UnreadableFile(
-        f"nested too deeply to read (arrays or tables inside each other more than "
-        f"{MAX_DEPTH} levels deep)"
+        M_(
+            "nested too deeply to read (arrays or tables inside each other more than"
+            " {depth} levels deep)",
+            depth=MAX_DEPTH,
+        )
     )
 
 
@@ -129,13 +144,17 @@ def parse_toml(text: str) -> dict[str, Any]:
             found = _KEY.match(lines[number - 1]) if 0 < number <= len(lines) else None
             key = found.group(1).strip("\"'") if found else "a key"
             raise UnreadableFile(
-                f"line {number}: {key} is written twice; each key (each site) may appear once"
+                M_(
+                    "line {line}: {key} is written twice; each key (each site) may appear once",
+                    line=number,
+                    key=key,
+                )
             ) from None
-        raise UnreadableFile(f"not valid TOML: {exc}") from None
+        raise UnreadableFile(M_("not valid TOML: {fault}", fault=str(exc))) from None
 
 
 def read_toml(
-    path: str | os.PathLike[str], limit: int = MAX_TOML, what: str = "the file"
+    path: str | os.PathLike[str], limit: int = MAX_TOML, what: str = _THE_FILE
 ) -> tuple[str, dict[str, Any]]:
     """The text of a TOML file and what it says, read within ``limit`` bytes."""
     text = read_text(path, limit, what)
@@ -151,11 +170,15 @@ def parse_json(data: bytes | str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UnreadableFile(f"not valid JSON ({exc.msg})", f"{exc.lineno}:{exc.colno}") from None
+        raise UnreadableFile(
+            M_("not valid JSON ({fault})", fault=exc.msg), f"{exc.lineno}:{exc.colno}"
+        ) from None
     except RecursionError:
         raise _too_deep() from None
     except ValueError as exc:  # an integer of thousands of digits
-        raise UnreadableFile(f"a number with too many digits ({exc})"[:200]) from None
+        raise UnreadableFile(
+            M_("a number with too many digits ({fault})", fault=str(exc)[:160])
+        ) from None
 
 
 def _size(limit: int) -> str:

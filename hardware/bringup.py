@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardctl.board import BoardProfile, Reports, Site
+from boardctl.message import M_, Mn_, Mp_
 from boardctl.sensing import (
     ButtonPress,
     LinkDown,
@@ -41,10 +42,10 @@ log = logging.getLogger(__name__)
 
 #: the colours of the LED walk, by name
 WALK_COLOURS: tuple[tuple[str, RGB], ...] = (
-    ("red", (255, 0, 0)),
-    ("green", (0, 255, 0)),
-    ("blue", (0, 0, 255)),
-    ("white", (255, 255, 255)),
+    (Mp_("LED colour", "red"), (255, 0, 0)),
+    (Mp_("LED colour", "green"), (0, 255, 0)),
+    (Mp_("LED colour", "blue"), (0, 0, 255)),
+    (Mp_("LED colour", "white"), (255, 255, 255)),
 )
 
 #: calibration: the site waiting for a piece, the site that answered, the sites done
@@ -95,18 +96,20 @@ def typed_reading(
     or ``SITE`` alone to toggle between nothing and 1. ``values`` are the
     channels' current readings."""
     example = next((s.name for s in profile.sites if s.channel is not None), "a1")
-    form = f"type a site and a value, e.g. {example} 1, or q"
+    form = M_("type a site and a value, e.g. {example} 1, or q", example=example)
     name = words[0]
     try:
         site = profile.site(name)
     except KeyError:
-        raise BadSensorInput(f"no site {name!r} on {profile.name}: {form}") from None
+        raise BadSensorInput(
+            M_("no site {site} on {board}: {form}", site=repr(name), board=profile.name, form=form)
+        ) from None
     if site.channel is None:
-        raise BadSensorInput(f"site {name} has no sensor: {form}")
+        raise BadSensorInput(M_("site {site} has no sensor: {form}", site=name, form=form))
     if len(words) == 1:
         return site.channel, int(not values[site.channel])
     if len(words) > 2:
-        raise BadSensorInput(f"{' '.join(words)}? {form}")
+        raise BadSensorInput(M_("{typed}? {form}", typed=" ".join(words), form=form))
     text = words[1]
     if text.isdigit():
         return site.channel, int(text)
@@ -115,10 +118,10 @@ def typed_reading(
         return site.channel, codes[text]
     if codes:
         shown = ", ".join(list(codes)[:4]) + (", ..." if len(codes) > 4 else "")
-        hint = f"give a piece name ({shown}) or the raw sensor number"
+        hint = M_("give a piece name ({pieces}) or the raw sensor number", pieces=shown)
     else:
-        hint = "give the raw sensor number (1 for a piece, 0 for none)"
-    raise BadSensorInput(f"value {text}? {hint}")
+        hint = M_("give the raw sensor number (1 for a piece, 0 for none)")
+    raise BadSensorInput(M_("value {value}? {hint}", value=text, hint=hint))
 
 
 class SensorTable:
@@ -127,7 +130,7 @@ class SensorTable:
     def __init__(self, profile: BoardProfile) -> None:
         self.profile = profile
         self.values: dict[int, int] = {}
-        self.link = "waiting for the sensors"
+        self.link: str = M_("waiting for the sensors")
         self.last_button = ""
 
     def apply(self, event: SensorEvent) -> None:
@@ -137,9 +140,11 @@ class SensorTable:
             case SensorChange(channel, value):
                 self.values[channel] = value
             case LinkUp(description):
-                self.link = f"up ({description})" if description else "up"
+                self.link = (
+                    M_("up ({description})", description=description) if description else M_("up")
+                )
             case LinkDown(reason):
-                self.link = f"down: {reason}"
+                self.link = M_("down: {reason}", reason=reason)
                 self.values = {}
             case ButtonPress(button):
                 self.last_button = button
@@ -150,28 +155,47 @@ class SensorTable:
             return "?"
         value = self.values[site.channel]
         if site.reports is Reports.PULSE:
-            return "interrupted" if value else "-"
+            return M_("interrupted") if value else "-"
         return self.profile.sensed_piece(site.name, value) or "-"
 
-    def render(self) -> str:
-        """A table: one line per sensed site, then any channel no site claims."""
-        lines = [
-            f"sensors: {self.link}" + (f"   button: {self.last_button}" * bool(self.last_button))
-        ]
-        lines.append(f"{'site':<6} {'channel':>7} {'raw':>5}  reading")
+    def render(self, words: Callable[[str], str] = str) -> str:
+        """A table: one line per sensed site, then any channel no site claims;
+        ``words`` gives each text in the reader's language (the columns fit it)."""
+        head = words(M_("sensors: {link}", link=self.link))
+        if self.last_button:
+            head += "   " + words(M_("button: {button}", button=self.last_button))
+        site_, channel_, raw_, reading_ = (
+            words(w)
+            for w in (
+                Mp_("sensor table", "site"),
+                Mp_("sensor table", "channel"),
+                Mp_("sensor table", "raw"),
+                Mp_("sensor table", "reading"),
+            )
+        )
+        a, b, c = max(6, len(site_)), max(7, len(channel_)), max(5, len(raw_))
+        lines = [head, f"{site_:<{a}} {channel_:>{b}} {raw_:>{c}}  {reading_}"]
         for site in self.profile.sites:
             if site.channel is None and site.reports is Reports.NONE:
                 continue
             raw = self.values.get(site.channel, "") if site.channel is not None else ""
             channel = "" if site.channel is None else site.channel
-            lines.append(f"{site.name:<6} {channel!s:>7} {raw!s:>5}  {self.reading(site)}")
+            reading = words(self.reading(site))
+            lines.append(f"{site.name:<{a}} {channel!s:>{b}} {raw!s:>{c}}  {reading}")
         stray = [
             ch
             for ch, value in sorted(self.values.items())
             if value and self.profile.site_of_channel(ch) is None
         ]
         if stray:
-            lines.append("channels with a reading but no site: " + ", ".join(map(str, stray)))
+            lines.append(
+                words(
+                    M_(
+                        "channels with a reading but no site: {channels}",
+                        channels=", ".join(map(str, stray)),
+                    )
+                )
+            )
         return "\n".join(lines)
 
 
@@ -212,11 +236,17 @@ class Calibration:
     def prompt(self) -> str:
         site = self.current
         if site is None:
-            return f"done: {len(self.mapping)} sites calibrated"
-        what = "pass a piece through" if site.reports is Reports.PULSE else "put a piece on"
+            return Mn_("done: {n} site calibrated", "done: {n} sites calibrated", len(self.mapping))
+        where = {"number": self.position + 1, "count": len(self.targets), "site": site.name}
+        if self.step is Step.PLACE and site.reports is Reports.PULSE:
+            return M_("[{number}/{count}] pass a piece through {site} (lit)", **where)
         if self.step is Step.PLACE:
-            return f"[{self.position + 1}/{len(self.targets)}] {what} {site.name} (lit)"
-        return f"{site.name} is channel {self.mapping[site.name]}: take the piece off"
+            return M_("[{number}/{count}] put a piece on {site} (lit)", **where)
+        return M_(
+            "{site} is channel {channel}: take the piece off",
+            site=site.name,
+            channel=self.mapping[site.name],
+        )
 
     def frame(self) -> tuple[RGB, ...]:
         frame = [BLACK] * self.profile.leds.count
@@ -235,7 +265,12 @@ class Calibration:
         if isinstance(event, SensorSnapshot):
             self.busy = {ch for ch, v in enumerate(event.values) if v}
             if self.busy:
-                self.note(f"channels {sorted(self.busy)} read something: clear the board")
+                self.note(
+                    M_(
+                        "channels {channels} read something: clear the board",
+                        channels=sorted(self.busy),
+                    )
+                )
             return
         if not isinstance(event, SensorChange) or site is None:
             return
@@ -247,7 +282,13 @@ class Calibration:
         if self.step is Step.PLACE and value:
             owner = next((n for n, ch in self.mapping.items() if ch == channel), None)
             if owner is not None:
-                self.note(f"channel {channel} answered, but it is {owner}'s: ignored")
+                self.note(
+                    M_(
+                        "channel {channel} answered, but it is {site}'s: ignored",
+                        channel=channel,
+                        site=owner,
+                    )
+                )
                 return
             self.mapping[site.name] = channel
             self.step = Step.REMOVE
@@ -286,12 +327,17 @@ def run_calibration(
                 event = events.get(timeout=timeout)
             except queue.Empty:
                 raise HardwareError(
-                    f"calibration: nothing answered for {timeout:g} s at "
-                    f"{calibration.current.name if calibration.current else '?'}; "
-                    "check the sensor wiring and run it again"
+                    M_(
+                        "calibration: nothing answered for {seconds} s at {site}; check the"
+                        " sensor wiring and run it again",
+                        seconds=f"{timeout:g}",
+                        site=calibration.current.name if calibration.current else "?",
+                    )
                 ) from None
             if isinstance(event, LinkDown):
-                raise HardwareError(f"calibration: the sensors stopped: {event.reason}")
+                raise HardwareError(
+                    M_("calibration: the sensors stopped: {reason}", reason=event.reason)
+                )
             calibration.feed(event)
     finally:
         source.close()
@@ -354,8 +400,11 @@ def set_channels(text: str, mapping: Mapping[str, int]) -> str:
     end_table()
     if left:
         raise HardwareError(
-            f"cannot write the channels of {', '.join(sorted(left))}: write each site either "
-            "on one line of [sites] as name = { ... } or as a table of its own, [sites.name]"
+            M_(
+                "cannot write the channels of {sites}: write each site either on one line of"
+                " [sites] as name = {{ ... }} or as a table of its own, [sites.name]",
+                sites=", ".join(sorted(left)),
+            )
         )
     return "".join(out)
 
@@ -375,17 +424,27 @@ def calibration_target(source: Path | str, output: Path | str | None = None) -> 
     if _is_shipped(target):
         local = LOCAL_PROFILE_DIR / source.name
         raise HardwareError(
-            f"{target} is a profile shipped with boardctl; calibrate a copy of it: "
-            f"sudo mkdir -p {LOCAL_PROFILE_DIR} && sudo cp {source} {local} && "
-            f"sudo chown $USER {local}, then boardctl calibrate {local} "
-            f"(or boardctl calibrate {source.stem} --output {local}), and name {local} "
-            "as [board] profile in /etc/boardctl/boardctl.toml"
+            M_(
+                "{target} is a profile shipped with boardctl; calibrate a copy of it: sudo mkdir"
+                " -p {folder} && sudo cp {source} {local} && sudo chown $USER {local}, then"
+                " boardctl calibrate {local} (or boardctl calibrate {name} --output {local}),"
+                " and name {local} as [board] profile in /etc/boardctl/boardctl.toml",
+                target=target,
+                folder=LOCAL_PROFILE_DIR,
+                source=source,
+                local=local,
+                name=source.stem,
+            )
         )
     folder = target.resolve().parent
     if not folder.is_dir() or not os.access(folder, os.W_OK):
         raise HardwareError(
-            f"cannot write {target}: {folder} is not a folder this user can write to; "
-            "choose another file with --output FILE, or run as a user who can"
+            M_(
+                "cannot write {target}: {folder} is not a folder this user can write to; choose"
+                " another file with --output FILE, or run as a user who can",
+                target=target,
+                folder=folder,
+            )
         )
     return target
 
@@ -405,11 +464,13 @@ def write_channels(
     path = Path(path)
     target = Path(output) if output is not None else path
     if _is_shipped(target):
-        raise HardwareError(f"{target} is a profile shipped with boardctl: write to a copy")
+        raise HardwareError(
+            M_("{target} is a profile shipped with boardctl: write to a copy", target=target)
+        )
     from boardctl.textfiles import MAX_TOML, UnreadableFile, read_text
 
     try:
-        text = read_text(path, MAX_TOML, "the profile")
+        text = read_text(path, MAX_TOML, M_("the profile"))
     except UnreadableFile as e:
         raise HardwareError(e.of(path)) from None
     new = set_channels(text, mapping)
@@ -424,9 +485,12 @@ def write_channels(
         os.replace(temporary, target)
     except OSError as e:
         raise HardwareError(
-            f"cannot write the channels to {target}: {e.strerror or e}; "
-            "write them in by hand, or calibrate again with --output FILE in a folder you can "
-            "write to"
+            M_(
+                "cannot write the channels to {target}: {why}; write them in by hand, or"
+                " calibrate again with --output FILE in a folder you can write to",
+                target=target,
+                why=e.strerror or str(e),
+            )
         ) from None
     log.info("wrote %d channels to %s (backup %s)", len(mapping), target, backup)
     return backup

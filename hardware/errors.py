@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from boardctl.errors import BoardctlError, ConfigError
+from boardctl.message import Mn_, joined
 
 
 class HardwareError(BoardctlError, RuntimeError):
@@ -23,6 +24,11 @@ class ProfileError(ConfigError):
     def __init__(self, source: str, problems: list[str]) -> None:
         self.source = source
         self.problems = list(problems)
-        count = len(self.problems)
-        head = f"{source}: {count} problem{'s' if count != 1 else ''} in the board profile"
-        super().__init__("\n".join([head, *(f"  {p}" for p in self.problems)]))
+        head = Mn_(
+            "{source}: {n} problem in the board profile",
+            "{source}: {n} problems in the board profile",
+            len(self.problems),
+            source=source,
+        )
+        # each problem on a line of its own, indented under the head
+        super().__init__(joined([head, *self.problems], "\n  "))

@@ -38,6 +38,7 @@ from types import TracebackType
 from typing import Any
 
 from boardctl.board import BoardProfile, Reports
+from boardctl.message import M_
 from boardctl.sensing import Emit
 from hardware.errors import HardwareError, HardwareUnavailable
 from hardware.gpio_source import Clock, Debouncer, GpioSource, PolledSource, watch_pin
@@ -290,8 +291,12 @@ def open_sensor_source(
             )
         return ShiftRegisterSource(s["load"], s["clock"], s["data"], s["chips"], **polled)
     raise HardwareUnavailable(
-        f"{profile.source}: the sensors are read by the microcontroller "
-        f"(sensing kind = {profile.sensing!r}); they come through the firmware link"
+        M_(
+            "{source}: the sensors are read by the microcontroller (sensing kind = {kind});"
+            " they come through the firmware link",
+            source=profile.source,
+            kind=repr(profile.sensing),
+        )
     )
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
+from boardctl.message import M_
 from boardctl.sensing import ButtonPress, Emit, LinkDown, LinkUp, SensorChange, SensorSnapshot
 from hardware.errors import HardwareError, HardwareUnavailable
 
@@ -162,7 +163,7 @@ class GpioSource:
         try:
             import gpiozero
         except ImportError as e:  # pragma: no cover - gpiozero is a dependency
-            raise HardwareUnavailable("gpiozero is not installed: pip install gpiozero") from e
+            raise HardwareUnavailable(M_("gpiozero is not installed: pip install gpiozero")) from e
         cls = getattr(gpiozero, cls_name)
         # gpiozero tries its pin libraries in turn and warns at each one that fails;
         # those warnings become one message here
@@ -177,18 +178,27 @@ class GpioSource:
                     if issubclass(w.category, gpiozero.PinFactoryFallback)
                 )
                 raise HardwareUnavailable(
-                    f"{self.description}: cannot use GPIO {args[0]}: gpiozero found no pin "
-                    "library that works here"
-                    + (f" ({tried})" if tried else "")
-                    + "; on a Raspberry Pi install lgpio into boardctl's environment "
-                    "(`pip install lgpio`, or `sudo apt install python3-lgpio`) and run "
-                    "boardctl from a directory it may write to (lgpio keeps files there)"
+                    M_(
+                        "{source}: cannot use GPIO {pin}: gpiozero found no pin library that"
+                        " works here{tried}; on a Raspberry Pi install lgpio into boardctl's"
+                        " environment (`pip install lgpio`, or `sudo apt install python3-lgpio`)"
+                        " and run boardctl from a directory it may write to (lgpio keeps files"
+                        " there)",
+                        source=self.description,
+                        pin=args[0],
+                        tried=f" ({tried})" if tried else "",
+                    )
                 ) from None
             except (gpiozero.GPIOZeroError, OSError, RuntimeError, *pin_library_errors()) as e:
                 raise HardwareUnavailable(
-                    f"{self.description}: cannot use GPIO {args[0]}: {e}; if another program "
-                    "holds the pin (is boardctl.service running? `sudo systemctl stop "
-                    "boardctl`), stop it first, and check that the user is in the gpio group"
+                    M_(
+                        "{source}: cannot use GPIO {pin}: {why}; if another program holds the"
+                        " pin (is boardctl.service running? `sudo systemctl stop boardctl`), stop"
+                        " it first, and check that the user is in the gpio group",
+                        source=self.description,
+                        pin=args[0],
+                        why=str(e),
+                    )
                 ) from None
             finally:
                 for w in caught:

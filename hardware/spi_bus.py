@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from boardctl.message import M_
 from hardware.errors import HardwareUnavailable
 
 log = logging.getLogger(__name__)
@@ -27,8 +28,11 @@ def spidev_class(what: str) -> SpiFactory:
         import spidev
     except ImportError as e:
         raise HardwareUnavailable(
-            f"{what}: spidev is not installed "
-            "(on the Pi: pip install spidev, or apt install python3-spidev)"
+            M_(
+                "{what}: spidev is not installed (on the Pi: pip install spidev, or apt install"
+                " python3-spidev)",
+                what=what,
+            )
         ) from e
     factory: SpiFactory = spidev.SpiDev
     return factory
@@ -44,9 +48,16 @@ def open_device(factory: SpiFactory, bus: int, device: int, what: str) -> Any:
         close_quietly(spi)
         enable = ENABLE.get(bus, "dtoverlay=spi{bus}-{n}cs").format(bus=bus, n=device + 1)
         raise HardwareUnavailable(
-            f"cannot open /dev/spidev{bus}.{device} {what}: {e.strerror or e}; enable "
-            f"SPI bus {bus} ({enable} in /boot/firmware/config.txt, then reboot) and "
-            "add the user to the spi group"
+            M_(
+                "cannot open /dev/spidev{bus}.{device} {what}: {why}; enable SPI bus {bus}"
+                " ({enable} in /boot/firmware/config.txt, then reboot) and add the user to the"
+                " spi group",
+                bus=bus,
+                device=device,
+                what=what,
+                why=e.strerror or str(e),
+                enable=enable,
+            )
         ) from None
     return spi
 

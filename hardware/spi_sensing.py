@@ -74,6 +74,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boardctl.message import M_, said
 from hardware.errors import HardwareError, HardwareUnavailable
 from hardware.gpio_source import Clock, PolledSource, watch_pin
 from hardware.spi_bus import SpiFactory, close_quietly, open_device, spidev_class
@@ -139,11 +140,13 @@ class SpiShiftRegisterSource(PolledSource):
         try:
             return self.scan()
         except (OSError, HardwareError) as e:
-            raise HardwareUnavailable(f"{self.path}: the first read failed: {e}") from None
+            raise HardwareUnavailable(
+                M_("{path}: the first read failed: {why}", path=self.path, why=said(e))
+            ) from None
 
     def _open_spi(self) -> Any:
-        factory = self.spi_factory or spidev_class("cannot read the shift registers over SPI")
-        spi = open_device(factory, self.bus, self.device, "for the shift registers")
+        factory = self.spi_factory or spidev_class(M_("cannot read the shift registers over SPI"))
+        spi = open_device(factory, self.bus, self.device, M_("for the shift registers"))
         try:
             # the kernel keeps a device's settings from one program to the next: set
             # every one the read depends on. Clearing a mode bit is never refused (a
@@ -177,7 +180,9 @@ class SpiShiftRegisterSource(PolledSource):
             spi.readbytes(1)
         except OSError as e:
             close_quietly(spi)
-            raise HardwareUnavailable(f"{self.path}: the first transfer failed: {e}") from None
+            raise HardwareUnavailable(
+                M_("{path}: the first transfer failed: {why}", path=self.path, why=str(e))
+            ) from None
         log.info("%d shift registers on %s at %d Hz", self.chips, self.path, self.speed_hz)
         return spi
 

@@ -128,7 +128,10 @@ class Table:
         self.controller.tick(self.now)
 
     def settle(self) -> None:
-        self.wait(self.controller.timing.settle + 0.01)
+        """Let the board settle and the action it shows become final (past
+        the window in which the hand going on amends it)."""
+        timing = self.controller.timing
+        self.wait(max(timing.settle, timing.amend) + 0.01)
 
     def hands(self, text: str, piece: str | None = None) -> None:
         """Do what a command of the simulated hands says, then let it settle."""

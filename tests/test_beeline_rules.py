@@ -178,3 +178,19 @@ def test_a_first_piece_is_allowed_when_only_a_winning_node_puts_it_right() -> No
     assert owed.owe
     assert [ENGINE.format_action(a) for a in ENGINE.legal_actions(owed)] == ["NBk9"]
     assert ENGINE.outcome(ENGINE.apply(owed, Node(0, "k9"))).winner == 0
+
+
+def test_the_board_drawn_as_text_is_in_the_readers_language() -> None:
+    from boardctl.i18n import language, translate
+
+    drawn = ENGINE.render(ENGINE.initial())
+    assert "black to act: play a piece" in drawn
+    with language("de"):
+        german = translate(drawn)
+    assert "Schwarz: offene Gruppe S/A/H 0/0/0, Gruppen 4, NODES 5; RUT a3" in german
+    assert "Schwarz ist dran: " in german and "Legende: S/A/H Gerade/Winkel/Spitze" in german
+    with language("fr"):
+        french = translate(drawn)
+    assert "à noir de jouer : " in french and "groupe ouvert S/A/H" in french
+    # the cells drawn are the same in every language
+    assert german.splitlines()[:13] == drawn.splitlines()[:13]

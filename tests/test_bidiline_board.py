@@ -34,7 +34,9 @@ def _table(presence: bool = False) -> Table:
 def test_two_sticks_at_once_blink_and_are_never_recorded(presence: bool) -> None:
     table = _table(presence)
     c = table.controller
-    # amber's stick and another at once: each alone would be a move
+    # amber's stick and another at the same instant: each alone would be a
+    # move, and nothing tells which was laid first
+    table.step = 0.0
     table.apply([Change("d5-d6", "A"), Change("c3-d3", "B")])
     table.wait(c.timing.settle + c.timing.grace + 0.1)
     assert c.state is Phase.WRONG_BOARD
@@ -44,6 +46,32 @@ def test_two_sticks_at_once_blink_and_are_never_recorded(presence: bool) -> None
     table.settle()
     assert c.match.moves_text() == ["A:d4-d5", "B:d4-d3", "A:d5-d6"]
     assert c.state is Phase.AWAITING_MOVE
+
+
+@pytest.mark.parametrize("presence", [False, True])
+def test_two_players_sticks_laid_20_ms_apart_are_both_recorded_in_the_order_laid(
+    presence: bool,
+) -> None:
+    table = _table(presence)
+    c = table.controller
+    table.apply([Change("d5-d6", "A"), Change("c3-d3", "B")])  # 20 ms apart
+    table.settle()
+    assert c.match.moves_text() == ["A:d4-d5", "B:d4-d3", "A:d5-d6", "B:d3-c3"]
+    assert c.state is Phase.AWAITING_MOVE
+
+
+def test_two_sticks_an_operator_undid_are_not_played_again_while_the_board_shows_them() -> None:
+    table = _table()
+    c = table.controller
+    table.hands("place d5-d6 A")
+    table.hands("place c3-d3 B")
+    assert c.match.moves_text() == ["A:d4-d5", "B:d4-d3", "A:d5-d6", "B:d3-c3"]
+    c.undo(table.now)
+    c.undo(table.now)
+    table.wait(c.timing.settle + c.timing.grace + 0.1)
+    assert c.match.moves_text() == ["A:d4-d5", "B:d4-d3"]
+    assert c.state is Phase.WRONG_BOARD
+    assert c.status()["undone_on_board"] == ["B:d3-c3", "A:d5-d6"]
 
 
 def test_lifting_the_last_stick_and_holding_takes_it_back() -> None:

@@ -64,4 +64,4 @@ def test_show_at_out_of_range_says_how_many_moves(
     path = tmp_path / "g.json"
     path.write_text('{"game": "duploline", "moves": ["D+d4"]}')
     assert main(["rules", "show", str(path), "--at", "5"]) == 2
-    assert "--at 5 is out of range: the record has 1 moves" in capsys.readouterr().err
+    assert "--at 5 is out of range: the record has 1 move" in capsys.readouterr().err

@@ -119,12 +119,14 @@ def _lit(sim: Simulation, engine: Linie1, state: State, moves: list[str]) -> Non
 @dataclass
 class Played:
     """What a game showed: the last status, and the computer's exchanges,
-    starts and drives made by the hands."""
+    starts and drives made by the hands (``chosen``: the turns that began
+    with a choice of several ways)."""
 
     status: dict[str, Any]
     exchanged: int = 0
     started: int = 0
     drives: int = 0
+    chosen: int = 0
 
 
 def _play(
@@ -157,13 +159,17 @@ def _play(
         # the computer's turn: its moves are lit, then made by the hands
         status = sim.wait_status(
             lambda s: (
-                (s.get("computer") or {}).get("doing") == "ready" and s["phase"] == "awaiting_move"
+                (s.get("computer") or {}).get("doing") == "ready"
+                and s["phase"] in ("awaiting_move", "choosing")
             ),
             WAIT,
         )
         state = _state(sim, engine, status)
         played = len(status["moves"])
         moves = status["computer"]["moves"]
+        # a drive with several ways: the daemon offers the choice, the computer
+        # lights the way it takes and the hands drive the streetcar along it
+        seen.chosen += status["phase"] == "choosing"
         if not all(engine.told(state, engine.parse_action(m)) for m in moves):
             _lit(sim, engine, state, moves)
         watch(status, seen)
@@ -184,7 +190,7 @@ def _play(
             )
         status = sim.wait_status(
             lambda s, n=played: (
-                len(s["moves"]) >= n and s["phase"] in ("awaiting_move", "game_over")
+                len(s["moves"]) >= n and s["phase"] in ("awaiting_move", "choosing", "game_over")
             ),
             WAIT,
         )
@@ -198,6 +204,7 @@ def test_a_visitor_and_the_computer_play_a_whole_linie1_game(sim: Simulation) ->
     assert status["phase"] == "game_over", status
     assert status["winner"] == COMPUTER, status
     assert game.exchanged and game.started == 1 and game.drives >= 2, game
+    assert game.chosen, "a drive with several ways, driven along the one lit"
     # the record holds every card, tile drawn and roll, and the computer's turns
     record = GameRecord.from_json(sim.request({"cmd": "export"})["record"])
     assert record.moves[0].startswith("deal:L")

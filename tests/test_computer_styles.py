@@ -178,3 +178,32 @@ def test_alphabeta_searches_at_most_twice_its_budget_of_positions() -> None:
     search.run(300)
     assert search.nodes <= 300
     assert search._searched <= 2 * 300 + 1
+
+
+def test_alphabeta_bounded_in_depth_misses_a_win_beyond_it() -> None:
+    engine = create("bidiline")
+    state = engine.state_from_json(BIDILINE_DEEP_WIN)
+    seat = engine.actor(state)
+    actions = list(engine.legal_actions(state))
+    for depth, sure in ((3, False), (4, False), (5, True)):
+        search = AlphaBeta(engine, state, seat, actions, random.Random(3), engine.glance, depth)
+        search.run(100_000)
+        assert search.iterations == depth, "it stops at its depth, not at its budget"
+        assert (search.best()[1] > 0.99) is sure, depth
+
+
+def test_bidiline_levels_2_to_4_read_further_each_and_level_3_sees_a_win_5_actions_deep() -> None:
+    bidiline = create("bidiline")
+    depths = [level(n).reads(bidiline) for n in range(1, 6)]
+    assert depths[0] is None and depths[4] is None, "level 1 looks once, level 5 reads the race"
+    assert depths[1] < depths[2] < depths[3]
+    state = bidiline.state_from_json(BIDILINE_DEEP_WIN)
+    easy = think(bidiline, state, level(2), random.Random(3))
+    medium = think(bidiline, state, level(3), random.Random(3))
+    assert easy.value < 0.99, "level 2 does not see the win"
+    seat = bidiline.actor(state)
+    assert medium.value > 0.99
+    assert _solve(bidiline, bidiline.apply(state, medium.action), seat, 4) == 1.0
+    for game in ("duploline", "shiftago"):
+        engine = create(game)
+        assert all(level(n).reads(engine) is None for n in range(1, 6)), game

@@ -661,6 +661,60 @@ def test_a_restart_halfway_through_the_computers_turn_shows_the_rest_of_the_same
         assert again.status()["computer"]["moves"] == [turn[1]], "the rest of the turn shown"
 
 
+def _restarted(store: Store, engine: Any) -> tuple[Controller, RealThinker, Table]:
+    """The controller after a restart, resuming the store's game, its
+    pieces on the board as they were."""
+    thinker = RealThinker()
+    resume = store.current()
+    assert resume is not None
+    c = Controller(
+        profile_for(engine),
+        thinker=thinker,
+        seeds=lambda: 99,
+        recorder=store,
+        resume=resume,
+        resume_seats=store.seats(),
+        resume_plans=store.resume_plans(),
+    )
+    table = Table(c)
+    layout = table.profile.projected_layout(engine.layout(c.match.state))
+    table.apply([hands.Change(s, p) for s, p in sorted(layout.items())])
+    table.settle()
+    return c, thinker, table
+
+
+@pytest.mark.parametrize("halfway", [False, True], ids=["turn-start", "halfway"])
+def test_another_move_asked_for_is_kept_across_a_restart(tmp_path: Path, halfway: bool) -> None:
+    engine = create("duploline")
+    with Store(tmp_path / "g.db") as store:
+        thinker = RealThinker()
+        c = Controller(
+            profile_for(engine),
+            seats=Seats.from_str("hands,computer:2"),
+            thinker=thinker,
+            seeds=lambda: 7,
+            recorder=store,
+        )
+        table = Table(c)
+        table.settle()
+        _make(table, "D+d4")
+        turn = thinker.answer(table)
+        if halfway:
+            _make(table, turn[0])
+        c.another(table.now)
+        instead = thinker.answer(table)
+        assert c.status()["computer"]["moves"] == list(instead) != list(turn[halfway:])
+    with Store(tmp_path / "g.db") as store:
+        again, thinker2, table = _restarted(store, engine)
+        thinker2.answer(table)
+        assert again.status()["computer"]["moves"] == list(instead), "the move asked for instead"
+        for move in instead:
+            _make(table, move)
+        record = GameRecord.from_json(store.record_of(1))
+    given_up = (turn[1],) if halfway else (turn[0],)
+    assert dict(record.plans)[2 if halfway else 1] == given_up
+
+
 def test_another_move_halfway_through_a_turn_replays_exactly(tmp_path: Path) -> None:
     from boardctl.daemon.thinking import rethink
 

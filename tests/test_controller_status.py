@@ -203,6 +203,21 @@ def test_a_view_read_after_the_game_moved_on_still_says_what_it_showed() -> None
     assert after.status == c.view().status
 
 
+def test_a_status_read_key_by_key_says_what_it_says_whole() -> None:
+    """The watchers read a few keys of the status every turn (``get``, ``in``)."""
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    table.hands("place d4 p1")  # a wrong board: what to take away is named
+    status = c.view().status
+    whole = dict(status.items())
+    assert whole["offending"] == ["d4"]
+    for key, value in whole.items():
+        assert key in status and status.get(key) == value == status[key]
+    assert "no such key" not in status
+    assert status.get("no such key") is None and status.get("no such key", 7) == 7
+
+
 def test_games_lists_who_won_each_finished_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,6 +11,7 @@ import pytest
 from boardctl.engines import Match, Status, create
 from boardctl.engines.duploline import Add, DuploLine, Kind, Move, Options
 from boardctl.errors import BadNotation, BadOptions, IllegalMove, RecordError
+from boardctl.i18n import language, translate
 
 ENGINE = DuploLine()
 RECORDS = Path(__file__).parent / "records" / "duploline"
@@ -103,7 +104,10 @@ def test_render_draws_rows_cells_and_whose_turn() -> None:
     assert rows[6].startswith("a ") and rows[6].rstrip().endswith("a1-a4")
     d_row = rows[3].split()
     assert d_row[1:8] == ["..", "..", "..", "..", "Wb", "..", ".."]
-    assert "black to act, expects disc-or-ring" in text
+    assert "black to act: play a disc or a ring action" in text
+    with language("de"):
+        german = translate(text)
+    assert "Schwarz ist dran: " in german and "auf der Hand: Weiß: Scheiben " in german
 
 
 def test_illegal_move_raises_with_the_reason_and_keeps_the_state() -> None:

@@ -12,6 +12,9 @@ and a record need:
 * undo is exact; states and actions round-trip through JSON and notation;
 * the sites an action touches cover every site whose piece it changes, and
   every site and piece named anywhere is one the board declares;
+* the layout asked for some sites (``layout_on``) is the whole layout on
+  those sites, for every site and for the sites each action touches; the
+  sites lit for every legal action (``highlighted``) are those each one lights;
 * outcomes that nobody may tell apart lead to states every player sees alike
   (a game's secrets stay secret);
 * random playouts end.
@@ -24,6 +27,7 @@ import json
 import math
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.engines import CHANCE, GAMES, Engine, Match, create, engine_class
+from boardctl.engines.physical import PhysicalBoard
 from boardctl.errors import BadOptions
 
 #: a playout that has not ended after this many actions is a game that may never end
@@ -83,6 +88,7 @@ def _check_state(engine: Engine[Any, Any], state: Any) -> None:
         assert code in codes, f"layout puts {code!r} on {site}, a piece the board does not declare"
         assert site not in displays, f"layout puts {code!r} on {site}, a display"
     assert engine.shown(state) <= displays, "only display sites are shown"
+    assert dict(engine.layout_on(state, board.site_names)) == engine.layout(state)
     data = engine.state_to_json(state)
     assert engine.state_from_json(json.loads(json.dumps(data))) == state
     json.dumps(engine.public_view(state))
@@ -107,6 +113,9 @@ def _check_state(engine: Engine[Any, Any], state: Any) -> None:
         assert next(iter(engine.legal_actions(state)), None) is not None, (
             f"player {actor} is to act but has no legal action"
         )
+    if type(engine).highlighted is not PhysicalBoard.highlighted:  # the default is this
+        lit = {s for a in engine.legal_actions(state) for s in engine.highlight(state, a)}
+        assert engine.highlighted(state) == lit
 
 
 def _check_action(engine: Engine[Any, Any], state: Any, action: Any) -> None:
@@ -124,6 +133,8 @@ def _check_action(engine: Engine[Any, Any], state: Any, action: Any) -> None:
     }
     touched = engine.touches(state, action)
     assert changed <= touched, f"{text} changes {sorted(changed - touched)} without touching them"
+    on_touched = {s: after_layout[s] for s in touched if s in after_layout}
+    assert dict(engine.layout_on(after, touched)) == on_touched, f"after {text}"
     if not changed and engine.actor(state) is not CHANCE:
         # no board can show it: the controller plays it only when a person tells it
         assert engine.told(state, action), f"{text} changes nothing on the board and is not told"
@@ -212,3 +223,36 @@ def test_random_playouts_keep_the_contract(game: str, options: dict[str, Any], s
     # the record replays exactly, chance outcomes included
     again = Match.from_moves(create(game, engine.options_json()), match.moves_text())
     assert again.states == match.states
+
+
+#: Linie 1 on the 4 x 4 test board of its trip records: streetcars drive within a few
+#: dozen actions, so random games reach them on cells and in terminals
+LINIE1_SMALL = json.loads(
+    (
+        Path(__file__).parent / "records" / "linie1" / "trip_die_number_drives_that_many_cells.json"
+    ).read_text()
+)["options"]
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [*((game, {}) for game in GAMES), ("linie1", LINIE1_SMALL)],
+    ids=[*GAMES, "linie1-small"],
+)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_the_layout_on_some_sites_is_the_whole_layout_there(
+    game: str, options: dict[str, Any], seed: int
+) -> None:
+    engine = create(game, options)
+    rng = random.Random(seed)
+    sites = engine.sites()
+    state = engine.initial()
+    for _ in range(600):
+        layout = engine.layout(state)
+        for asked in (rng.sample(sites, rng.randint(1, 8)), list(layout), sites):
+            expected = {s: layout[s] for s in asked if s in layout}
+            assert dict(engine.layout_on(state, asked)) == expected
+        if engine.outcome(state).over:
+            break
+        state = engine.apply(state, _pick(engine, state, rng))

@@ -70,7 +70,10 @@ class _Card:
             raise StoreError("cannot write to games.db: database or disk is full")
         self.moves.append(move)
 
-    def undo(self, steps: int) -> None:
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None:
+        pass
+
+    def undo(self, steps: int, amended: bool = False) -> None:
         pass
 
     def finish(self, result: object) -> None:

@@ -72,3 +72,39 @@ def test_a_tile_with_things_on_it_keeps_its_english_name_until_shown() -> None:
         "curve tile 2N with stop sign and streetcar of line 1 (red)"
     )
     assert spec.named("no such piece") == "no such piece"
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("de", "Nimm die Straßenbahnen der Linien 1 (rot), 2 (gelb) und 3 (grün) von t1a"),
+        ("fr", "Retirez les tramways des lignes 1 (rouge), 2 (jaune) et 3 (verte) de t1a"),
+        ("en", "Take the streetcars of lines 1 (red), 2 (yellow) and 3 (green) off t1a"),
+    ],
+)
+def test_the_voice_has_a_sentence_for_three_streetcars_together(code: str, said: str) -> None:
+    """Three streetcars on one site were read as a quoted label („…“): they have a
+    sentence of their own, each line named in the list."""
+    spec = create("linie1", {"players": 3}).board()
+    status = {"game": "linie1", "options": {"players": 3}, "phase": "awaiting_move", "moves": []}
+    board = Board(("player 1", "player 2", "player 3"), _Names(spec), {"t1a": "car1+car2+car3"})
+    heard, _ = listen(None, status, board)
+    _, notices = listen(heard, {**status, "phase": "wrong_board", "offending": ["t1a"]}, board)
+    [phrase] = [n.phrase for n in notices if n.phrase is not None]
+    with language(code):
+        assert phrase.text() == said
+
+
+def test_three_streetcars_together_are_put_back_with_a_sentence_of_their_own() -> None:
+    from boardctl.sound import phrases
+
+    stack = create("linie1", {"players": 3}).board().piece("car1+car2+car3")
+    assert stack is not None
+    with language("de"):
+        assert phrases.put_back(stack.name, "t1a") == (
+            "Stelle die Straßenbahnen der Linien 1 (rot), 2 (gelb) und 3 (grün) zurück auf t1a"
+        )
+    with language("fr"):
+        assert phrases.put_back(stack.name, "t1a") == (
+            "Remettez les tramways des lignes 1 (rouge), 2 (jaune) et 3 (verte) sur t1a"
+        )

@@ -336,6 +336,16 @@ def test_two_streetcars_in_one_place_are_both_drawn() -> None:
     # a position in a terminal is TERMINAL_AT + 2 * its index (+ the way out); on a cell, cell * 4
     both = dataclasses.replace(state, cars=(TERMINAL_AT + 2 * terminal.index,) * 2)
     assert f"streetcars of players 1 and 2 in {terminal.name}" in engine.render(both)
+    from boardctl.i18n import language, translate
+
+    with language("de"):
+        german = translate(engine.render(both))
+    assert f"Straßenbahnen der Spieler 1 und 2 in {terminal.name}" in german
+    assert "Spieler 1: Hand 1x3 2x2" in german and "Spieler 1 ist dran: " in german
+    with language("fr"):
+        french = translate(engine.render(both))
+    assert f"tramways des joueurs 1 et 2 au terminus {terminal.name}" in french
+    assert "pioche : 101 tuiles · * panneau d'arrêt, [X] bâtiment" in french
     cell = engine.geo.track_cells[0]
     tiles = list(state.tiles)
     tiles[cell] = next(iter(engine.geo.code_names))

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from controller_support import Table, profile_for
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardctl.controller.machine import Controller, Timing
+from boardctl.controller.phases import SOURCES, TRANSITIONS, build_machine, observes
 from boardctl.controller.view import Phase
 from boardctl.engines import create
 from boardctl.sensing import ButtonPress, LinkDown, LinkUp, SensorSnapshot
@@ -201,3 +205,44 @@ def test_on_a_board_without_gates_the_last_move_lights_the_track_pushed() -> Non
     table.settle()
     assert c.match.moves_text() == ["W1"]
     assert c.view().last_move == {"W1", "a1"}
+
+
+class _Answers:
+    """A model whose conditions answer as told, for the bare phase machine."""
+
+    def __init__(self, phase: Phase, answers: dict[str, bool]) -> None:
+        self.answers = answers
+        self.moved_to: Phase | None = None
+        build_machine(self, phase)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _CONDITIONS:
+            return lambda *_: self.answers[name]
+        if name in ("entered", "start_next_game"):
+            return lambda *_: setattr(self, "moved_to", self.state)
+        raise AttributeError(name)
+
+
+#: the conditions of the phase machine's ``observe`` transitions
+_CONDITIONS = sorted(
+    {
+        c
+        for t in TRANSITIONS
+        if t["trigger"] == "observe"
+        for c in ([t["conditions"]] if isinstance(t["conditions"], str) else t["conditions"])
+    }
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    phase=st.sampled_from(sorted(SOURCES["observe"], key=lambda p: p.value)),
+    answers=st.fixed_dictionaries({c: st.booleans() for c in _CONDITIONS}),
+)
+def test_observe_is_skipped_exactly_when_the_machine_would_stay_in_its_phase(
+    phase: Phase, answers: dict[str, bool]
+) -> None:
+    model = _Answers(phase, answers)
+    skipped = not observes(model)
+    model.trigger("observe")
+    assert skipped == (model.moved_to is None)

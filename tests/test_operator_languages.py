@@ -103,3 +103,207 @@ def test_the_speakers_faults_in_the_operators_language(code: str, note: str, fau
         lines = _table({**sound, "note": why, "fault": said(failed.value)}, check=False)
     assert lines[-2].strip().startswith(fault)
     assert lines[-1].strip() == note
+
+
+#: faults of every kind the configuration checks, each as a file's lines (or --set
+#: flags), with the line the fault is on and what it says in German and in French
+FAULTS = [
+    (
+        ["--set", "controller"],
+        None,
+        "--set 'controller': schreibe Abschnitt.Schlüssel=Wert, z. B. --set "
+        "controller.settle_ms=200",
+        "--set 'controller' : écrivez section.clé=valeur, p. ex. --set controller.settle_ms=200",
+    ),
+    (
+        '[leds]\npalette = ["#e69f00", "orange"]\n',
+        2,
+        "[leds] palette: Farbe 2 'orange' muss als #rrggbb geschrieben werden",
+        "[leds] palette : la couleur 2 'orange' doit s'écrire #rrggbb",
+    ),
+    (
+        ["--set", 'leds.palette=["#e69f00", "#ff00ff"]'],
+        None,
+        "--set: [leds] palette: Farbe 2: #ff00ff sieht aus wie das Magenta, in dem Fehler "
+        "blinken; wähle eine andere für diesen Spieler",
+        "--set: [leds] palette : couleur 2 : #ff00ff ressemble au magenta dans lequel "
+        "clignotent les erreurs ; choisissez-en une autre pour ce joueur",
+    ),
+    (
+        '[control]\nmode = "0666"\n',
+        2,
+        "[control] mode: mit '0666' kann jeder Benutzer dieses Rechners das Brett steuern; "
+        'nimm "0600"',
+        "[control] mode : '0666' permet à tout utilisateur de cette machine de commander le "
+        'plateau ; utilisez "0600"',
+    ),
+    (
+        '[web]\nlisten = "0.0.0.0:8080"\n',
+        2,
+        "[web] listen = '0.0.0.0:8080' öffnet die Seiten für das Netz: setze password_hash",
+        "[web] listen = '0.0.0.0:8080' ouvre les pages au réseau : définissez password_hash",
+    ),
+    (
+        '[schedule]\nhours = "mon-fri 10:00-18:00; sam 09:00-12:00"\n',
+        2,
+        "[schedule] hours: 'sam 09:00-12:00': 'sam' ist kein Tag; schreibe mon, tue",
+        "[schedule] hours : 'sam 09:00-12:00' : 'sam' n'est pas un jour ; écrivez mon, tue",
+    ),
+    (
+        '[mqtt]\nbroker = "http://hub:1883"\n',
+        2,
+        "[mqtt] broker: 'http://hub:1883' ist keine Broker-Adresse: sie beginnt mit mqtt://",
+        "[mqtt] broker : 'http://hub:1883' n'est pas l'adresse d'un broker : elle commence par",
+    ),
+    (
+        '[sound]\nquiet = "22:00"\n',
+        2,
+        "[sound] quiet: '22:00': schreibe die Uhrzeiten als Öffnung-Schluss, z. B. "
+        '10:00-18:00; z. B. "22:00-08:00", oder "" für nie still',
+        "[sound] quiet : '22:00' : écrivez les heures comme ouverture-fermeture, p. ex. "
+        '10:00-18:00 ; p. ex. "22:00-08:00", ou "" pour jamais silencieux',
+    ),
+    (
+        '[sound]\ndevice = "my speaker"\n',
+        2,
+        "[sound] device: 'my speaker' ist kein ALSA-Gerätename",
+        "[sound] device : 'my speaker' n'est pas un nom de périphérique ALSA",
+    ),
+    (
+        '[board]\nprofile = "shiftago-wood"\n',
+        2,
+        "[board] profile: 'shiftago-wood': dieses Profil gibt es nicht; mitgeliefert sind ",
+        "[board] profile : 'shiftago-wood' : ce profil n'existe pas ; ceux fournis sont ",
+    ),
+    (
+        '[board]\nprofile = "shiftago-colour"\ngame = "duploline"\n',
+        3,
+        "[board] game: dieses Brett (",
+        "[board] game : ce plateau (",
+    ),
+    (
+        "[board]\nprofile = 'bad.toml'\n",
+        None,
+        "bad.toml: 1 Fehler im Brettprofil",
+        "bad.toml : 1 problème dans le profil du plateau",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lines", "line", "german", "french"), FAULTS)
+def test_every_configuration_fault_in_german_and_french(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lines: str | list[str],
+    line: int | None,
+    german: str,
+    french: str,
+) -> None:
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.toml").write_text("[board\n")  # a board profile that is not TOML
+    conf = tmp_path / "boardctl.toml"
+    if isinstance(lines, list):
+        argv = ["config", "show", *lines]
+        where = ""
+    else:
+        conf.write_text(lines)
+        argv = ["config", "show", "--config", str(conf)]
+        where = f"{conf}:{line}: " if line else ""
+    for lang, words in (("de_DE.UTF-8", german), ("fr_FR.UTF-8", french)):
+        _terminal(monkeypatch, lang)
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("boardctl: "), err
+        assert f"{where}{words}" in err, err
+
+
+def test_the_web_pages_addresses_and_password_in_german_and_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
+    _terminal(monkeypatch, "de_DE.UTF-8")
+    assert main(["web", "address", "--listen", "127.0.0.1:8080"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # the pages as the pages name themselves in German, their addresses in one column
+    assert lines[:3] == [
+        "Brett live   http://127.0.0.1:8080/",
+        "Punktetafel  http://127.0.0.1:8080/score",
+        "Betreuung    http://127.0.0.1:8080/operator",
+    ]
+    assert lines[3].startswith("(nur dieser Rechner: Telefone erreichen ihn nicht")
+    _terminal(monkeypatch, "fr_FR.UTF-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    assert main(["web", "password", "--stdin"]) == 2
+    assert capsys.readouterr().err == (
+        "boardctl: utilisez un mot de passe de 8 caractères ou plus\n"
+    )
+
+
+def test_the_service_install_says_what_comes_next_in_german(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
+    _terminal(monkeypatch, "de_DE.UTF-8")
+    root = tmp_path / "root"
+    assert main(["service", "install", "--root", str(root), "--boardctl", "/usr/bin/boardctl"]) == 0
+    out = capsys.readouterr().out
+    assert "\ndanach, als root:\n" in out
+    assert "# legt den Benutzer boardctl und seine Gruppen an\n" in out
+    assert out.endswith("dann verfolge ihn mit: journalctl -u boardctl -f\n")
+    assert f"{root}/etc/systemd/system/boardctl.service geschrieben\n" in out
+
+
+RECORD = (
+    Path(__file__).parent / "records" / "shiftago" / "expert_2p_out_of_marbles_most_points.json"
+)
+
+
+def test_a_game_records_replay_in_german_and_french(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _terminal(monkeypatch, "de_DE.UTF-8")
+    assert main(["rules", "replay", str(RECORD)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "shiftago: 54 Züge ausgeführt",
+        "gewonnen von Rot (Spieler 2) (Blau hat keine Kugeln mehr: Rot hat die meisten Punkte (4))",
+        "Punkte: Blau 2, Rot 4",
+    ]
+    assert main(["rules", "show", str(RECORD), "--at", "999"]) == 2
+    assert capsys.readouterr().err == (
+        f"boardctl: {RECORD}: --at 999 liegt außerhalb: die Aufzeichnung hat 54 Züge\n"
+    )
+    _terminal(monkeypatch, "fr_FR.UTF-8")
+    assert main(["rules", "moves", str(RECORD)]) == 0
+    assert capsys.readouterr().err == "aucune action permise : la partie est finie\n"
+    assert main(["rules", "show", str(RECORD), "--at", "1"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "shiftago : 1 coup appliqué\n"
+        "à rouge (joueur 2) de jouer : insert\n"
+        "points : bleu 0, rouge 0\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "german"),
+    [
+        (["sound", "--volume", "loud"], "--volume 'loud': gib eine ganze Zahl von 0 bis 100 an"),
+        (["brightness", "bright"], "Helligkeit 'bright': gib eine Zahl von 0 bis 1 an, z. B. 0.3"),
+        (["new", "shiftago", "players"], "die Option 'players' muss als SCHLÜSSEL=WERT"),
+    ],
+)
+def test_a_value_written_wrong_on_the_command_line_in_german(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    german: str,
+) -> None:
+    """Refused before anything is sent to the board (no daemon runs here)."""
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
+    _terminal(monkeypatch, "de_DE.UTF-8")
+    assert main([*argv, "--socket", str(tmp_path / "none.sock")]) == 2
+    assert capsys.readouterr().err.startswith(f"boardctl: {german}")

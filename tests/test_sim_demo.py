@@ -10,7 +10,8 @@ from boardctl.sim.console import run_demo
 from boardctl.sim.demo import demo_games, script
 from boardctl.sim.session import Simulation
 
-FAST = ["controller.grace_ms=300", "controller.settle_ms=80"]
+#: no amend window: the demo's hands then go on as soon as an action is recorded
+FAST = ["controller.grace_ms=300", "controller.settle_ms=80", "controller.amend_ms=0"]
 
 
 @pytest.mark.parametrize("game", demo_games())

@@ -191,7 +191,7 @@ def test_at_80_columns_the_notes_under_the_board_wrap_and_give_way_whole() -> No
     status.update(to_move=0, expects="opening")
     wide = compose(status, None, Layout(profile)).splitlines()
     notes = [line.strip() for line in wide if line.strip().startswith(("in hand:", "key:"))]
-    assert len(notes) == 2 and notes[0].endswith("black 18 discs 18 rings"), notes
+    assert len(notes) == 2 and notes[0].endswith("black: discs 18, rings 18"), notes
     narrow = compose(status, None, Layout(profile, width=80))
     # nothing is cut: the same words in the same order, only the rows differ
     assert narrow.split() == compose(status, None, Layout(profile)).split()

@@ -138,6 +138,17 @@ def test_an_action_written_wrong_is_refused_in_the_terminals_language(
         assert main(["play", "Q9", "--socket", str(sock)]) != 0
         said = capsys.readouterr()
         assert "'Q9' n'est pas une action de Shiftago : écrivez un couloir" in said.err + said.out
+        # a line written with one end twice, in French and then in German
+        assert main(["play", "x:a1-a1", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert (
+            "'x:a1-a1' : un alignement a besoin de deux cases d'extrémité différentes"
+            in said.err + said.out
+        )
+        monkeypatch.setenv("LANG", "de_DE.UTF-8")
+        assert main(["play", "x:a1-a1", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert "'x:a1-a1': eine Reihe braucht zwei verschiedene Endfelder" in said.err + said.out
 
 
 @pytest.mark.parametrize("command", [["brightness"], ["schedule"], ["sound"]])
@@ -157,3 +168,39 @@ def test_the_operators_settings_answer_a_german_terminal(
         said = capsys.readouterr()
         assert code == 0, said.err
         assert "language" not in said.err
+
+
+def test_seats_written_wrong_are_refused_in_the_terminals_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    with _wrong_board(tmp_path) as sock:
+        monkeypatch.setenv("LANG", "de_DE.UTF-8")
+        assert main(["new", "shiftago", "seats=hands,computer:9", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert (
+            "Platz 'computer:9': die Stufe des Computers ist eine Zahl von 1 bis 5, "
+            "z. B. computer:3" in said.err + said.out
+        )
+        monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+        assert main(["new", "shiftago", "seats=hands,hands,hands", "--socket", str(sock)]) != 0
+        said = capsys.readouterr()
+        assert (
+            "les places 'hands,hands,hands' nomment 3 places, et cette partie de shiftago "
+            "a 2 joueurs : nommez une place par joueur" in said.err + said.out
+        )
+
+
+def test_the_simulators_seats_written_wrong_are_refused_in_the_terminals_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert main(["sim", "shiftago", "--seats", "robot"]) != 0
+    said = capsys.readouterr()
+    assert (
+        "--seats robot: Platz 'robot': ein Platz wird von Händen gespielt, vom Computer auf "
+        "einer Stufe oder an einem anderen Brett" in said.err + said.out
+    )

@@ -89,3 +89,22 @@ def test_finished_games_export_as_game_records(tmp_path: Path) -> None:
         assert [g["status"] for g in store.games()] == ["finished"]
         table.controller.new(None, {"players": 3}, table.now)
         assert [g["status"] for g in store.games()] == ["playing", "finished"]
+
+
+def test_another_move_asked_for_counts_until_the_next_action_or_an_undo(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.db") as store:
+        store.begin("duploline", {})
+        store.record("D+d4")
+        store.asked(1, ("R+d5",))
+        assert store.resume_plans() == {1: ("R+d5",)}
+    with Store(tmp_path / "g.db") as store:
+        assert store.resume_plans() == {1: ("R+d5",)}, "kept across a restart"
+        store.record("R+c3", excluded=("R+d5",))
+        store.record("D+e5")
+        assert store.resume_plans() == store.plans() == {1: ("R+d5",)}
+        store.asked(3, ("D+a1",))
+        store.undo(1)
+        assert store.resume_plans() == {1: ("R+d5",)}, "an undo drops it"
+        store.asked(2, ("D+e6",))
+        store.record("D+f5")
+        assert 2 not in store.resume_plans(), "the action made since keeps its own"

@@ -202,6 +202,29 @@ def test_every_piece_a_page_draws_is_declared_as_it_looks(game: str) -> None:
         assert p["look"]["colour"] == board["players"][p["owner"]]["colour"]
 
 
+@pytest.mark.parametrize("name", ["shiftago-colour", "duploline", "beeline", "linie1"])
+def test_the_pages_light_each_site_in_the_colour_of_its_first_led(name: str) -> None:
+    import random
+
+    from boardctl.controller.frame import Frame
+    from boardctl.web.publish import lights
+    from hardware.profiles import load_profile
+
+    profile = load_profile(name)
+    rng = random.Random(name)
+    count = profile.leds.count
+    frame = Frame(bytes(rng.randrange(256) for _ in range(3 * count)))
+    lit = lights(profile, frame)
+    sites = [s for s in profile.sites if s.leds]
+    assert len(lit) == len(sites)
+    for site in sites:
+        r, g, b = frame[site.leds[0]]
+        assert lit[site.name] == f"#{r:02x}{g:02x}{b:02x}"
+    # a frame shorter than the chain (a strip cut short) lights the sites it reaches
+    short = Frame(frame.data[: 3 * (count // 2)])
+    assert lights(profile, short) == {s.name: lit[s.name] for s in sites if s.leds[0] < count // 2}
+
+
 def test_a_linie1_tile_shows_the_rails_it_has_turned_as_it_lies() -> None:
     from boardctl.engines import create
 
@@ -224,3 +247,30 @@ def test_a_private_links_code_is_drawn_only_for_a_plain_host() -> None:
         assert link_address(bad, "/player/abc") is None, bad
     image = qr_image("http://192.168.1.20:8080/player/abc")
     assert image.startswith("data:image/svg+xml") and len(image) < 20_000
+
+
+def test_the_pages_pieces_follow_the_game_through_a_move_and_its_undo() -> None:
+    from controller_support import Table, profile_for
+
+    from boardctl.controller.machine import Controller
+    from boardctl.controller.scenes import Palette, render
+    from boardctl.engines import create
+
+    engine = create("shiftago")
+    table = Table(Controller(profile_for(engine)))
+    c = table.controller
+    publisher = Publisher(c.profile)
+
+    def published() -> dict[str, str]:
+        view = c.view()
+        publisher(c, view, render(view, c.profile, Palette(), table.now))
+        return publisher.get("state")["layout"]
+
+    assert published() == {}
+    table.hands("insert W3", "p0")
+    assert published() == dict(c.engine.layout(c.match.state)) == {"a3": "p0"}
+    table.hands("lift a3")  # under way to a takeback: the pieces are still the game's
+    assert published() == {"a3": "p0"}
+    c.undo(table.now)
+    assert c.match.moves_text() == []
+    assert published() == {}

@@ -136,7 +136,11 @@ def test_a_visitor_picks_french_and_every_page_keeps_it(sim: Simulation, browser
     page.wait_for_selector("#option-players", timeout=WAIT, state="attached")
     assert page.locator('label[for="option-players"]').inner_text() == "Joueurs"
     assert page.locator('label[for="option-variant"]').inner_text() == "Variante"
-    assert "le plateau parle English" in page.locator("#version").inner_text()
+    # the version line is filled once the board's answer arrives: wait for it
+    page.wait_for_function(
+        "document.getElementById('version').textContent.includes('le plateau parle English')",
+        timeout=WAIT,
+    )
     assert page.locator("button#new").inner_text() == "Nouvelle partie"
     assert not page.errors, page.errors
 

@@ -21,16 +21,15 @@ COLOUR, PRESENCE, DUPLO = "shiftago-colour", "shiftago-presence", "duploline"
 SHIFTAGO = (COLOUR, PRESENCE)
 EXPRESS = {"players": 2, "variant": "express"}
 
-#: the misreads known today, by cause (the xfail reasons)
-CAUSE_BIDI_TWO = (
-    "two sticks of two turns laid before the board settles between them are not read as "
-    "the two actions: the board is flagged wrong and nothing more is recorded"
-)
-#: misreads known at settle times shorter than the daemon's (the xfail_settle causes)
+#: misreads known at short settle times with no amend window (the xfail_settle causes)
 CAUSE_SLIDE = (
     "a board still for the settle time is read whatever it shows: a disc resting on a legal "
     "cell that long before it is slid on to its cell is recorded where it rested, and the "
     "board is then wrong"
+)
+CAUSE_LIFTED = (
+    "a board still for the settle time is read whatever it shows: a disc set down and "
+    "lifted again after that long is recorded, and its lifting is a takeback offered"
 )
 CAUSE_SLEEVE = (
     "a board still for the settle time is read whatever it shows: a sleeve read as the "
@@ -140,6 +139,26 @@ def sleeve(profile: str) -> Iterator[Hands]:
     h.expected_failure_at_settle(0.1 if profile == PRESENCE else 0.11, CAUSE_SLEEVE)
     h.act("Nf")
     settled(h, 1.0)
+    yield h
+    h = Hands(
+        "sleeve-then-a-push", profile,
+        "a sleeve passes over the empty edge cell a3, read as the mover's marble for 110 ms, "
+        "as its player pushes a marble in at f7 (its gate 40 ms after a3 is first read): W3 "
+        "is shown once a3 has been still 60 ms, then amended to Nf as the sleeve passes; no "
+        "takeback offered, no wrong board",
+        options=EXPRESS, start=GAME[:6],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.read("a3", h.value("a3", f"p{h.match.to_move()}"))
+    h.wait(0.04)
+    h.act("Nf")  # the marble lands on f7 0.06 s after its gate
+    assert h.t < 1.11, h.t
+    h.t = 1.11
+    h.read("a3", 0)
+    h.wait(0.19)
+    h.check(["awaiting_move", "choosing"], moves=7, red=[], amber=[])
+    settled(h, 1.0)
+    h.expected_failure_at_settle(0.1, CAUSE_SLEEVE)
     yield h
 
 
@@ -507,6 +526,23 @@ def duplo(profile: str) -> Iterator[Hands]:
     h.act("R+b5")
     settled(h, 0.8)
     yield h
+    h = Hands(
+        "disc-set-and-lifted-at-once", profile,
+        "white's disc set down on a2 and lifted 90 ms later (the player changed their mind): "
+        "shown for a moment and withdrawn with no takeback offered; then set on b3",
+        options={}, start=DUPLO_GAME[:3],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.put("a2", "white-disc")
+    h.lift("a2", after=0.09)
+    h.wait(0.21)
+    h.check(["awaiting_move", "choosing"], moves=3, red=[], amber=[])
+    h.expected_failure_at_settle(0.09, CAUSE_LIFTED)
+    h.act("D+b3")
+    settled(h, 0.8)
+    h.act("R+b5")
+    settled(h, 0.8)
+    yield h
     mid = DUPLO_GAME[:6]  # black to act: a disc next (Da4-a3)
     h = Hands(
         "out-of-turn", profile,
@@ -662,7 +698,19 @@ def bidiline(profile: str) -> Iterator[Hands]:
     h.act(BIDI_GAME[5], pace=0.05)
     settled(h, 1.0)
     play(h, BIDI_GAME[6:8], 1.0)
-    h.expected_failure(CAUSE_BIDI_TWO)
+    yield h
+    h = Hands(
+        "two-sticks-together", profile,
+        "both ends extended together, the second stick 30 ms after the first (d3-c3 then "
+        "f5-f4): both recorded, in the order laid",
+        options={}, start=BIDI_GAME[:4],
+    )  # fmt: skip
+    h.wait(1.0)
+    h.act(BIDI_GAME[4], pace=0.05)
+    h.wait(0.03)
+    h.act(BIDI_GAME[5], pace=0.05)
+    settled(h, 1.0)
+    play(h, BIDI_GAME[6:8], 1.0)
     yield h
     h = Hands(
         "takeback-held", profile,

@@ -383,8 +383,9 @@ class Hands:
         self.xfail = cause
 
     def expected_failure_at_settle(self, up_to: float, cause: str) -> None:
-        """The trace is read right at the daemon's settle time, but misread
-        when the board is accepted after ``up_to`` seconds still or fewer."""
+        """The trace is read right with the daemon's settle time and amend
+        window, but misread when the board is accepted after ``up_to`` seconds
+        still or fewer with no amend window."""
         self.xfail_settle = {"up_to": up_to, "cause": cause}
 
     # -- the file
@@ -552,6 +553,8 @@ class Log:
         self.telling = False
         #: when each action was recorded, and whether it was told
         self.recorded_at: list[tuple[float, bool]] = []
+        #: the actions amended (:mod:`boardctl.controller.amending`), each time
+        self.amended: list[list[str]] = []
 
     def begin(
         self, game: str, options: Mapping[str, Any], seed: int | None = None, seats: Any = None
@@ -563,9 +566,19 @@ class Log:
         self.moves.append(move)
         self.recorded_at.append((self._clock(), self.telling))
 
-    def undo(self, steps: int) -> None:
-        self.history.append(f"undo {steps}")
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None:
+        pass
+
+    def undo(self, steps: int, amended: bool = False) -> None:
         del self.moves[len(self.moves) - steps :]
+        if amended:
+            # the hand went on before they were final: what it finished is
+            # the record; the players saw the amended actions for a moment
+            self.amended.append(self.history[len(self.history) - steps :])
+            del self.history[len(self.history) - steps :]
+            del self.recorded_at[len(self.recorded_at) - steps :]
+        else:
+            self.history.append(f"undo {steps}")
 
     def finish(self, result: Mapping[str, Any]) -> None:
         pass
@@ -592,6 +605,8 @@ class Outcome:
     #: before it (the hand letting go; on a GPIO board, the debounce time
     #: before) to its record (the loop's work not counted)
     felt: list[float] = field(default_factory=list)
+    #: the actions recorded and then amended by the hand going on, each time
+    amended: list[list[str]] = field(default_factory=list)
 
 
 def _event(profile: BoardProfile, step: Mapping[str, Any]) -> list[SensorEvent]:
@@ -617,16 +632,22 @@ def lit(profile: BoardProfile, frames: Sequence[Frame], colour: tuple[int, int, 
 
 
 def run(
-    data: Mapping[str, Any], *, settle: float | None = None, settle_gated: float | None = None
+    data: Mapping[str, Any],
+    *,
+    settle: float | None = None,
+    settle_gated: float | None = None,
+    amend: float | None = None,
 ) -> Outcome:
     """Play a trace through the controller's loop on a fake clock, with the
-    daemon's settle times or these."""
+    daemon's settle times and amend window or these."""
     profile = load_profile(data["profile"])
     timing = Timing(**data.get("timing", {}))
     if settle is not None:
         timing = dataclasses.replace(timing, settle=settle)
     if settle_gated is not None:
         timing = dataclasses.replace(timing, settle_gated=settle_gated)
+    if amend is not None:
+        timing = dataclasses.replace(timing, amend=amend)
     clock = Clock()
     log = Log(clock)
     start = list(data.get("start", []))
@@ -648,7 +669,7 @@ def run(
     steps = sorted(data["steps"], key=lambda s: s["t"])
     checks = sorted(data.get("expect", {}).get("checks", []), key=lambda c: c["t"])
     end = float(data.get("end", max([s["t"] for s in steps] + [c["t"] for c in checks]) + 1))
-    out = Outcome(log.history, log.moves, 0)
+    out = Outcome(log.history, log.moves, 0, amended=log.amended)
     last = [controller.state]
     #: when a cell's reading changed or a gate broke
     readings: list[float] = []
@@ -777,12 +798,18 @@ def misreads(data: Mapping[str, Any], outcome: Outcome) -> Misreads:
     )
 
 
-def known_misread(data: Mapping[str, Any], settle: float | None = None) -> bool:
-    """Whether the trace is a known misread at ``settle`` (None: the daemon's)."""
+def known_misread(data: Mapping[str, Any], settle: float | None = None, amend: float = 0.0) -> bool:
+    """Whether the trace is a known misread at ``settle`` (None: the daemon's)
+    with an amend window of ``amend`` (none when no longer than ``settle``)."""
     if data.get("xfail"):
         return True
     short = data.get("xfail_settle")
-    return bool(short) and settle is not None and settle <= float(short["up_to"]) + 1e-9
+    return (
+        bool(short)
+        and settle is not None
+        and settle <= float(short["up_to"]) + 1e-9
+        and amend <= settle
+    )
 
 
 def verdict(data: Mapping[str, Any], outcome: Outcome) -> list[str]:

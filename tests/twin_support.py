@@ -45,8 +45,17 @@ from hardware.gpio_sensing import Sim74HC165Chain, open_sensor_source
 from hardware.leds import LedStrip, SimStrip, create_strip
 
 #: short times so that whole games fit in a test run; the rules are the same
+#: no amend window: the rigs' hands go on as soon as the LEDs show an action
+#: (a lift right after a move is its takeback, as a player's who waited;
+#: amending is tested on the fake clock: test_amending.py and the traces)
 TIMING = Timing(
-    settle=0.1, grace=0.4, takeback_hold=0.6, clear_hold=0.4, pulse_memory=5.0, attract_after=0
+    settle=0.1,
+    grace=0.4,
+    takeback_hold=0.6,
+    clear_hold=0.4,
+    pulse_memory=5.0,
+    attract_after=0,
+    amend=0.0,
 )
 DEADLINE = 10.0
 

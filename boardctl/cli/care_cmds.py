@@ -9,49 +9,73 @@ import argparse
 import json
 from typing import Any
 
+from boardctl.message import M_
+
 
 def register(subparsers: Any) -> None:
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
         p.add_argument(
             "--socket",
-            help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
+            help=M_("control socket (default: [control] socket of /etc/boardctl/boardctl.toml)"),
         )
-        p.add_argument("--json", action="store_true", help="print the raw JSON answer")
+        p.add_argument("--json", action="store_true", help=M_("print the raw JSON answer"))
         return p
 
-    p = add("brightness", "show or set the LEDs' brightness (kept across restarts)")
+    p = add("brightness", M_("show or set the LEDs' brightness (kept across restarts)"))
     p.add_argument(
         "value",
         nargs="?",
-        help="0 to 1 (0.3 is 30 %%), or 'default' for the configuration's [leds] brightness",
+        help=M_("0 to 1 (0.3 is 30 %%), or 'default' for the configuration's [leds] brightness"),
     )
     p.set_defaults(handler=_brightness)
-    p = add("schedule", "show or set the opening hours (kept across restarts)")
+    p = add("schedule", M_("show or set the opening hours (kept across restarts)"))
     p.add_argument(
         "hours",
         nargs="?",
-        help="e.g. 'mon-fri 10:00-18:00; sat,sun 09:00-20:00'; 'always' for always open; "
-        "'default' for the configuration's [schedule] hours",
+        help=M_(
+            "e.g. 'mon-fri 10:00-18:00; sat,sun 09:00-20:00'; 'always' for always open; "
+            "'default' for the configuration's [schedule] hours"
+        ),
     )
     p.set_defaults(handler=_schedule)
 
 
 def _settings(args: argparse.Namespace, body: dict[str, Any]) -> int:
-    from boardctl.cli.control_cmds import _send
+    from boardctl import i18n
+    from boardctl.cli.control_cmds import _board_language, _send
 
     reply = _send(args, {"cmd": "settings", **body})
     settings = reply["settings"]
     if args.json:
         print(json.dumps(settings, indent=2))
         return 0
-    hours = settings["hours"] or "always open"
-    state = "open" if settings["open"] else "closed: idle boards are dark"
-    print(f"brightness {settings['brightness']:g}")
-    print(f"hours      {hours} ({state})")
-    if not settings["clock_synchronised"]:
-        print("           the clock is not synchronised yet: the board stays lit until it is")
+    # in the operator's language (the terminal's, else the board's), as `boardctl status`
+    with i18n.language(i18n.from_environment() or _board_language()):
+        for line in table(settings):
+            print(line)
     return 0
+
+
+def table(settings: dict[str, Any]) -> list[str]:
+    """The venue's settings as the operator reads them, in the current language: a
+    label, its value, and a note under the setting it is about."""
+    from boardctl.i18n import _
+
+    hours = settings["hours"] or _("always open")
+    state = _("open") if settings["open"] else _("closed: idle boards are dark")
+    rows: list[tuple[str, str, list[str]]] = [
+        (_("brightness"), f"{settings['brightness']:g}", []),
+        (_("hours"), _("{hours} ({state})", hours=hours, state=state), []),
+    ]
+    if not settings["clock_synchronised"]:
+        rows[1][2].append(_("the clock is not synchronised yet: the board stays lit until it is"))
+    width = max(len(label) for label, _value, _notes in rows) + 1
+    lines = []
+    for label, value, notes in rows:
+        lines.append(f"{label:<{width}}{value}")
+        lines += [" " * width + note for note in notes]
+    return lines
 
 
 def _brightness(args: argparse.Namespace) -> int:
@@ -63,9 +87,13 @@ def _brightness(args: argparse.Namespace) -> int:
         value = float(args.value)
     except ValueError:
         from boardctl.errors import ConfigError
+        from boardctl.message import M_
 
         raise ConfigError(
-            f"brightness {args.value!r}: give a number from 0 to 1, e.g. 0.3, or 'default'"
+            M_(
+                "brightness {value}: give a number from 0 to 1, e.g. 0.3, or 'default'",
+                value=repr(args.value),
+            )
         ) from None
     return _settings(args, {"brightness": value})
 
@@ -82,10 +110,18 @@ def backup_or_restore(args: argparse.Namespace) -> int:
     """``boardctl games backup FILE`` / ``boardctl games restore FILE``."""
     from pathlib import Path
 
+    from boardctl import i18n
+    from boardctl.cli.control_cmds import _board_language
     from boardctl.errors import ConfigError
+    from boardctl.message import M_, Mn_
 
     if not args.file:
-        raise ConfigError(f"boardctl games {args.action} FILE: name the file, e.g. games-copy.db")
+        raise ConfigError(
+            M_(
+                "boardctl games {action} FILE: name the file, e.g. games-copy.db",
+                action=args.action,
+            )
+        )
     state_dir = args.state_dir
     if state_dir is None:
         from boardctl import config
@@ -98,16 +134,19 @@ def backup_or_restore(args: argparse.Namespace) -> int:
     target = Path(args.file)
     if args.action == "backup":
         games = backup(database, target)
-        print(f"{_games(games)} copied to {target}")
-        return 0
-    with lock_state_dir(Path(state_dir)):  # refused while boardctl runs on this folder
-        games = restore(target, database)
-    print(
-        f"{_games(games)} restored from {target}; the database they replace is kept as "
-        f"{database}.before-restore"
-    )
+        said = Mn_(
+            "{n} game copied to {file}", "{n} games copied to {file}", games, file=str(target)
+        )
+    else:
+        with lock_state_dir(Path(state_dir)):  # refused while boardctl runs on this folder
+            games = restore(target, database)
+        said = Mn_(
+            "{n} game restored from {file}; the database it replaces is kept as {kept}",
+            "{n} games restored from {file}; the database they replace is kept as {kept}",
+            games,
+            file=str(target),
+            kept=f"{database}.before-restore",
+        )
+    with i18n.language(i18n.from_environment() or _board_language()):
+        print(i18n.translate(said))
     return 0
-
-
-def _games(count: int) -> str:
-    return f"{count} game" if count == 1 else f"{count} games"

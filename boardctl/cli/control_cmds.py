@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from boardctl.message import M_
+
 #: where `boardctl new --help` lists each game's options (built only when asked)
 _GAME_OPTIONS = "(each game's options)"
 
@@ -40,63 +42,72 @@ def register(subparsers: Any) -> None:
         p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text, **more)
         p.add_argument(
             "--socket",
-            help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
+            help=M_("control socket (default: [control] socket of /etc/boardctl/boardctl.toml)"),
         )
-        p.add_argument("--json", action="store_true", help="print the raw JSON answer")
+        p.add_argument("--json", action="store_true", help=M_("print the raw JSON answer"))
         return p
 
-    add("status", "what the board and the game are doing").set_defaults(handler=_status)
-    p = add("new", "start a new game", epilog=_GAME_OPTIONS, formatter_class=_NewHelp)
-    p.add_argument("game", nargs="?", help="the game (default: the board's own)")
+    add("status", M_("what the board and the game are doing")).set_defaults(handler=_status)
+    p = add("new", M_("start a new game"), epilog=_GAME_OPTIONS, formatter_class=_NewHelp)
+    p.add_argument("game", nargs="?", help=M_("the game (default: the board's own)"))
     p.add_argument(
         "options",
         nargs="*",
         metavar="KEY=VALUE",
-        help="game options, e.g. players=4; seats=hands,computer:3 says who plays each seat "
-        "(hands, the computer at a level from 1 to 5, or remote:BOARD: the player at another "
-        "board on the broker)",
+        help=M_(
+            "game options, e.g. players=4; seats=hands,computer:3 says who plays each seat "
+            "(hands, the computer at a level from 1 to 5, or remote:BOARD: the player at another "
+            "board on the broker)"
+        ),
     )
     p.set_defaults(handler=_new)
     add(
         "undo",
-        "take the last action back (with the computer in the game: back to your last turn)",
+        M_("take the last action back (with the computer in the game: back to your last turn)"),
     ).set_defaults(handler=_undo)
-    add("another", "ask the computer for another move than the one it shows").set_defaults(
+    add("another", M_("ask the computer for another move than the one it shows")).set_defaults(
         handler=_another
     )
-    p = add("choose", "pick an option while the board is choosing (see `boardctl status`)")
-    p.add_argument("option", help="the option's text as status lists it, or its number")
+    p = add("choose", M_("pick an option while the board is choosing (see `boardctl status`)"))
+    p.add_argument("option", help=M_("the option's text as status lists it, or its number"))
     p.set_defaults(handler=_choose)
-    p = add("roll", "give chance's outcome (a die thrown by hand), in the game's notation")
-    p.add_argument("action", help="the outcome, e.g. d4")
+    p = add("roll", M_("give chance's outcome (a die thrown by hand), in the game's notation"))
+    p.add_argument("action", help=M_("the outcome, e.g. d4"))
     p.set_defaults(handler=_roll)
     p = add(
         "play",
-        "tell a player's action the board cannot show (a pass, a route card shown), "
-        "in the game's notation; any other legal action is played too and the board must follow",
+        M_(
+            "tell a player's action the board cannot show (a pass, a route card shown), "
+            "in the game's notation; any other legal action is played too and the board must follow"
+        ),
     )
-    p.add_argument("action", help="the action, e.g. pass or start:t2a/B4")
+    p.add_argument("action", help=M_("the action, e.g. pass or start:t2a/B4"))
     p.set_defaults(handler=_play)
     p = add(
         "games",
-        "the games played on this board; `games backup FILE` copies the game database "
-        "(while the board plays), `games restore FILE` puts a copy back (boardctl stopped)",
+        M_(
+            "the games played on this board; `games backup FILE` copies the game database "
+            "(while the board plays), `games restore FILE` puts a copy back (boardctl stopped)"
+        ),
     )
-    p.add_argument("action", nargs="?", choices=("backup", "restore"), help="backup or restore")
-    p.add_argument("file", nargs="?", help="the copy to write or to put back")
+    p.add_argument("action", nargs="?", choices=("backup", "restore"), help=M_("backup or restore"))
+    p.add_argument("file", nargs="?", help=M_("the copy to write or to put back"))
     p.add_argument(
-        "--state-dir", help="the state folder (default: [storage] state_dir of the configuration)"
+        "--state-dir",
+        help=M_("the state folder (default: [storage] state_dir of the configuration)"),
     )
     p.set_defaults(handler=_games)
-    p = add("export", "print a game record (the latest finished game by default)")
-    p.add_argument("id", nargs="?", type=int, help="the game's number from `boardctl games`")
-    p.add_argument("-o", "--output", help="write the record to this file")
+    p = add("export", M_("print a game record (the latest finished game by default)"))
+    p.add_argument("id", nargs="?", type=int, help=M_("the game's number from `boardctl games`"))
+    p.add_argument("-o", "--output", help=M_("write the record to this file"))
     p.set_defaults(handler=_export)
-    p = add("accept", "play the game another board invites this one to (see `boardctl status`)")
-    p.add_argument("board", nargs="?", help="the inviting board's id (needed when several invite)")
+    p = add("accept", M_("play the game another board invites this one to (see `boardctl status`)"))
+    p.add_argument(
+        "board", nargs="?", help=M_("the inviting board's id (needed when several invite)")
+    )
     p.set_defaults(handler=_accept)
-    p = add("decline", "tell another board this one does not play the game it invites to")
-    p.add_argument("board", help="the inviting board's id")
+    p = add("decline", M_("tell another board this one does not play the game it invites to"))
+    p.add_argument("board", help=M_("the inviting board's id"))
     p.set_defaults(handler=_decline)
 
 
@@ -353,7 +364,9 @@ def _new(args: argparse.Namespace) -> int:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
-            raise BadOptions(f"option {item!r} must be written KEY=VALUE, e.g. players=4")
+            raise BadOptions(
+                M_("option {option} must be written KEY=VALUE, e.g. players=4", option=repr(item))
+            )
         if key == "seats":
             seats = value
         else:
@@ -368,37 +381,59 @@ def _new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say(args: argparse.Namespace, reply: dict[str, Any], text: str) -> None:
+    """The JSON answer, or ``text`` (a :class:`~boardctl.message.Message`) in the
+    operator's language (the terminal's, else the board's)."""
+    if args.json:
+        print(json.dumps(reply, indent=2))
+        return
+    from boardctl import i18n
+
+    with i18n.language(i18n.from_environment() or _board_language()):
+        print(i18n.translate(text))
+
+
 def _undo(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "undo"})
-    print(json.dumps(reply, indent=2) if args.json else f"took back {reply['undone']}")
+    _say(args, reply, M_("took back {action}", action=str(reply["undone"])))
     return 0
 
 
 def _another(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "another"})
-    print(
-        json.dumps(reply, indent=2)
-        if args.json
-        else f"the computer thinks again, instead of {reply['instead_of']}"
+    _say(
+        args,
+        reply,
+        M_("the computer thinks again, instead of {moves}", moves=str(reply["instead_of"])),
     )
     return 0
 
 
 def _choose(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "choose", "option": args.option})
-    print(json.dumps(reply, indent=2) if args.json else f"chose {reply['chosen']}")
+    _say(args, reply, M_("chose {option}", option=str(reply["chosen"])))
     return 0
 
 
 def _roll(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "chance", "action": args.action})
-    print(json.dumps(reply, indent=2) if args.json else f"played {reply['played']}")
+    _say(args, reply, M_("played {action}", action=str(reply["played"])))
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "play", "action": args.action})
-    print(json.dumps(reply, indent=2) if args.json else f"played {reply['played']}")
+    _say(args, reply, M_("played {action}", action=str(reply["played"])))
     return 0
 
 
@@ -411,18 +446,36 @@ def _games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reply["games"], indent=2))
         return 0
+    from boardctl import i18n
     from boardctl.sim.screen import game_spec, player_name
 
-    for g in reply["games"]:
-        started = g["started"] or "date unsure"  # before the clock was set
-        moves = f"{g['moves']} move{'' if g['moves'] == 1 else 's'}"
-        line = f"{g['id']:>4}  {g['game']:<10} {g['status']:<9} {started:<20}  {moves}"
+    with i18n.language(i18n.from_environment() or _board_language()):
+        for line in games_lines(reply["games"], game_spec, player_name):
+            print(line)
+    return 0
+
+
+def games_lines(games: list[dict[str, Any]], spec_of: Any, name_of: Any) -> list[str]:
+    """The games played, a line each, in the current language: number, game, how it
+    stands, when it began, its moves and who won."""
+    from boardctl.i18n import _, ngettext, translate
+
+    statuses = {"finished": _("finished"), "abandoned": _("abandoned"), "playing": _("playing")}
+    width = max(len(s) for s in statuses.values())
+    lines = []
+    for g in games:
+        started = g["started"] or _("date unsure")  # before the clock was set
+        moves = ngettext("{n} move", "{n} moves", g["moves"])
+        status = statuses.get(g["status"], g["status"])
+        line = f"{g['id']:>4}  {g['game']:<10} {status:<{width}} {started:<20}  {moves}"
         if g["status"] == "finished":
             winner = g.get("winner")
-            won = "a draw" if winner is None else f"{player_name(game_spec(g), winner)} won"
-            line += f", {won}"
-        print(line)
-    return 0
+            if winner is None:
+                line += _(", a draw")
+            else:
+                line += _(", {player} won", player=translate(name_of(spec_of(g), winner)))
+        lines.append(line)
+    return lines
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -435,7 +488,15 @@ def _export(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            raise RecordError(f"{args.output}: cannot write the record: {exc.strerror}") from exc
+            from boardctl.message import M_
+
+            raise RecordError(
+                M_(
+                    "{file}: cannot write the record: {why}",
+                    file=args.output,
+                    why=str(exc.strerror),
+                )
+            ) from exc
     else:
         sys.stdout.write(text)
     return 0
@@ -451,6 +512,8 @@ def _accept(args: argparse.Namespace) -> int:
 
 
 def _decline(args: argparse.Namespace) -> int:
+    from boardctl.message import M_
+
     reply = _send(args, {"cmd": "decline", "board": args.board})
-    print(json.dumps(reply, indent=2) if args.json else f"declined {reply['declined']}'s game")
+    _say(args, reply, M_("declined the game of {board}", board=str(reply["declined"])))
     return 0

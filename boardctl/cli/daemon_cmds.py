@@ -5,36 +5,38 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from boardctl.message import M_
+
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags every command that reads the configuration takes."""
     parser.add_argument(
         "--config",
         metavar="FILE",
-        help="configuration file (default /etc/boardctl/boardctl.toml, if present)",
+        help=M_("configuration file (default /etc/boardctl/boardctl.toml, if present)"),
     )
     parser.add_argument(
         "--set",
         metavar="SECTION.KEY=VALUE",
         action="append",
         default=[],
-        help="override one key, e.g. --set controller.settle_ms=200 (repeatable)",
+        help=M_("override one key, e.g. --set controller.settle_ms=200 (repeatable)"),
     )
 
 
 def register(sub: Any) -> None:
-    cfg = sub.add_parser("config", help="the daemon's configuration")
-    csub = cfg.add_subparsers(title="config commands", metavar="ACTION", required=True)
-    show = csub.add_parser("show", help="print the configuration in force, as TOML")
+    cfg = sub.add_parser("config", help=M_("the daemon's configuration"))
+    csub = cfg.add_subparsers(title=M_("config commands"), metavar="ACTION", required=True)
+    show = csub.add_parser("show", help=M_("print the configuration in force, as TOML"))
     add_config_arguments(show)
     show.set_defaults(handler=_show)
     register_service(sub)
 
-    run = sub.add_parser("run", help="run the board controller daemon (what systemd starts)")
+    run = sub.add_parser("run", help=M_("run the board controller daemon (what systemd starts)"))
     run.add_argument(
         "--profile",
         metavar="NAME|FILE",
-        help="the board's profile (default: [board] profile of the configuration)",
+        help=M_("the board's profile (default: [board] profile of the configuration)"),
     )
     add_config_arguments(run)
     run.set_defaults(handler=_run)
@@ -54,6 +56,7 @@ def board_profile(cfg: Any) -> Any:
     """The profile that ``[board] profile`` names; one that is not there is an
     error about that key, with its file and line."""
     from boardctl.errors import ConfigError
+    from boardctl.message import M_
     from hardware.errors import ProfileError
     from hardware.profiles import find_profile, load_profile
 
@@ -61,32 +64,41 @@ def board_profile(cfg: Any) -> Any:
         path = find_profile(cfg.board.profile)
     except ProfileError as exc:
         place = cfg.where.get(("board", "profile"), "[board] profile")
-        raise ConfigError(f"{place}: {cfg.board.profile!r}: {exc.problems[0]}") from None
+        raise ConfigError(
+            M_(
+                "{where}: {profile}: {fault}",
+                where=place,
+                profile=repr(cfg.board.profile),
+                fault=exc.problems[0],
+            )
+        ) from None
     return load_profile(path)
 
 
 def register_service(sub: Any) -> None:
-    service = sub.add_parser("service", help="install boardctl as a systemd service")
-    ssub = service.add_subparsers(title="service commands", metavar="ACTION", required=True)
+    service = sub.add_parser("service", help=M_("install boardctl as a systemd service"))
+    ssub = service.add_subparsers(title=M_("service commands"), metavar="ACTION", required=True)
     install = ssub.add_parser(
-        "install", help="write the unit, sysusers and udev files for this installation"
+        "install", help=M_("write the unit, sysusers and udev files for this installation")
     )
     install.add_argument(
         "--root",
         default="/",
         metavar="DIR",
-        help="write below DIR instead of / (for images and packaging)",
+        help=M_("write below DIR instead of / (for images and packaging)"),
     )
     install.add_argument(
         "--boardctl",
         metavar="PATH",
-        help="the boardctl executable the unit runs (default: this installation's)",
+        help=M_("the boardctl executable the unit runs (default: this installation's)"),
     )
     install.add_argument(
         "--config",
         metavar="FILE",
-        help="the configuration whose [web] listen and [mqtt] broker open the network "
-        "(default /etc/boardctl/boardctl.toml)",
+        help=M_(
+            "the configuration whose [web] listen and [mqtt] broker open the network "
+            "(default /etc/boardctl/boardctl.toml)"
+        ),
     )
     install.set_defaults(handler=_install)
 
@@ -110,6 +122,10 @@ def _install(args: argparse.Namespace) -> int:
     exe = str(Path(exe).absolute())
     if not args.boardctl and Path(exe).resolve() == Path(DEFAULT_BOARDCTL).resolve():
         exe = DEFAULT_BOARDCTL  # reached through a link (/usr/bin/boardctl): the link's target
+    from boardctl.cli.parser import operators_words
+    from boardctl.message import M_
+
+    words = operators_words()
     root = Path(args.root)
     config = load(args.config)
     listen = config.web.listen
@@ -118,11 +134,11 @@ def _install(args: argparse.Namespace) -> int:
     dropin = root / WEB_DROPIN.lstrip("/")
     if not listen and dropin.exists():
         dropin.unlink()  # the web pages are off: the network closes again
-        print(f"removed {dropin}: [web] listen is not set")
+        print(words(M_("removed {file}: [web] listen is not set", file=dropin)))
     dropin = root / MQTT_DROPIN.lstrip("/")
     if not broker and dropin.exists():
         dropin.unlink()  # no broker: the network closes again
-        print(f"removed {dropin}: [mqtt] broker is not set")
+        print(words(M_("removed {file}: [mqtt] broker is not set", file=dropin)))
     for unit in unit_files(exe, listen, broker):
         target = root / unit.path.lstrip("/")
         packaged = root / PACKAGED.get(unit.path, "/nonexistent").lstrip("/")
@@ -132,26 +148,38 @@ def _install(args: argparse.Namespace) -> int:
             if in_package:
                 if target.exists():
                     target.unlink()
-                    print(f"removed {target}: the package's {packaged} is the same")
-                print(f"kept {packaged} (the package's)")
+                    print(
+                        words(
+                            M_(
+                                "removed {file}: the package's {packaged} is the same",
+                                file=target,
+                                packaged=packaged,
+                            )
+                        )
+                    )
+                print(words(M_("kept {file} (the package's)", file=packaged)))
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(unit.text)
         except OSError as exc:
             raise ConfigError(
-                f"{target}: cannot write: {exc.strerror or exc}; run as root (sudo) "
-                "or pass --root DIR"
+                M_(
+                    "{file}: cannot write: {why}; run as root (sudo) or pass --root DIR",
+                    file=target,
+                    why=exc.strerror or str(exc),
+                )
             ) from exc
         written.append(target)
     for path in written:
-        print(f"wrote {path}")
-    print(f"the service runs {exe}")
-    print("next, as root:")
-    print("  systemd-sysusers                # create the boardctl user and its groups")
+        print(words(M_("wrote {file}", file=path)))
+    print(words(M_("the service runs {program}", program=exe)))
+    print(words(M_("next, as root:")))
+    users = words(M_("create the boardctl user and its groups"))
+    print(f"  systemd-sysusers                # {users}")
     print("  udevadm control --reload && udevadm trigger")
     print("  systemctl daemon-reload")
     print("  systemctl enable --now boardctl")
-    print("then follow it with: journalctl -u boardctl -f")
+    print(words(M_("then follow it with: journalctl -u boardctl -f")))
     return 0
 
 
@@ -171,8 +199,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return daemon.run()
     except HardwareUnavailable as exc:
+        from boardctl.message import M_, said
+
         raise HardwareUnavailable(
-            f"{exc}; to try boardctl without a board, run `boardctl sim`"
+            M_("{fault}; to try boardctl without a board, run `boardctl sim`", fault=said(exc))
         ) from None
 
 

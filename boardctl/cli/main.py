@@ -26,7 +26,9 @@ from boardctl.cli import (
     sound_cmds,
     web_cmds,
 )
+from boardctl.cli.parser import Parser
 from boardctl.errors import BoardctlError, shorten
+from boardctl.message import M_
 
 #: the modules whose ``register(subparsers)`` adds subcommands
 COMMANDS: tuple[ModuleType, ...] = (
@@ -42,13 +44,13 @@ COMMANDS: tuple[ModuleType, ...] = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="boardctl",
-        description="Sensors, rules and LEDs for a physical line-game board.",
+        description=M_("Sensors, rules and LEDs for a physical line-game board."),
     )
     parser.add_argument("--version", action="version", version=f"boardctl {__version__}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+    parser.add_argument("-v", "--verbose", action="store_true", help=M_("log debug messages"))
+    sub = parser.add_subparsers(dest="command", title=M_("commands"), metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)
     return parser

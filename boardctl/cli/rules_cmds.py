@@ -7,49 +7,58 @@ import json
 import sys
 from typing import Any
 
+from boardctl.cli.parser import operators_words
+from boardctl.message import M_
+
 
 def register(sub: Any) -> None:
-    rules = sub.add_parser("rules", help="replay, draw and inspect game records")
-    rsub = rules.add_subparsers(title="rules commands", metavar="ACTION", required=True)
+    rules = sub.add_parser("rules", help=M_("replay, draw and inspect game records"))
+    rsub = rules.add_subparsers(title=M_("rules commands"), metavar="ACTION", required=True)
 
-    replay = rsub.add_parser("replay", help="apply every move of a record and report the result")
-    replay.add_argument("file", help="a game record (JSON)")
-    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay = rsub.add_parser(
+        "replay", help=M_("apply every move of a record and report the result")
+    )
+    replay.add_argument("file", help=M_("a game record (JSON)"))
+    replay.add_argument("--json", action="store_true", help=M_("print one JSON object"))
     replay.set_defaults(handler=_replay)
 
-    show = rsub.add_parser("show", help="draw the board of a record in the terminal")
-    show.add_argument("file", help="a game record (JSON)")
-    show.add_argument("--at", type=int, metavar="N", help="after the first N moves (default: all)")
+    show = rsub.add_parser("show", help=M_("draw the board of a record in the terminal"))
+    show.add_argument("file", help=M_("a game record (JSON)"))
+    show.add_argument(
+        "--at", type=int, metavar="N", help=M_("after the first N moves (default: all)")
+    )
     show.set_defaults(handler=_show)
 
-    moves = rsub.add_parser("moves", help="list the legal actions at the end of a record")
-    moves.add_argument("file", help="a game record (JSON)")
+    moves = rsub.add_parser("moves", help=M_("list the legal actions at the end of a record"))
+    moves.add_argument("file", help=M_("a game record (JSON)"))
     moves.set_defaults(handler=_moves)
 
     think = rsub.add_parser(
         "think",
-        help="the move the computer would play at the end of a record",
-        description="Print the turn the computer would play in the last position of a record "
-        "(or after --at N moves), as the daemon would: the same record, level and seed always "
-        "give the same move. With --check, think again every turn the computer played in the "
-        "record (its plans) and say whether each is what it played.",
+        help=M_("the move the computer would play at the end of a record"),
+        description=M_(
+            "Print the turn the computer would play in the last position of a record "
+            "(or after --at N moves), as the daemon would: the same record, level and seed always "
+            "give the same move. With --check, think again every turn the computer played in the "
+            "record (its plans) and say whether each is what it played."
+        ),
     )
-    think.add_argument("file", help="a game record (JSON)")
+    think.add_argument("file", help=M_("a game record (JSON)"))
     think.add_argument(
-        "--level", type=int, metavar="N", help="1 to 5 (default: the record's, else 3)"
+        "--level", type=int, metavar="N", help=M_("1 to 5 (default: the record's, else 3)")
     )
-    think.add_argument("--seed", type=int, metavar="K", help="default: the record's, else 0")
+    think.add_argument("--seed", type=int, metavar="K", help=M_("default: the record's, else 0"))
     think.add_argument(
         "--seconds",
         type=float,
         metavar="S",
-        help="think at most this long: the best move found by then (then not repeatable)",
+        help=M_("think at most this long: the best move found by then (then not repeatable)"),
     )
-    think.add_argument("--at", type=int, metavar="N", help="after the first N moves")
+    think.add_argument("--at", type=int, metavar="N", help=M_("after the first N moves"))
     think.add_argument(
-        "--check", action="store_true", help="think again each turn the computer played"
+        "--check", action="store_true", help=M_("think again each turn the computer played")
     )
-    think.add_argument("--json", action="store_true", help="print one JSON object")
+    think.add_argument("--json", action="store_true", help=M_("print one JSON object"))
     think.set_defaults(handler=_think)
 
 
@@ -64,7 +73,7 @@ def _replay(args: argparse.Namespace) -> int:
     except ReplayError as exc:
         summary = exc.match.summary()
         summary["error"] = {"move_number": exc.number, "move": exc.move, "reason": exc.reason}
-        _emit(args, summary, f"{args.file}: {exc}")
+        _emit(args, summary, _in_file(args.file, exc))
         return 2
     except BoardctlError as exc:
         reason = _in_file(args.file, exc)
@@ -74,44 +83,68 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        print(_describe(summary))
+        print(operators_words()(_describe(summary)))
     return 0
 
 
 def _in_file(path: str, exc: Exception) -> str:
     """The error's message, starting with the file it is about."""
-    text = str(exc)
-    return text if text.startswith(path) else f"{path}: {text}"
+    from boardctl.message import said
+
+    text = said(exc)
+    return text if text.startswith(path) else M_("{file}: {fault}", file=path, fault=text)
 
 
 def _emit(args: argparse.Namespace, data: dict[str, Any], message: str) -> None:
     if args.json:
         print(json.dumps(data))
-    print(f"boardctl: {message}", file=sys.stderr)
+    print(f"boardctl: {operators_words()(message)}", file=sys.stderr)
 
 
 def _describe(summary: dict[str, Any]) -> str:
+    from boardctl.message import Mn_, joined
     from boardctl.sim.screen import game_spec, player_label, player_name
 
     spec = game_spec(summary)
-    lines = [f"{summary['game']}: {summary['moves_applied']} moves applied"]
-    if summary["status"] == "won":
-        lines.append(f"won by {player_label(spec, summary['winner'])} ({summary['reason']})")
-    elif summary["status"] == "draw":
-        lines.append(f"drawn ({summary['reason']})")
-    else:
-        lines.append(f"{player_label(spec, summary['to_move'])} to act: {summary['expects']}")
-    if summary.get("scores") is not None:
-        lines.append(
-            "scores: "
-            + ", ".join(f"{player_name(spec, n)} {s}" for n, s in enumerate(summary["scores"]))
+    lines = [
+        Mn_(
+            "{game}: {n} move applied",
+            "{game}: {n} moves applied",
+            summary["moves_applied"],
+            game=summary["game"],
         )
-    return "\n".join(lines)
+    ]
+    if summary["status"] == "won":
+        lines.append(
+            M_(
+                "won by {player} ({reason})",
+                player=player_label(spec, summary["winner"]),
+                reason=summary["reason"],
+            )
+        )
+    elif summary["status"] == "draw":
+        lines.append(M_("drawn ({reason})", reason=summary["reason"]))
+    else:
+        lines.append(
+            M_(
+                "{player} to act: {task}",
+                player=player_label(spec, summary["to_move"]),
+                task=summary["expects"],
+            )
+        )
+    if summary.get("scores") is not None:
+        scores = [
+            M_("{player} {score}", player=player_name(spec, n), score=s)
+            for n, s in enumerate(summary["scores"])
+        ]
+        lines.append(M_("scores: {scores}", scores=joined(scores, ", ")))
+    return joined(lines, "\n")
 
 
 def _load_match(path: str, at: int | None = None) -> Any:
     from boardctl.engines import Match
     from boardctl.errors import BoardctlError, RecordError
+    from boardctl.message import Mn_
     from boardctl.records import load
 
     record = load(path)
@@ -119,7 +152,13 @@ def _load_match(path: str, at: int | None = None) -> Any:
     if at is not None:
         if not 0 <= at <= len(moves):
             raise RecordError(
-                f"{path}: --at {at} is out of range: the record has {len(moves)} moves"
+                Mn_(
+                    "{file}: --at {at} is out of range: the record has {n} move",
+                    "{file}: --at {at} is out of range: the record has {n} moves",
+                    len(moves),
+                    file=path,
+                    at=at,
+                )
             )
         moves = moves[:at]
     try:
@@ -131,9 +170,9 @@ def _load_match(path: str, at: int | None = None) -> Any:
 
 def _show(args: argparse.Namespace) -> int:
     match = _load_match(args.file, args.at)
-    print(match.engine.render(match.state))
-    summary = match.summary()
-    print(_describe(summary))
+    words = operators_words()
+    print(words(match.engine.render(match.state)))
+    print(words(_describe(match.summary())))
     return 0
 
 
@@ -144,7 +183,8 @@ def _moves(args: argparse.Namespace) -> int:
     for text in actions:
         print(text)
     if not actions:
-        print(f"no legal action: the game is {match.outcome().status.value}", file=sys.stderr)
+        said = M_("no legal action: the game is over")
+        print(operators_words()(said), file=sys.stderr)
     return 0
 
 
@@ -161,10 +201,20 @@ def _think(args: argparse.Namespace) -> int:
             turns = rethink(load(args.file))
         except BoardctlError as exc:
             raise RecordError(_in_file(args.file, exc)) from None
+        words = operators_words()
         for t in turns:
-            said = "as played" if t.same else f"played {' '.join(t.recorded)}"
-            if not args.json:
-                print(f"move {t.ply + 1} (player {t.seat + 1}): {' '.join(t.thought)} {said}")
+            if args.json:
+                continue
+            where = {"move": t.ply + 1, "player": t.seat + 1, "thought": " ".join(t.thought)}
+            if t.same:
+                line = M_("move {move} (player {player}): {thought} as played", **where)
+            else:
+                line = M_(
+                    "move {move} (player {player}): {thought} played {played}",
+                    **where,
+                    played=" ".join(t.recorded),
+                )
+            print(words(line))
         if args.json:
             print(
                 json.dumps(
@@ -180,19 +230,31 @@ def _think(args: argparse.Namespace) -> int:
                 )
             )
         if not turns:
-            print(f"{args.file}: the computer played no turn in this record", file=sys.stderr)
+            said = M_("{file}: the computer played no turn in this record", file=args.file)
+            print(words(said), file=sys.stderr)
         return 0 if all(t.same for t in turns) else 1
     if args.level is not None and args.level not in LEVELS:
-        raise RecordError(f"--level {args.level}: the levels are {LEVELS[0]} to {LEVELS[-1]}")
+        raise RecordError(
+            M_(
+                "--level {level}: the levels are {low} to {high}",
+                level=args.level,
+                low=LEVELS[0],
+                high=LEVELS[-1],
+            )
+        )
     if args.seconds is not None and not 0 < args.seconds <= 3600:
-        raise RecordError(f"--seconds {args.seconds}: give a time from 0 to 3600 seconds")
+        raise RecordError(
+            M_("--seconds {seconds}: give a time from 0 to 3600 seconds", seconds=args.seconds)
+        )
     match = _load_match(args.file, args.at)
     record = load(args.file)
     engine, state = match.engine, match.state
     seat = engine.actor(state)
     if not isinstance(seat, int):
-        what = "the game is over" if match.outcome().over else "chance acts, not a player"
-        raise RecordError(f"{args.file}: the computer has no move here: {what}")
+        what = M_("the game is over") if match.outcome().over else M_("chance acts, not a player")
+        raise RecordError(
+            M_("{file}: the computer has no move here: {why}", file=args.file, why=what)
+        )
     chosen = record.seats.computer(seat)
     level = args.level or (chosen.level if chosen is not None else DEFAULT_LEVEL)
     seed = args.seed if args.seed is not None else (chosen.seed if chosen and chosen.seed else 0)

@@ -16,12 +16,16 @@ from boardctl.message import M_
 def register(sub: Any) -> None:
     sim = sub.add_parser(
         "sim",
-        help="play on a simulated board: the real daemon, a virtual microcontroller, LEDs drawn",
+        help=M_(
+            "play on a simulated board: the real daemon, a virtual microcontroller, LEDs drawn"
+        ),
         description=(
-            "Run the daemon with a virtual microcontroller (over a real pty) and simulated "
-            "LEDs, and play by typing what your hands do: insert W3, place d4 white-disc, "
-            "lift d4, move d4 e4, remove a1 b1 c1; new, undo, play, roll, choose, press, "
-            "status, help, quit. See docs/sim.md."
+            M_(
+                "Run the daemon with a virtual microcontroller (over a real pty) and simulated "
+                "LEDs, and play by typing what your hands do: insert W3, place d4 white-disc, "
+                "lift d4, move d4 e4, remove a1 b1 c1; new, undo, play, roll, choose, press, "
+                "status, help, quit. See docs/sim.md."
+            )
         ),
     )
     from boardctl.engines import GAMES
@@ -29,52 +33,60 @@ def register(sub: Any) -> None:
     sim.add_argument(
         "game",
         nargs="?",
-        help=f"one of {', '.join(GAMES)} (default: the game of the configured board)",
+        help=M_(
+            "one of {games} (default: the game of the configured board)", games=", ".join(GAMES)
+        ),
     )
     sim.add_argument(
         "--profile",
         metavar="NAME|FILE",
-        help="the board (default: the game's reference board among the shipped profiles)",
+        help=M_("the board (default: the game's reference board among the shipped profiles)"),
     )
     sim.add_argument(
         "--set",
         metavar="SECTION.KEY=VALUE",
         action="append",
         default=[],
-        help="override one configuration key, e.g. --set game.variant=expert (repeatable)",
+        help=M_("override one configuration key, e.g. --set game.variant=expert (repeatable)"),
     )
-    sim.add_argument("--config", metavar="FILE", help="a configuration file to read")
+    sim.add_argument("--config", metavar="FILE", help=M_("a configuration file to read"))
     sim.add_argument(
         "--seats",
         metavar="SEATS",
-        help="who plays each seat: hands, or the computer at a level from 1 to 5, e.g. "
-        "--seats hands,computer:2 to play against the computer (docs/computer.md)",
+        help=M_(
+            "who plays each seat: hands, or the computer at a level from 1 to 5, e.g. "
+            "--seats hands,computer:2 to play against the computer (docs/computer.md)"
+        ),
     )
     sim.add_argument(
         "--state",
         metavar="DIR",
-        help="keep the games (and the control socket) in DIR (default: a temporary directory)",
+        help=M_("keep the games (and the control socket) in DIR (default: a temporary directory)"),
     )
     sim.add_argument(
         "--demo",
         action="store_true",
-        help="play a whole scripted game with mistakes in it, then show the result "
-        "(the games whose engine has a demo)",
+        help=M_(
+            "play a whole scripted game with mistakes in it, then show the result "
+            "(the games whose engine has a demo)"
+        ),
     )
     sim.add_argument(
         "--delay",
         type=float,
         default=0.3,
         metavar="SECONDS",
-        help="pause after each step of the demo (default 0.3; 0 runs it as fast as it goes)",
+        help=M_("pause after each step of the demo (default 0.3; 0 runs it as fast as it goes)"),
     )
     sim.add_argument(
         "--web",
         nargs="?",
         const="127.0.0.1:8080",
         metavar="HOST:PORT",
-        help="play in the browser instead: serve the web pages with the sim page "
-        "(default 127.0.0.1:8080; docs/web.md)",
+        help=M_(
+            "play in the browser instead: serve the web pages with the sim page "
+            "(default 127.0.0.1:8080; docs/web.md)"
+        ),
     )
     sim.set_defaults(handler=_sim)
 
@@ -95,12 +107,15 @@ def _play(args: argparse.Namespace) -> int:
     game = args.game.lower() if args.game else None
     state = args.state
     if args.seats is not None:
+        from boardctl.message import said
         from boardctl.seats import SeatError, Seats
 
         try:
             Seats.from_str(args.seats)
         except SeatError as exc:
-            raise SimError(f"--seats {args.seats}: {exc}") from None
+            raise SimError(
+                M_("{command}: {error}", command=f"--seats {args.seats}", error=said(exc))
+            ) from None
         args.set = [*args.set, _seats_setting(args.seats)]
     # the board's sound plays here where this machine can, and is recorded either way
     from hardware.audio import can_play
@@ -109,13 +124,20 @@ def _play(args: argparse.Namespace) -> int:
     play = why is None
     untold = [why] if why is not None else []
 
-    def tell_sound() -> None:
-        """Say once, when the board runs, that its sound is not heard here."""
+    def tell_sound(code: str) -> None:
+        """Say once, when the board runs, that its sound is not heard here (in
+        the board's language ``code``, as the simulated board speaks)."""
+        from boardctl import i18n
+
         while untold:
-            print(
-                f"boardctl sim: {untold.pop()}: the board's sound is recorded, not played",
-                file=sys.stderr,
-            )
+            with i18n.language(code):
+                said = i18n.translate(
+                    M_(
+                        "boardctl sim: {why}: the board's sound is recorded, not played",
+                        why=untold.pop(),
+                    )
+                )
+            print(said, file=sys.stderr)
 
     # the daemon logs to a file: the terminal belongs to the board
     log_dir = state_directory(state) if state else None
@@ -140,7 +162,7 @@ def _play(args: argparse.Namespace) -> int:
             config_path=args.config,
             play=play,
         ) as sim:
-            tell_sound()
+            tell_sound(sim.config.board.language)
             return run_demo(sim, script, delay=args.delay)
 
     if args.web:
@@ -186,11 +208,13 @@ def _web(
     game: str | None,
     state: str | None,
     play: bool,
-    tell_sound: Callable[[], None],
+    tell_sound: Callable[[str], None],
 ) -> int:
     """The simulated board with its web pages, until Ctrl-C."""
     import threading
 
+    from boardctl import i18n
+    from boardctl.i18n import _
     from boardctl.sim.session import Simulation
 
     overrides = [*args.set, f'web.listen="{args.web}"']
@@ -203,12 +227,17 @@ def _web(
         play=play,
     ) as sim:
         url = sim.daemon.web.url
-        print(
-            f"boardctl sim: the board is on {url}/sim (live board {url}/, "
-            f"operator {url}/operator); Ctrl-C ends",
-            flush=True,
-        )
-        tell_sound()
+        code = sim.config.board.language
+        with i18n.language(code):
+            said = _(
+                "boardctl sim: the board is on {sim} (live board {live}, operator {operator}); "
+                "Ctrl-C ends",
+                sim=f"{url}/sim",
+                live=f"{url}/",
+                operator=f"{url}/operator",
+            )
+        print(said, flush=True)
+        tell_sound(code)
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
     return 0

@@ -8,30 +8,34 @@ import argparse
 import json
 from typing import Any
 
+from boardctl.message import M_
+
 _SWITCH = {"on": True, "off": False, "default": None}
 
 
 def register(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "sound",
-        help="show or set the board's cues, voice, volume and quiet hours; check its speaker",
+        help=M_("show or set the board's cues, voice, volume and quiet hours; check its speaker"),
     )
     p.add_argument(
         "--socket",
-        help="control socket (default: [control] socket of /etc/boardctl/boardctl.toml)",
+        help=M_("control socket (default: [control] socket of /etc/boardctl/boardctl.toml)"),
     )
-    p.add_argument("--json", action="store_true", help="print the raw JSON answer")
-    p.add_argument("--cues", choices=list(_SWITCH), help="the short sounds on or off")
-    p.add_argument("--voice", choices=list(_SWITCH), help="the voice on or off")
-    p.add_argument("--volume", metavar="PERCENT", help="0 to 100, or 'default'")
+    p.add_argument("--json", action="store_true", help=M_("print the raw JSON answer"))
+    p.add_argument("--cues", choices=list(_SWITCH), help=M_("the short sounds on or off"))
+    p.add_argument("--voice", choices=list(_SWITCH), help=M_("the voice on or off"))
+    p.add_argument("--volume", metavar="PERCENT", help=M_("0 to 100, or 'default'"))
     p.add_argument(
         "--quiet",
         metavar="HOURS",
-        help="quiet hours, e.g. '22:00-08:00'; 'never' for none; 'default' for "
-        "the configuration's [sound] quiet",
+        help=M_(
+            "quiet hours, e.g. '22:00-08:00'; 'never' for none; 'default' for "
+            "the configuration's [sound] quiet"
+        ),
     )
     p.add_argument(
-        "--check", action="store_true", help="play a cue and say a sentence on the board now"
+        "--check", action="store_true", help=M_("play a cue and say a sentence on the board now")
     )
     p.set_defaults(handler=_sound)
 
@@ -52,7 +56,10 @@ def _sound(args: argparse.Namespace) -> int:
             body["volume"] = int(args.volume)
         else:
             raise ConfigError(
-                f"--volume {args.volume!r}: give a whole number from 0 to 100, or 'default'"
+                M_(
+                    "--volume {volume}: give a whole number from 0 to 100, or 'default'",
+                    volume=repr(args.volume),
+                )
             )
     if args.quiet is not None:
         body["quiet"] = {"default": None, "never": ""}.get(args.quiet, args.quiet)

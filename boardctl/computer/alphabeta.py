@@ -56,7 +56,10 @@ class AlphaBeta:
 
     The same interface as :class:`~boardctl.computer.search.Search`:
     ``actions`` are the root's actions to weigh; ``evaluate`` values a
-    position (per seat, the engine's evaluation unless given).
+    position (per seat, the engine's evaluation unless given). ``depth``
+    bounds the rounds: a search of depth 3 reads its own action, the
+    reply and its next action exactly, and judges what lies beyond by
+    ``evaluate`` alone.
     """
 
     def __init__(
@@ -67,8 +70,11 @@ class AlphaBeta:
         actions: Sequence[Any],
         rng: Rng,
         evaluate: Callable[[Any], tuple[float, ...]] | None = None,
+        depth: int = MAX_DEPTH,
     ) -> None:
         self.engine = engine
+        #: the deepest round: how many actions ahead it reads at most
+        self.depth = min(depth, MAX_DEPTH)
         self.seat = seat
         self.root_state = state
         # ties between equally good actions are broken by the seed
@@ -99,7 +105,7 @@ class AlphaBeta:
             order = None
         if order is None:
             return
-        for depth in range(1, MAX_DEPTH + 1):
+        for depth in range(1, self.depth + 1):
             try:
                 scored = self._round(order, depth)
             except OutOfBudget:

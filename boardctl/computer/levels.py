@@ -7,7 +7,11 @@ the game's beginner's glance (:meth:`Playing.glance`: in DuploLine their own
 lines only, in bidiline the sticks counted; elsewhere the evaluation itself);
 level 5 searches by alpha-beta where the game suits it
 (:attr:`Playing.suits_alphabeta`: DuploLine, bidiline), the tree search
-elsewhere. Its moves are still the best it found, so they look natural.
+elsewhere. A game may instead fix how many actions ahead each level reads
+(:attr:`Playing.reading_depths`): bidiline's levels 2 to 4 read up to 3, 5
+and 6 actions ahead by alpha-beta (as far as their budgets reach) and count
+the sticks beyond, since its race evaluation makes every level given it play
+alike. Its moves are still the best it found, so they look natural.
 
 The budget is a number of positions evaluated (never a time, so a level
 plays the same everywhere, on this machine or a Raspberry Pi), multiplied by
@@ -75,12 +79,26 @@ class Level:
     #: how it searches
     method: Method = Method.TREE
 
+    def reads(self, engine: Playing[Any, Any]) -> int | None:
+        """How many actions ahead it reads ``engine``'s game by alpha-beta,
+        where the game fixes that per level
+        (:attr:`Playing.reading_depths`: bidiline); None elsewhere."""
+        depths = engine.reading_depths
+        if depths is None or not engine.suits_alphabeta:
+            return None
+        return depths[self.number - 1]
+
     def judge(self, engine: Playing[Any, Any]) -> Callable[[Any], tuple[float, ...]]:
-        """How this level values a position of ``engine``'s game."""
-        return engine.glance if self.sight is Sight.GLANCE else engine.evaluate
+        """How this level values a position of ``engine``'s game: the
+        glance where it reads a fixed number of actions ahead."""
+        if self.sight is Sight.GLANCE or self.reads(engine) is not None:
+            return engine.glance
+        return engine.evaluate
 
     def alphabeta(self, engine: Playing[Any, Any]) -> bool:
         """Whether it searches ``engine``'s game by alpha-beta."""
+        if self.reads(engine) is not None:
+            return True
         return self.method is Method.ALPHABETA and engine.suits_alphabeta
 
     def budget(self, engine: Playing[Any, Any]) -> int:

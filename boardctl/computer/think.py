@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from boardctl.computer.alphabeta import AlphaBeta
+from boardctl.computer.alphabeta import MAX_DEPTH, AlphaBeta
 from boardctl.computer.levels import Level
 from boardctl.computer.search import Search
 from boardctl.engines import CHANCE, Engine
@@ -93,7 +93,16 @@ def think(
         return Thought(allowed[0], 0, value)
     search: Search | AlphaBeta
     if level.alphabeta(engine) and engine.players == 2 and not engine.has_secrets:
-        search = AlphaBeta(engine, state, seat, allowed, rng, level.judge(engine))
+        depth = level.reads(engine)
+        search = AlphaBeta(
+            engine,
+            state,
+            seat,
+            allowed,
+            rng,
+            level.judge(engine),
+            MAX_DEPTH if depth is None else depth,
+        )
     else:
         search = Search(engine, state, seat, allowed, rng, level.exploration, level.judge(engine))
     search.run(level.budget(engine), stop)

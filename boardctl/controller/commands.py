@@ -288,6 +288,8 @@ def another(c: Controller, now: float) -> str:
         c.opponent.another(c.engine, c.match)
     except ValueError as exc:
         raise ControllerError(said(exc)) from None
+    ply = len(c.match.actions)
+    c.recorder.asked(ply, c.opponent.tried_at(ply, c.match.state))
     log.info("another move asked for, instead of %s", shown.texts[0])
     c.update(now)
     return shown.texts[0]

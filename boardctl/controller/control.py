@@ -255,12 +255,15 @@ class ControlServer:
             body = parse_request(line)
         except ValueError as exc:
             return {"ok": False, "error": f"bad request: {exc}"}
+        # "language" asks for the answer's words and is the socket's own business: no
+        # command sees it, so none that checks its keys strictly can refuse it (the
+        # command line asks every answer in the operator's language)
+        code = body.pop("language", None)
         try:
             reply = self._submit(body)
         except Exception as exc:  # a request must never end the connection's thread
             log.error("control request failed: %s", shorten(str(exc)))
             return {"ok": False, "error": shorten(f"the controller failed: {exc}")}
-        code = body.get("language")
         if isinstance(code, str) and i18n.known(code):
             # the texts for people in the language asked (`boardctl status` in the
             # operator's); without one the answer is English, as JSON stays

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from boardctl.errors import BoardctlError
+from boardctl.message import M_
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 #: the longest hours text and the most periods it may hold
@@ -85,7 +86,11 @@ def _day(word: str, rule: str) -> int:
         if key in (short, name):
             return n
     raise HoursError(
-        f"{rule!r}: {word.strip()!r} is not a day; write mon, tue, wed, thu, fri, sat or sun"
+        M_(
+            "{rule}: {word} is not a day; write mon, tue, wed, thu, fri, sat or sun",
+            rule=repr(rule),
+            word=repr(word.strip()),
+        )
     )
 
 
@@ -109,7 +114,11 @@ def _minutes(text: str, rule: str) -> int:
     m = _TIME.fullmatch(text.strip())
     if m is None or (m.group(1) == "24" and m.group(2) != "00"):
         raise HoursError(
-            f"{rule!r}: {text.strip()!r} is not a time; write 24-hour HH:MM, e.g. 09:30"
+            M_(
+                "{rule}: {time} is not a time; write 24-hour HH:MM, e.g. 09:30",
+                rule=repr(rule),
+                time=repr(text.strip()),
+            )
         )
     return int(m.group(1)) * 60 + int(m.group(2))
 
@@ -123,28 +132,55 @@ class OpeningHours:
     @classmethod
     def parse(cls, text: str) -> OpeningHours:
         if len(text) > MAX_TEXT:
-            raise HoursError(f"opening hours of {len(text)} characters; at most {MAX_TEXT}")
+            raise HoursError(
+                M_(
+                    "opening hours of {length} characters; at most {most}",
+                    length=len(text),
+                    most=MAX_TEXT,
+                )
+            )
         rules = [r.strip() for r in text.split(";") if r.strip()]
         if len(rules) > MAX_PERIODS:
-            raise HoursError(f"{len(rules)} periods of opening hours; at most {MAX_PERIODS}")
+            raise HoursError(
+                M_(
+                    "{count} periods of opening hours; at most {most}",
+                    count=len(rules),
+                    most=MAX_PERIODS,
+                )
+            )
         periods = []
         for rule in rules:
             words = rule.split()
             if len(words) == 1 and ":" not in words[0]:
-                raise HoursError(f"{rule!r}: give the hours after the days, e.g. {_EXAMPLE}")
+                raise HoursError(
+                    M_(
+                        "{rule}: give the hours after the days, e.g. {example}",
+                        rule=repr(rule),
+                        example=_EXAMPLE,
+                    )
+                )
             if len(words) == 1:
                 days, times = frozenset(range(7)), words[0]
             elif len(words) == 2:
                 days, times = _days(words[0], rule), words[1]
             else:
                 raise HoursError(
-                    f"{rule!r}: write days then hours, periods apart with ';', e.g. {_EXAMPLE}"
+                    M_(
+                        "{rule}: write days then hours, periods apart with ';', e.g. {example}",
+                        rule=repr(rule),
+                        example=_EXAMPLE,
+                    )
                 )
             if times.count("-") != 1:
-                raise HoursError(f"{rule!r}: write the hours as opening-closing, e.g. 10:00-18:00")
+                raise HoursError(
+                    M_(
+                        "{rule}: write the hours as opening-closing, e.g. 10:00-18:00",
+                        rule=repr(rule),
+                    )
+                )
             start, end = (_minutes(t, rule) for t in times.split("-"))
             if start == end:
-                raise HoursError(f"{rule!r}: opens and closes at the same time")
+                raise HoursError(M_("{rule}: opens and closes at the same time", rule=repr(rule)))
             periods.append(Period(days, start % 1440, end))
         return cls(tuple(periods))
 

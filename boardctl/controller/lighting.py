@@ -27,6 +27,7 @@ from boardctl.controller.hours import HoursError, OpeningHours
 from boardctl.controller.store import StoreError
 from boardctl.controller.view import Phase, View
 from boardctl.errors import BoardctlError
+from boardctl.message import M_, said
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +161,9 @@ class Lighting:
         # "language" asks for the answer's words (the control socket translates them)
         unknown = sorted(set(body) - {"cmd", "brightness", "hours", "language"})
         if unknown:
-            raise LightingError(f"settings has brightness and hours, not {unknown[0]!r}")
+            raise LightingError(
+                M_("settings has brightness and hours, not {key}", key=repr(unknown[0]))
+            )
         if "brightness" in body:
             value = body["brightness"]
             brightness = self.configured.brightness if value is None else _brightness(value)
@@ -185,19 +188,28 @@ class Lighting:
         try:
             self.keeper.save(key, value)
         except StoreError as exc:
-            raise LightingError(f"{exc}; the setting is not changed") from None
+            raise LightingError(
+                M_("{fault}; the setting is not changed", fault=said(exc))
+            ) from None
 
 
 def _brightness(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise LightingError(f"brightness must be a number from 0 to 1 (0.3 is 30 %), not {value!r}")
+        raise LightingError(
+            M_(
+                "brightness must be a number from 0 to 1 (0.3 is 30 %), not {value}",
+                value=repr(value),
+            )
+        )
     return float(value)
 
 
 def _hours(value: Any) -> OpeningHours:
     if not isinstance(value, str):
-        raise LightingError('hours must be text like "mon-fri 10:00-18:00", or "" for always open')
+        raise LightingError(
+            M_('hours must be text like "mon-fri 10:00-18:00", or "" for always open')
+        )
     try:
         return OpeningHours.parse(value)
     except HoursError as exc:
-        raise LightingError(str(exc)) from None
+        raise LightingError(said(exc)) from None

@@ -6,7 +6,9 @@ loop takes them one at a time, hands them to the :class:`~.machine.Controller`
 with the time they were taken, ticks it when a deadline passes, builds the
 controller's view once per turn, draws the scene from it and hands the frame
 to the LED output only when it changed. It pings the watchdog hook on every
-turn, so a hung loop stops the pings.
+turn, so a hung loop stops the pings. Given a :class:`~.collecting.Collector`
+(the daemon's), it collects Python's garbage between turns, once the frame is
+out and no event waits, rather than in the middle of judging a change.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from boardctl.board import BUTTONS
+from boardctl.controller.collecting import Collector
 from boardctl.controller.lighting import Lighting
 from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.opponent import ComputerFailed, ComputerMoved, RemoteFailed, RemoteMoved
@@ -129,6 +132,7 @@ class Loop:
         watchdog_interval: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         lighting: Lighting | None = None,
+        collector: Collector | None = None,
     ) -> None:
         self.controller = controller
         self.output = output
@@ -143,6 +147,9 @@ class Loop:
         self.clock = clock
         #: the opening hours and brightness (:mod:`.lighting`), if the daemon keeps them
         self.lighting = lighting
+        #: Python's garbage collection done between turns (:mod:`.collecting`),
+        #: if the daemon wants it
+        self.collector = collector
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._last: Frame | None = None
         #: the view of the last turn (how soon the next turn must come depends on it)
@@ -186,12 +193,18 @@ class Loop:
         now = self.clock()
         self.controller.start(now)
         self.draw(self.controller.view(), now)
+        if self.collector is not None:
+            self.collector.start()
 
     def run(self) -> None:
         """Run until :meth:`stop`; then show a dark frame."""
         self.start()
-        while self.turn():
-            pass
+        try:
+            while self.turn():
+                pass
+        finally:
+            if self.collector is not None:
+                self.collector.stop()
         self.output.show(Frame.dark(self.controller.profile.leds.count))
 
     def turn(self, block: bool = True) -> bool:
@@ -216,6 +229,8 @@ class Loop:
         self.draw(self.controller.view(), now)
         if self.watchdog is not None:
             self.watchdog()
+        if self.collector is not None and self._queue.empty():
+            self.collector.between()  # the frame is out and nothing waits
         return True
 
     def _timeout(self) -> float:

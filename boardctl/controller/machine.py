@@ -25,6 +25,7 @@ from typing import Any
 from boardctl.board import BoardProfile
 from boardctl.controller import buttons, commands, idle
 from boardctl.controller import chance as chances
+from boardctl.controller.amending import Amendable
 from boardctl.controller.choosing import Offer, steps_of
 from boardctl.controller.commands import ControllerError, checked_seats
 from boardctl.controller.confirming import Asking
@@ -38,7 +39,7 @@ from boardctl.controller.opponent import (
     RemoteMoved,
     Thinker,
 )
-from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can
+from boardctl.controller.phases import Conditions, Step, Timing, build_machine, can, observes
 from boardctl.controller.present import Scene, Status, build_view
 from boardctl.controller.reconcile import (
     Ambiguous,
@@ -141,6 +142,11 @@ class Controller(Conditions):
         #: told actions a takeback by the board undid, and the number of
         #: actions before the first of them: shown until the game is past it
         self._told_undone: tuple[int, tuple[str, ...]] | None = None
+        #: the newest actions read off the board while they may be amended (:mod:`.amending`)
+        self.amendable: Amendable | None = None
+        #: the board (its last change) and position a wrong board was last
+        #: read in the order its sites changed for
+        self._asked_in_time_order: tuple[float, Any] | None = None
         #: the last view's status (the next view keeps it while it says the same)
         self._status: Status | None = None
         configured = engines(
@@ -435,10 +441,12 @@ class Controller(Conditions):
         if self.settled_for() >= 0 and not self.board.deep_done:
             self.judge(deep=True)
         self.board.stalled(self.reconciler, self.match.state, now, self.timing.in_progress)
-        verdict = self._follow_open_choice()
+        verdict = self._amend(now, self._follow_open_choice())
+        if isinstance(verdict, Wrong) and self.settled_for() >= 0 and can("move_made", self.state):
+            verdict = self._in_time_order(verdict, now)
         if isinstance(verdict, Played):
             if self.settled_for() >= 0 and can("move_made", self.state):
-                self.fire("move_made", steps_of(verdict.path))
+                self._play_from_board(verdict, now)
         elif (
             isinstance(verdict, Takeback)
             # offered first, on a turn of its own: a loop held up past the
@@ -447,7 +455,8 @@ class Controller(Conditions):
             and self.settled_for() >= self.timing.takeback_hold
         ):
             self.fire("take_back", verdict.steps, False)
-        self.fire("observe")
+        if observes(self):
+            self.fire("observe")
         verdict = self.board.verdict
         if self.state is Phase.CHOOSING and isinstance(verdict, Ambiguous) and not self.choice.open:
             self.choice.leave_open(self.match.state, verdict, self.offers())
@@ -459,6 +468,60 @@ class Controller(Conditions):
         attract = self.timing.attract_after
         if attract > 0 and now - self.board.activity_at >= attract:
             self._try("doze")
+
+    def _play_from_board(self, verdict: Played, now: float) -> None:
+        """Play the actions the settled board shows; they stay amendable for
+        a moment (:mod:`.amending`), unless they end the game or a seat is
+        played at another board (both boards keep one record: an action sent
+        there is never taken back here alone)."""
+        before = tuple(self.match.states)
+        completed_at = self.board.changed_at
+        self.fire("move_made", steps_of(verdict.path))
+        until = completed_at + self.timing.amend
+        remote = self.opponent.seats.any_remote
+        if self.state is not Phase.GAME_OVER and until > now and not remote:
+            actions = tuple(o.action for o in verdict.path)
+            self.amendable = Amendable(before, actions, self.match.state, now, until)
+
+    def _in_time_order(self, verdict: Wrong, now: float) -> Verdict:
+        """A settled board no action explains may show two players' actions
+        made less than the settle time apart: play the first, in the order
+        the sites changed (:meth:`.tracking.BoardTracker.first_in_time`),
+        asked once per board and position. The verdict to follow then."""
+        asked = (self.board.changed_at, self.match.state)
+        if asked == self._asked_in_time_order:
+            return verdict
+        self._asked_in_time_order = asked
+        first = self.board.first_in_time(self.reconciler, self.match.states)
+        if first is None:
+            return verdict
+        log.info("the board shows actions made together: read in the order made")
+        self._play_from_board(first, now)
+        return self.board.verdict
+
+    def _amend(self, now: float, verdict: Verdict) -> Verdict:
+        """The board changed again right after its newest actions were played:
+        take them back when it shows another action in their place (a disc
+        slid on) or the position before them (a sleeve passed), at once and
+        without a takeback offered. The verdict to follow then."""
+        window = self.amendable
+        if window is None:
+            return verdict
+        board = self.board
+        self.amendable, steps = window.follow(
+            self.match.state,
+            now,
+            board.changed_at,
+            self.settled_for() >= 0,
+            verdict,
+            lambda: self.reconciler.reconcile(
+                window.before, board.sensed, board.pulses, deep=True, changed=board.site_changed
+            ),
+        )
+        if steps and can("take_back", self.state):
+            log.info("the hand went on: %s amended", ", ".join(self.public_moves[-steps:]))
+            self.fire("take_back", steps, False, True)
+        return self.board.verdict
 
     def _awaited(self) -> bool:
         """A player away from the board (at another board, on a phone) is to act."""
@@ -502,7 +565,8 @@ class Controller(Conditions):
                 break
             drew = True
             self.fire("move_made", (Step(action, self.engine.apply(state, action)),))
-            self.fire("observe")
+            if observes(self):
+                self.fire("observe")
         if drew:
             self.draws.drew(self.engine, self.match.state)
 
@@ -570,12 +634,16 @@ class Controller(Conditions):
             self.recorder.finish(self.match.summary())
         self.judge(deep=self.settled_for() >= 0)
 
-    def withdraw(self, steps: int, block: bool = False, *_: Any) -> None:
+    def withdraw(self, steps: int, block: bool = False, amended: bool = False, *_: Any) -> None:
         """Take ``steps`` actions back. After an operator's undo the board
         still shows the undone action: ``block`` refuses that very board as a
-        move until it has been put back."""
+        move until it has been put back. ``amended``: the hand went on from
+        the newest actions before they were final (:mod:`.amending`)."""
         steps = min(steps, len(self.match.actions))
-        self.recorder.undo(steps)
+        if amended:
+            self.recorder.undo(steps, amended=True)
+        else:
+            self.recorder.undo(steps)
         texts: list[str] = []
         told: list[str] = []
         first_told = 0

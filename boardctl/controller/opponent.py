@@ -354,7 +354,9 @@ class Opponent:
         actor = engine.actor(state)
         return self.seats.apart(actor) if isinstance(actor, int) else None
 
-    def _tried_at(self, ply: int, state: Any) -> tuple[str, ...]:
+    def tried_at(self, ply: int, state: Any) -> tuple[str, ...]:
+        """The moves suggested at ``ply`` (in ``state``) before another was
+        asked for, in order."""
         got = self._tried.get(ply)
         return got[1] if got is not None and got[0] == state else ()
 
@@ -399,7 +401,7 @@ class Opponent:
         assert thinker is not None  # a seat played apart is refused without one
         if pending is not None and pending.kind != seat.kind:
             self._cancel()
-        tried = self._tried_at(ply, start)
+        tried = self.tried_at(ply, start)
         self._next_id += 1
         request = Think(
             self._next_id,
@@ -454,7 +456,7 @@ class Opponent:
         if shown is None:
             raise ValueError("the computer shows no move now: another is asked for once it does")
         ply, state = len(match.actions), match.state
-        tried = self._tried_at(ply, state)
+        tried = self.tried_at(ply, state)
         text = engine.format_action(shown[0][0])
         if text not in tried:
             tried = (*tried, text)

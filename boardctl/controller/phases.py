@@ -35,12 +35,17 @@ from boardctl.engines import Engine, Match
 class Timing:
     """How long the board must stay still before the controller acts, in seconds."""
 
-    #: a changed board must stay unchanged this long before an action is accepted
-    settle: float = 0.15
+    #: a changed board must stay unchanged this long before an action is
+    #: accepted (and shown: it stays amendable for ``amend``)
+    settle: float = 0.06
     #: ... this long when it shows an action whose light gate broke on the way
     #: (a marble pushed in: the gate is the hand's own evidence, a sleeve
     #: passing over a cell breaks none); never longer than ``settle``
     settle_gated: float = 0.06
+    #: an action read off the board stays amendable while the board changes
+    #: again within this long of the reading that completed it (a disc slid on,
+    #: a sleeve passing; :mod:`.amending`); no longer than ``settle``: none
+    amend: float = 0.15
     #: a wrong board shows red only after this much longer
     grace: float = 1.5
     #: a board held in an earlier position this long takes the moves back
@@ -206,6 +211,38 @@ SOURCES: dict[str, frozenset[Phase]] = _sources()
 def can(trigger: str, phase: Phase) -> bool:
     """Whether ``trigger`` is valid in ``phase`` (any other fires an error)."""
     return phase in SOURCES[trigger]
+
+
+def _observed() -> dict[Phase, tuple[tuple[str, ...], ...]]:
+    out: dict[Phase, list[tuple[str, ...]]] = {}
+    for t in TRANSITIONS:
+        if t["trigger"] != "observe":
+            continue
+        assert "unless" not in t, "observes() reads only conditions"
+        src = t["source"]
+        conditions = t.get("conditions", ())
+        named = (conditions,) if isinstance(conditions, str) else tuple(conditions)
+        for phase in src if isinstance(src, list) else [src]:
+            out.setdefault(phase, []).append(named)
+    return {phase: tuple(ways) for phase, ways in out.items()}
+
+
+#: the conditions of each ``observe`` transition, by the phase it leaves
+_OBSERVED = _observed()
+
+
+def observes(model: Any) -> bool:
+    """Whether firing ``observe`` now moves the machine out of the model's
+    phase: the conditions of one of its transitions from there all hold.
+    The conditions are pure and ``observe`` is fired only at the top of the
+    loop's turn (never from a callback), so firing it when this is False
+    changes nothing: the controller asks this first, and most turns the
+    machine is not asked at all (``transitions`` takes a few dozen calls to
+    find that no transition is taken)."""
+    ways = _OBSERVED.get(model.state)
+    if ways is None:
+        return True  # not valid in this phase: fired, the machine says so
+    return any(all(getattr(model, condition)() for condition in way) for way in ways)
 
 
 def _quiet_transitions() -> None:

@@ -236,6 +236,14 @@ class Status(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         return self._get()[key]
 
+    def get(self, key: str, default: Any = None) -> Any:
+        # the watchers read a few keys every turn: straight from the built
+        # mapping, not through Mapping's __getitem__ and KeyError
+        return self._get().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._get()
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._get())
 

@@ -302,7 +302,7 @@ class Expectation:
             engine = rec.engine
             state = engine.apply_unchecked(self.state, action)
             touched = engine.touches(self.state, action)
-            now = engine.layout(state)
+            now = engine.layout_on(state, touched)
             delta: dict[str, str | None] = {}
             for site in sorted(touched) if len(touched) > 1 else touched:
                 seen = rec.seen(site, now.get(site))
@@ -350,14 +350,15 @@ class Expectation:
         if self._highlights is None:
             engine = self._rec.engine
             state = self.state
+            if not self.directed:
+                self._highlights = engine.highlighted(state)
+                return self._highlights
             light = engine.touches if self._rec.highlight_is_touches else engine.highlight
             sites: set[str] = set()
-            acts = engine.legal_actions(state)
-            if self.directed:
-                only = self._rec.only(state)
-                acts = (a for a in acts if a in only)
-            for action in acts:
-                sites |= light(state, action)
+            only = self._rec.only(state)
+            for action in engine.legal_actions(state):
+                if action in only:
+                    sites |= light(state, action)
             self._highlights = frozenset(sites)
         return self._highlights
 

@@ -18,7 +18,9 @@ class Recorder(Protocol):
     ``seats`` names the computer's seats (with their levels and seeds), and
     ``excluded`` marks an action where a turn of the computer's began, with
     the moves it had suggested there before (another move was asked for):
-    a record keeps both so that the computer's moves replay exactly."""
+    a record keeps both so that the computer's moves replay exactly.
+    ``asked`` tells where another move was asked for before the action is
+    made, with the moves suggested there so far, so a restart keeps it."""
 
     def begin(
         self,
@@ -32,7 +34,13 @@ class Recorder(Protocol):
         self, move: str, public: str | None = None, excluded: tuple[str, ...] | None = None
     ) -> None: ...
 
-    def undo(self, steps: int) -> None: ...
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None: ...
+
+    def undo(self, steps: int, amended: bool = False) -> None:
+        """Take the last ``steps`` actions off the record; ``amended``: the
+        hand went on from them before they were final (a disc slid on, a
+        sleeve passed), and what it finished is recorded next, if anything."""
+        ...
 
     def finish(self, result: Mapping[str, Any]) -> None: ...
 
@@ -54,7 +62,10 @@ class NullRecorder:
     ) -> None:
         pass
 
-    def undo(self, steps: int) -> None:
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None:
+        pass
+
+    def undo(self, steps: int, amended: bool = False) -> None:
         pass
 
     def finish(self, result: Mapping[str, Any]) -> None:

@@ -58,6 +58,7 @@ from boardctl.controller.frame import RGB, Frame
 from boardctl.controller.view import Fault, Phase, View
 from boardctl.engines.describe import PlayerSpec
 from boardctl.errors import ConfigError
+from boardctl.message import M_
 
 BLACK: RGB = (0, 0, 0)
 
@@ -209,9 +210,11 @@ def signal_clash(colour: RGB, palette: Palette | None = None) -> str | None:
     or the restore hints' colour; None when it is clear of both."""
     p = palette or Palette()
     if confusable(colour, p.error):
-        return f"{hex_colour(colour)} looks like the magenta that mistakes blink in"
+        return M_(
+            "{colour} looks like the magenta that mistakes blink in", colour=hex_colour(colour)
+        )
     if confusable(colour, p.restore):
-        return f"{hex_colour(colour)} looks like the cyan of pieces to put back"
+        return M_("{colour} looks like the cyan of pieces to put back", colour=hex_colour(colour))
     return None
 
 

@@ -13,7 +13,9 @@ draws on as it would have), who played each seat (the computer's with their
 levels and seeds), and each move its public text beside its full one: the
 record of an unfinished game shows only what every player may see. A move
 where a turn of the computer's began keeps the moves it suggested there before
-(another move was asked for), so the computer's moves replay exactly.
+(another move was asked for), so the computer's moves replay exactly; the
+game keeps where another move was asked for since its last action
+(``asked``), so a restart before that action shows the move asked for.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT,
     status TEXT NOT NULL DEFAULT 'playing',
     seed INTEGER,
-    seats TEXT
+    seats TEXT,
+    asked TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -161,6 +164,7 @@ class Store:
             ("moves", "excluded", "TEXT"),
             ("games", "started_unsure", "INTEGER"),
             ("games", "ended_unsure", "INTEGER"),
+            ("games", "asked", "TEXT"),
         ):
             names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
             if column not in names:
@@ -270,7 +274,43 @@ class Store:
             ),
         )
 
-    def undo(self, steps: int) -> None:
+    def asked(self, ply: int, tried: tuple[str, ...]) -> None:
+        """Another move of the computer's was asked for at ``ply`` (0-based,
+        the next action): the moves it suggested there so far. It counts
+        until that action is recorded (which keeps them itself) or an undo,
+        so a restart before it shows the move asked for, not the one given
+        up (:meth:`resume_plans`)."""
+        game_id = self._require()
+        self._write(
+            "UPDATE games SET asked = ? WHERE id = ?",
+            (json.dumps({"ply": ply, "tried": list(tried)}), game_id),
+        )
+
+    def resume_plans(self) -> dict[int, tuple[str, ...]]:
+        """:meth:`plans` of the current game, with where another move was
+        asked for since its last action: what a resumed game's computer
+        asks from."""
+        plans = self.plans()
+        if self._game_id is None:
+            return plans
+        row = self._db.execute(
+            "SELECT asked, (SELECT COUNT(*) FROM moves WHERE game_id = ?) FROM games WHERE id = ?",
+            (self._game_id, self._game_id),
+        ).fetchone()
+        if row is None or row[0] is None:
+            return plans
+        try:
+            asked = json.loads(row[0])
+            ply, tried = int(asked["ply"]), tuple(str(t) for t in asked["tried"])
+        except (ValueError, TypeError, KeyError):
+            return plans  # unreadable: the computer shows its first choice again
+        # asked where the game stands; an action since keeps its own
+        return {**plans, ply: tried} if ply == row[1] else plans
+
+    def undo(self, steps: int, amended: bool = False) -> None:
+        """Take the last ``steps`` actions off the record (``amended``: the
+        hand went on from them; the actions it finished are recorded next, so
+        the record is a legal game at every moment)."""
         game_id = self._require()
         self._write(
             "DELETE FROM moves WHERE game_id = ? AND seq >= "
@@ -278,7 +318,8 @@ class Store:
             (game_id, game_id, steps),
         )
         self._write(
-            "UPDATE games SET status = 'playing', ended = NULL, result = NULL WHERE id = ?",
+            "UPDATE games SET status = 'playing', ended = NULL, result = NULL, asked = NULL "
+            "WHERE id = ?",
             (game_id,),
         )
 

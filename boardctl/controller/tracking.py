@@ -33,6 +33,8 @@ from boardctl.sensing import SensorChange
 
 #: seconds within which a deadline counts as reached (float rounding, no more)
 SLACK = 1e-6
+#: the most times a settled wrong board is split at to be read in time order
+SPLITS = 8
 
 
 class BoardTracker:
@@ -189,6 +191,38 @@ class BoardTracker:
         elif isinstance(verdict, Wrong) and self.undone:
             verdict = replace(verdict, undone=self.undone)
         self.verdict = verdict
+
+    def first_in_time(self, reconciler: Reconciler, states: Sequence[Any]) -> Played | None:
+        """A settled board that no action or chain explains may still be
+        actions made less than the settle time apart by two players (two
+        sticks laid together, one at each end of the line): the sites that
+        changed first, the others as they were, show one action, and the
+        whole board shows the next one after it. That first action (the
+        rest is then judged after it), or None. Never on a board refused as
+        a move (it shows actions an operator undid), not yet set up, or
+        behind the game."""
+        if self.blocked is not None or not self.set_up or self.behind:
+            return None
+        expected = reconciler.expect(states[-1]).layout
+        diff = diff_sites(self.sensed, expected)
+        when = self.site_changed
+        times = sorted({when.get(s, 0.0) for s in diff})
+        for cut in times[:-1][:SPLITS]:
+            early = dict(self.sensed)
+            for site in diff:
+                if when.get(site, 0.0) > cut:
+                    if site in expected:
+                        early[site] = expected[site]
+                    else:
+                        early.pop(site, None)
+            found = reconciler.reconcile(states, early, self.pulses, deep=True, changed=when)
+            if not isinstance(found, Played):
+                continue
+            after = [*states, *(o.state for o in found.path)]
+            rest = reconciler.reconcile(after, self.sensed, self.pulses, deep=True, changed=when)
+            if isinstance(rest, Played):
+                return found
+        return None
 
     def to_restore(self, reconciler: Reconciler, state: Any) -> Wrong:
         """The board as one to put right: what it holds that ``state`` does

@@ -30,6 +30,7 @@ from typing import Any
 
 from boardctl.board import BoardProfile, unfit
 from boardctl.config import Config, options_text
+from boardctl.controller.collecting import Collector
 from boardctl.controller.control import DEFAULT_SOCKET, ControlError, ControlServer, SocketInUse
 from boardctl.controller.hours import OpeningHours
 from boardctl.controller.kept import KeptSettings
@@ -223,6 +224,7 @@ def timing_of(config: Config) -> Timing:
     c = config.controller
     return Timing(
         settle=c.settle_ms / 1000,
+        amend=c.amend_ms / 1000,
         grace=c.grace_ms / 1000,
         attract_after=float(c.attract_after_s),
         abandon_after=float(c.abandon_after_s),
@@ -371,7 +373,7 @@ class Daemon:
                 seed=store.seed() if resume is not None else None,
                 seats=cfg.seats,
                 resume_seats=store.seats() if resume is not None else None,
-                resume_plans=store.plans() if resume is not None else None,
+                resume_plans=store.resume_plans() if resume is not None else None,
                 thinker=thinker,
                 remote=remote,
                 phone=phones,
@@ -392,6 +394,7 @@ class Daemon:
                 watchdog=self._turned,
                 watchdog_interval=min(1.0, interval / 4) if interval else 1.0,
                 lighting=lighting,
+                collector=Collector(),
             )
             # the sound beside the LEDs: heard first, so the pages get each sound this turn
             sounder = stack.enter_context(open_sound(cfg, hardware, clock_set, state_dir))

@@ -384,6 +384,9 @@ class DemoStep:
     the game then has (None: any);
     ``phases`` the controller's phases that may follow (``wrong_board``,
     ``takeback_offered``, ...; empty: the board is right and a move is awaited).
+    ``say`` is a whole sentence marked with ``M_`` (its player a parameter, named
+    by the form a sentence begins with: ``Mp_("sentence start", "Blue")``), so
+    that the simulator tells it in the board's language.
     """
 
     say: str

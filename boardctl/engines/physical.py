@@ -4,11 +4,12 @@ action touches, and how each action reaches the controller.
 The profile checks (``hardware/profiles/games.py``) hold a board profile
 against :meth:`PhysicalBoard.board`; the simulator's hands and the web pages
 draw and move its pieces; the reconciler compares the sensed board with
-:meth:`PhysicalBoard.layout` and goes from the sites that differ to the
-actions that touch them; the controller's phases ask whether the actor now
-picks among options lit side by side (:meth:`PhysicalBoard.choosing`) rather
-than making a move the sensors read, and the reconciler leaves out the actions
-a person must tell (:meth:`PhysicalBoard.told`).
+:meth:`PhysicalBoard.layout`, goes from the sites that differ to the actions
+that touch them and reads what each leaves on the sites it touches
+(:meth:`PhysicalBoard.layout_on`); the controller's phases ask whether the
+actor now picks among options lit side by side (:meth:`PhysicalBoard.choosing`)
+rather than making a move the sensors read, and the reconciler leaves out the
+actions a person must tell (:meth:`PhysicalBoard.told`).
 
 Terms:
 
@@ -22,7 +23,7 @@ Terms:
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from boardctl.engines.describe import BoardSpec
@@ -54,6 +55,17 @@ class PhysicalBoard(abc.ABC, Generic[S, A]):
     def layout(self, state: S) -> Mapping[str, str]:
         """The piece code on each occupied site."""
 
+    def layout_on(self, state: S, sites: Iterable[str]) -> Mapping[str, str]:
+        """:meth:`layout` on ``sites`` alone: the piece code on each of them
+        that is occupied.
+
+        The reconciler asks this after each action it tries, for the few
+        sites the action touches. The default reads them off the whole
+        layout; an engine whose layout is costly to build (hundreds of sites)
+        overrides it, with the same answer."""
+        layout = self.layout(state)
+        return {s: layout[s] for s in sites if s in layout}
+
     def touches(self, state: S, action: A) -> frozenset[str]:
         """The sites ``action`` (played in ``state``) touches: those whose
         content it changes, and any it is done through (a Shiftago track).
@@ -80,6 +92,18 @@ class PhysicalBoard(abc.ABC, Generic[S, A]):
         track to push into, a cell to place on, a line to score): by default
         what it touches."""
         return self.touches(state, action)
+
+    def highlighted(self, state: S) -> frozenset[str]:
+        """The sites to light for every legal action (the legal moves shown
+        while a player thinks): the union of each one's :meth:`highlight`.
+
+        The default asks :meth:`highlight` of every legal action; an engine
+        that keeps an index of its actions by site answers from it, with the
+        same answer."""
+        sites: set[str] = set()
+        for action in self.legal_actions(state):
+            sites |= self.highlight(state, action)
+        return frozenset(sites)
 
     def choosing(self, state: S) -> bool:
         """Whether the actor now picks one of several options the LEDs show

@@ -94,6 +94,15 @@ class Playing(abc.ABC, Generic[S, A]):
     #: exact sequences of actions (a race to a dead end, a line completed two
     #: actions later), sets it.
     suits_alphabeta: bool = False
+    #: How many actions ahead each level (1 to 5, in order) reads this game,
+    #: where a level's budget of positions does not tell the levels apart:
+    #: a number makes that level search by alpha-beta exactly so many
+    #: actions deep and judge what lies beyond by :meth:`glance`; None
+    #: leaves the level as it is. A game that sets it (it must also set
+    #: ``suits_alphabeta``) is one whose evaluation reads the decisive
+    #: sequences so well that every level given it plays alike (bidiline's
+    #: race of the ends); the default None leaves every level as it is.
+    reading_depths: tuple[int | None, ...] | None = None
     #: Why the computer cannot take a seat in this game as its options stand
     #: (in words for an operator), or None: it can. Set in ``__init__``
     #: (Linie 1 with its cards on the table: the computer would not know

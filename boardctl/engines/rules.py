@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from boardctl.errors import IllegalMove
+from boardctl.message import M_
 
 
 class Status(enum.Enum):
@@ -96,7 +97,9 @@ class Rules(abc.ABC, Generic[S, A]):
         when the rules forbid it."""
         reason = self.why_illegal(state, action)
         if reason is not None:
-            raise IllegalMove(f"{self.format_action(action)}: {reason}")
+            raise IllegalMove(
+                M_("{action}: {reason}", action=self.format_action(action), reason=reason)
+            )
         return self.apply_unchecked(state, action)
 
     @abc.abstractmethod

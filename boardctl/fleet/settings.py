@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from boardctl.errors import ConfigError
+from boardctl.message import M_, said
 
 if TYPE_CHECKING:
     from boardctl.config import MqttConfig
@@ -39,26 +40,43 @@ class Broker:
     @classmethod
     def from_url(cls, url: str) -> Broker:
         """``mqtt://host[:port]`` or ``mqtts://host[:port]``; ValueError saying what to write."""
-        example = 'e.g. "mqtt://192.168.1.10:1883" or "mqtts://broker.example.org:8883"'
+        example = M_('e.g. "mqtt://192.168.1.10:1883" or "mqtts://broker.example.org:8883"')
         try:
             parts = urlsplit(url.strip())
             port = parts.port
         except ValueError:
-            raise ValueError(f"{url!r} is not a broker's address; {example}") from None
+            raise ValueError(
+                M_("{url} is not a broker's address; {example}", url=repr(url), example=example)
+            ) from None
         if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
             raise ValueError(
-                f"{url!r} is not a broker's address: it begins mqtt:// or mqtts:// and names "
-                f"the host; {example}"
+                M_(
+                    "{url} is not a broker's address: it begins mqtt:// or mqtts:// and names"
+                    " the host; {example}",
+                    url=repr(url),
+                    example=example,
+                )
             )
         if parts.username or parts.password:
             raise ValueError(
-                f"{url!r} holds a user or password: give them in [mqtt] user and "
-                "password_file, never in the address (it is printed and logged)"
+                M_(
+                    "{url} holds a user or password: give them in [mqtt] user and"
+                    " password_file, never in the address (it is printed and logged)",
+                    url=repr(url),
+                )
             )
         if parts.path not in ("", "/") or parts.query or parts.fragment:
-            raise ValueError(f"{url!r}: a broker's address has no path; {example}")
+            raise ValueError(
+                M_(
+                    "{url}: a broker's address has no path; {example}",
+                    url=repr(url),
+                    example=example,
+                )
+            )
         if port == 0:
-            raise ValueError(f"{url!r}: the port is 1 to 65535; {example}")
+            raise ValueError(
+                M_("{url}: the port is 1 to 65535; {example}", url=repr(url), example=example)
+            )
         return cls(parts.hostname, port or DEFAULT_PORTS[parts.scheme], parts.scheme == "mqtts")
 
     def __str__(self) -> str:
@@ -82,26 +100,39 @@ def check_settings(mqtt: MqttConfig, place: Callable[[str], str]) -> None:
     try:
         broker = Broker.from_url(mqtt.broker)
     except ValueError as exc:
-        raise ConfigError(f"{place('broker')}: {exc}") from None
+        raise ConfigError(M_("{where}: {fault}", where=place("broker"), fault=said(exc))) from None
     if mqtt.board_id and not BOARD_ID.fullmatch(mqtt.board_id):
         raise ConfigError(
-            f"{place('board_id')}: {mqtt.board_id!r} cannot name a board on the broker: use "
-            'letters, digits, - and _ (at most 64, the first a letter or digit), e.g. "table-3"'
+            M_(
+                "{where}: {board} cannot name a board on the broker: use letters, digits, -"
+                ' and _ (at most 64, the first a letter or digit), e.g. "table-3"',
+                where=place("board_id"),
+                board=repr(mqtt.board_id),
+            )
         )
     if mqtt.password_file and not mqtt.user:
         raise ConfigError(
-            f"{place('password_file')}: a password without a user; set [mqtt] user as well"
+            M_(
+                "{where}: a password without a user; set [mqtt] user as well",
+                where=place("password_file"),
+            )
         )
     if mqtt.ca_file and not broker.tls:
         raise ConfigError(
-            f"{place('ca_file')}: a certificate authority for a broker without TLS; "
-            "write the broker as mqtts://host:8883"
+            M_(
+                "{where}: a certificate authority for a broker without TLS; write the broker"
+                " as mqtts://host:8883",
+                where=place("ca_file"),
+            )
         )
     prefix = mqtt.discovery_prefix
     if not prefix or any(c in prefix for c in "#+") or prefix.startswith("/"):
         raise ConfigError(
-            f"{place('discovery_prefix')}: {prefix!r} is not a topic prefix; Home Assistant's "
-            'is "homeassistant"'
+            M_(
+                '{where}: {prefix} is not a topic prefix; Home Assistant\'s is "homeassistant"',
+                where=place("discovery_prefix"),
+                prefix=repr(prefix),
+            )
         )
 
 
@@ -131,18 +162,27 @@ def read_password(path: str, place: str) -> str:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(
-            f"{place}: cannot read the password file {path}: {exc.strerror or exc}; "
-            "give a file the service's user may read"
+            M_(
+                "{where}: cannot read the password file {path}: {why}; give a file the"
+                " service's user may read",
+                where=place,
+                path=path,
+                why=exc.strerror or str(exc),
+            )
         ) from None
     if info.st_mode & (stat.S_IRWXO):
         raise ConfigError(
-            f"{place}: {path} may be read by any user of this machine; "
-            f"`chmod 600 {path}` (or 640 with the service's group)"
+            M_(
+                "{where}: {path} may be read by any user of this machine; `chmod 600 {path}`"
+                " (or 640 with the service's group)",
+                where=place,
+                path=path,
+            )
         )
     lines = text.splitlines()
     password = lines[0] if lines else ""
     if not password:
-        raise ConfigError(f"{place}: the password file {path} is empty")
+        raise ConfigError(M_("{where}: the password file {path} is empty", where=place, path=path))
     return password
 
 

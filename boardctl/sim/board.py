@@ -17,6 +17,7 @@ from typing import Any
 from boardctl.board import BoardProfile, Reports
 from boardctl.engines import BoardSpec, create
 from boardctl.errors import BadNotation
+from boardctl.message import M_
 from boardctl.sim import hands
 from boardctl.sim.hands import PULSE, Change, HandCommand
 
@@ -56,7 +57,13 @@ def piece_value(profile: BoardProfile, site: str, piece: str | None) -> int:
         for value, code in profile.codes.items():
             if code == piece:
                 return value
-        raise BadNotation(f"the sensors of {profile.name} cannot tell a {piece!r}")
+        raise BadNotation(
+            M_(
+                "the sensors of {board} cannot tell the piece {piece}",
+                board=profile.name,
+                piece=repr(piece),
+            )
+        )
     return 1
 
 
@@ -91,19 +98,29 @@ def parse_piece(spec: BoardSpec, word: str, mover: int | None) -> str:
         return piece.code
     words = ", ".join(piece_word(spec, p.code) for p in spec.singles())
     mine = spec.player_piece(mover) if mover is not None else None
+    if mine is None:
+        raise BadNotation(
+            M_("{word} is not a piece of this game: write {pieces}", word=repr(word), pieces=words)
+        )
     raise BadNotation(
-        f"{word!r} is not a piece of this game: write {words}"
-        + (f" (the mover's is {piece_word(spec, mine.code)})" if mine is not None else "")
+        M_(
+            "{word} is not a piece of this game: write {pieces} (the mover's is {own})",
+            word=repr(word),
+            pieces=words,
+            own=str(piece_word(spec, mine.code)),
+        )
     )
 
 
 def _cell(profile: BoardProfile, name: str) -> str:
     for site in profile.sites:
         if site.name == name and site.kind == "display":
-            raise BadNotation(f"{name} is a display (LEDs only): nothing is put there")
+            raise BadNotation(
+                M_("{name} is a display (LEDs only): nothing is put there", name=name)
+            )
         if site.name == name and site.kind != "track":
             return name
-    raise BadNotation(f"{profile.name} has no cell {name!r}")
+    raise BadNotation(M_("{board} has no cell {name}", board=profile.name, name=repr(name)))
 
 
 def plan(
@@ -119,41 +136,56 @@ def plan(
     W3`` pushes in their piece where each player has one kind.
     """
     verb, args = command.verb, command.args
-    example = example_piece(spec)
+    # a word to type, as the hands read it (English in every language)
+    example = str(example_piece(spec))
     if verb == "insert":
         tracks = [s.name for s in spec.sites if s.kind == "track"]
         if not tracks:
-            raise BadNotation(f"this game has no tracks to push a piece into: place {example}")
+            raise BadNotation(
+                M_(
+                    "this game has no tracks to push a piece into: write place CELL {piece}",
+                    piece=example,
+                )
+            )
         if len(args) not in (1, 2):
             raise BadNotation(
-                f"write insert TRACK [PIECE], e.g. insert {tracks[0]} or insert {tracks[0]} "
-                f"{example}"
+                M_(
+                    "write insert TRACK [PIECE], e.g. insert {track} or insert {track} {piece}",
+                    track=tracks[0],
+                    piece=example,
+                )
             )
         if len(args) == 2:
             piece = parse_piece(spec, args[1], mover)
         else:
             own = spec.player_piece(mover) if mover is not None else None
             if own is None:
-                raise BadNotation(f"name the piece to push in, e.g. insert {args[0]} {example}")
+                raise BadNotation(
+                    M_(
+                        "name the piece to push in, e.g. insert {track} {piece}",
+                        track=args[0],
+                        piece=example,
+                    )
+                )
             piece = own.code
         return hands.insert(spec, layout, args[0], piece)
     if verb == "place":
         if len(args) != 2:
-            raise BadNotation(f"write place CELL PIECE, e.g. place d4 {example}")
+            raise BadNotation(M_("write place CELL PIECE, e.g. place d4 {piece}", piece=example))
         site = _cell(profile, args[0])
         return hands.place(spec, layout, site, parse_piece(spec, args[1], mover))
     if verb == "lift":
         if len(args) not in (1, 2):
-            raise BadNotation("write lift CELL [PART], e.g. lift d4")
+            raise BadNotation(M_("write lift CELL [PART], e.g. lift d4"))
         part = args[1] if len(args) == 2 else None
         return hands.lift(spec, layout, _cell(profile, args[0]), part)
     if verb == "move":
         if len(args) != 2:
-            raise BadNotation("write move FROM TO, e.g. move d4 e4")
+            raise BadNotation(M_("write move FROM TO, e.g. move d4 e4"))
         return hands.move(spec, layout, _cell(profile, args[0]), _cell(profile, args[1]))
     if verb == "remove":
         if not args:
-            raise BadNotation("write remove CELL..., e.g. remove b1 c1 d1")
+            raise BadNotation(M_("write remove CELL..., e.g. remove b1 c1 d1"))
         changes: list[Change] = []
         current = dict(layout)
         for name in args:
@@ -161,7 +193,13 @@ def plan(
             current = hands.apply_changes(current, step)
             changes.extend(step)
         return changes
-    raise BadNotation(f"unknown hand {verb!r}; the hands can {', '.join(HAND_VERBS)}")
+    raise BadNotation(
+        M_(
+            "unknown hand {verb}; the hands can {verbs}",
+            verb=repr(verb),
+            verbs=", ".join(HAND_VERBS),
+        )
+    )
 
 
 def example_piece(spec: BoardSpec) -> str:

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from boardctl import i18n
 from boardctl.controller.view import phase_words
 from boardctl.errors import BoardctlError
-from boardctl.message import M_
+from boardctl.message import M_, Mn_, said
 from boardctl.sim.board import HAND_VERBS, spec_of
 from boardctl.sim.demo import Script
 from boardctl.sim.screen import Layout, compose, game_spec, player_label
@@ -86,7 +86,9 @@ def parse_new(args: Sequence[str]) -> tuple[str | None, dict[str, Any]]:
         elif game is None:
             game = word.lower()
         else:
-            raise SimError(f"new {' '.join(args)}: write new [GAME] [key=value ...]")
+            raise SimError(
+                M_("new {words}: write new [GAME] [key=value ...]", words=" ".join(args))
+            )
     return game, options
 
 
@@ -226,20 +228,22 @@ class Console:
             if verb in ("quit", "exit", "q"):
                 return False
             if verb in HAND_VERBS:
-                self.sim.hands(line.strip())
+                # a part may be named in the board's language (lift d4 Scheibe)
+                with i18n.language(self.sim.config.board.language):
+                    self.sim.hands(line.strip())
                 self.sim.settle()
                 self.note = M_("{command}: done", command=line.strip())
             elif verb == "new":
                 self._new(words[1:])
             elif verb == "undo":
-                reply = self.sim.request({"cmd": "undo"})
+                reply = self._ask({"cmd": "undo"})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
                 self.note = M_(
                     "took back {move}: put the board back as it was", move=reply["undone"]
                 )
             elif verb == "another":
-                reply = self.sim.request({"cmd": "another"})
+                reply = self._ask({"cmd": "another"})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
                 self.note = M_(
@@ -248,7 +252,7 @@ class Console:
             elif verb in TOLD and len(words) > 1:
                 what = line.strip().split(None, 1)[1]
                 cmd, key = TOLD[verb]
-                reply = self.sim.request({"cmd": cmd, key: what})
+                reply = self._ask({"cmd": cmd, key: what})
                 if not reply.get("ok"):
                     raise SimError(str(reply.get("error")))
                 self.note = f"{verb}: {reply.get('played') or reply.get('chosen') or what}"
@@ -268,9 +272,14 @@ class Console:
             else:
                 self.note = M_("unknown command {command}: {help}", command=repr(verb), help=HELP)
         except (BoardctlError, ValueError, KeyError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-            self.note = f"{line.strip()}: {message}"
+            message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else said(exc)
+            # the refusal in the board's language where it was made with its words
+            self.note = M_("{command}: {error}", command=line.strip(), error=message)
         return True
+
+    def _ask(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The daemon's answer to ``body``, its refusal in the board's language."""
+        return self.sim.request({**body, "language": self.sim.config.board.language})
 
     def _new(self, args: Sequence[str]) -> None:
         game, options = parse_new(args)
@@ -300,7 +309,7 @@ class Console:
             body["seats"] = seats
         if options:
             body["options"] = options
-        reply = self.sim.request(body)
+        reply = self._ask(body)
         if not reply.get("ok"):
             raise SimError(str(reply.get("error")))
         self.sim.clear_board()
@@ -330,25 +339,37 @@ def run_demo(
     out: TextIO | None = None,
     timeout: float = 15.0,
 ) -> int:
-    """Play ``script`` on ``sim``, narrating each step; 0 when it ends as scripted."""
-    out = out or sys.stdout
+    """Play ``script`` on ``sim``, narrating each step in the board's language
+    ([board] language); 0 when it ends as scripted."""
+    with i18n.language(sim.config.board.language):
+        return _narrate(sim, script, delay, out or sys.stdout, timeout)
+
+
+def _narrate(sim: Simulation, script: Script, delay: float, out: TextIO, timeout: float) -> int:
+    code = sim.config.board.language
     tty = out.isatty()
     width = shutil.get_terminal_size().columns if tty else 0
     layout = Layout(sim.profile, title="boardctl sim --demo", width=width, note=sim.palette.note)
     pause = threading.Event()
 
-    def show(note: str, status: dict[str, Any]) -> None:
+    def show(note: str) -> None:
         if tty:
+            status = sim.status(code)
             out.write("\x1b[2J\x1b[H" + compose(status, sim.frame, layout, note) + "\n")
         else:
-            out.write(note + "\n")
+            out.write(i18n.translate(note) + "\n")
         out.flush()
 
     status = sim.wait_status(_ready, timeout)
     if status.get("phase") == "setup":
-        show(f"a game of {script.game}: the board is empty; the game starts with pieces", status)
+        show(
+            M_(
+                "a game of {game}: the board is empty; the game starts with pieces",
+                game=script.game,
+            )
+        )
     else:
-        show(f"a game of {script.game}: the board is empty and ready", status)
+        show(M_("a game of {game}: the board is empty and ready", game=script.game))
     total = len(script.steps)
     for number, step in enumerate(script.steps, start=1):
         verb, _, what = step.command.partition(" ")
@@ -359,27 +380,40 @@ def run_demo(
                 raise SimError(f"[{number}/{total}] {step.command}: {reply.get('error')}")
         elif step.command:
             sim.hands(step.command)
-        status = sim.wait_status(step.expect.met, timeout)
-        show(
-            f"[{number}/{total}] {step.say}" + (f"   > {step.command}" if step.command else ""),
-            status,
-        )
-        if delay:
-            pause.wait(delay)
-    status = sim.status()
+        sim.wait_status(step.expect.met, timeout)
+        said = i18n.translate(step.say)
+        show(f"[{number}/{total}] {said}" + (f"   > {step.command}" if step.command else ""))
+        # the next hand waits until this one's action is final (a hand going
+        # on at once amends it, as a disc slid on to the next cell)
+        wait = max(delay, sim.amend_window if step.command and verb not in TOLD else 0.0)
+        if wait:
+            pause.wait(wait)
+    status = sim.status(code)
+    winner = player_label(spec_of(script.game, script.options), script.winner)
     if status.get("phase") != "game_over" or status.get("winner") != script.winner:
         raise SimError(
-            f"the demo should end with a win for "
-            f"{player_label(spec_of(script.game, script.options), script.winner)}, "
-            f"but the controller says {status.get('phase')} ({status.get('reason')})"
+            M_(
+                "the demo should end with a win for {player}, but the controller says "
+                "{phase} ({reason})",
+                player=winner,
+                phase=str(status.get("phase")),
+                reason=str(status.get("reason")),
+            )
         )
     final = compose(status, sim.frame, layout, "")
     out.write((final if tty else plain(final)) + "\n")
+    moves = len(status.get("moves", []))
     out.write(
-        f"result: {player_label(spec_of(script.game, script.options), script.winner)}"
-        " wins: "
-        f"{status.get('reason')} "
-        f"after {len(status.get('moves', []))} moves\n"
+        i18n.translate(
+            Mn_(
+                "result: {player} wins: {reason} after {n} move",
+                "result: {player} wins: {reason} after {n} moves",
+                moves,
+                player=winner,
+                reason=str(status.get("reason")),
+            )
+        )
+        + "\n"
     )
     out.flush()
     return 0

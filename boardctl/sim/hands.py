@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from boardctl.engines.describe import BoardSpec, SiteSpec
 from boardctl.errors import BadNotation
+from boardctl.message import M_, and_list, or_list
 
 #: a track's light gate fires as a piece passes it
 PULSE = "pulse"
@@ -44,9 +45,11 @@ class HandCommand:
         try:
             words = shlex.split(text)
         except ValueError as exc:
-            raise BadNotation(f"cannot read {text!r}: {exc}") from None
+            raise BadNotation(
+                M_("cannot read {text}: {error}", text=repr(text), error=str(exc))
+            ) from None
         if not words:
-            raise BadNotation("type a command, e.g. 'insert W3' or 'place d4 white-disc'")
+            raise BadNotation(M_("type a command, e.g. 'insert W3' or 'place d4 white-disc'"))
         return cls(words[0].lower(), tuple(words[1:]))
 
 
@@ -60,9 +63,13 @@ def track(spec: BoardSpec, name: str) -> SiteSpec:
     if len(found) == 1 and found[0].path:
         return found[0]
     if not tracks:
-        raise BadNotation(f"{name!r} is not a track: this board has none; use place")
+        raise BadNotation(
+            M_("{name} is not a track: this board has none; use place", name=repr(name))
+        )
     shown = ", ".join(s.name for s in tracks[:8]) + (" ..." if len(tracks) > 8 else "")
-    raise BadNotation(f"{name!r} is not a track: the tracks are {shown}")
+    raise BadNotation(
+        M_("{name} is not a track: the tracks are {tracks}", name=repr(name), tracks=shown)
+    )
 
 
 def insert(spec: BoardSpec, layout: Mapping[str, str], name: str, piece: str) -> list[Change]:
@@ -76,7 +83,9 @@ def insert(spec: BoardSpec, layout: Mapping[str, str], name: str, piece: str) ->
     try:
         gap = next(i for i, cell in enumerate(cells) if cell not in layout)
     except StopIteration:
-        raise BadNotation(f"track {site.name} is full: the piece will not go in") from None
+        raise BadNotation(
+            M_("track {track} is full: the piece will not go in", track=site.name)
+        ) from None
     changes = [Change(site.name, PULSE)]
     # the run slides: the piece at the front moves first, into the gap
     for i in range(gap, 0, -1):
@@ -98,7 +107,13 @@ def combine(spec: BoardSpec, a: str, b: str) -> str:
     for piece in spec.pieces:
         if piece.parts and sorted(piece.parts) == wanted:
             return piece.code
-    raise BadNotation(f"a {_name(spec, a)} and a {_name(spec, b)} cannot share a site")
+    raise BadNotation(
+        M_(
+            "a {first} and a {second} cannot share a site",
+            first=_name(spec, a),
+            second=_name(spec, b),
+        )
+    )
 
 
 def place(spec: BoardSpec, layout: Mapping[str, str], site: str, piece: str) -> list[Change]:
@@ -115,23 +130,27 @@ def lift(
     its name or a word of its name (``white-ring``, ``ring``)."""
     here = layout.get(site)
     if here is None:
-        raise BadNotation(f"there is nothing on {site} to lift")
+        raise BadNotation(M_("there is nothing on {site} to lift", site=site))
     if part is None:
         return [Change(site, None)]
     parts = singles(spec, here)
     w = part.lower()
-    found = [
-        p
-        for p in parts
-        if w in (p.lower(), _name(spec, p).lower()) or w in _name(spec, p).lower().split()
-    ]
+    found = [p for p in parts if w in _words(spec, p)]
     if len(found) != 1 or len(parts) < 2:
-        names = " or ".join(_name(spec, p) for p in parts)
-        what = f"the parts on {site} are {names}" if len(parts) > 1 else f"{site} holds {names}"
+        names = or_list([_name(spec, p) for p in parts])
+        what = (
+            M_("the parts on {site} are {names}", site=site, names=names)
+            if len(parts) > 1
+            else M_("{site} holds {names}", site=site, names=names)
+        )
         if not found:
-            raise BadNotation(f"there is no {part} on {site} to lift: {what}")
+            raise BadNotation(
+                M_("there is no {part} on {site} to lift: {what}", part=part, site=site, what=what)
+            )
         if len(found) > 1:
-            raise BadNotation(f"lift {site} {part}: which one? {what}")
+            raise BadNotation(
+                M_("lift {site} {part}: which one? {what}", site=site, part=part, what=what)
+            )
         return [Change(site, None)]
     kept = [p for p in parts if p != found[0]]
     rest = kept[0] if len(kept) == 1 else _compose(spec, kept)
@@ -142,9 +161,15 @@ def move(spec: BoardSpec, layout: Mapping[str, str], source: str, target: str) -
     """Carry the lone piece on ``source`` to ``target`` (a DuploLine move)."""
     here = layout.get(source)
     if here is None:
-        raise BadNotation(f"there is nothing on {source} to move")
+        raise BadNotation(M_("there is nothing on {site} to move", site=source))
     if len(singles(spec, here)) > 1:
-        raise BadNotation(f"the pieces on {source} ({_name(spec, here)}) are locked together")
+        raise BadNotation(
+            M_(
+                "the pieces on {site} ({names}) are locked together",
+                site=source,
+                names=_name(spec, here),
+            )
+        )
     return [Change(source, None), *place(spec, layout, target, here)]
 
 
@@ -152,7 +177,21 @@ def _compose(spec: BoardSpec, parts: list[str]) -> str:
     for piece in spec.pieces:
         if piece.parts and sorted(piece.parts) == sorted(parts):
             return piece.code
-    raise BadNotation(f"{' and '.join(parts)} cannot share a site")
+    raise BadNotation(
+        M_("{pieces} cannot share a site", pieces=and_list([_name(spec, p) for p in parts]))
+    )
+
+
+def _words(spec: BoardSpec, code: str) -> set[str]:
+    """What a person may type to name the part ``code``: its code, its name and
+    each word of it, as written and in the reader's language (``Scheibe``: the
+    refusals list the parts by their translated names)."""
+    from boardctl.i18n import translate
+
+    words = {code.lower()}
+    for name in {_name(spec, code), translate(_name(spec, code))}:
+        words |= {name.lower(), *name.lower().split()}
+    return words
 
 
 def _name(spec: BoardSpec, code: str) -> str:

@@ -29,7 +29,7 @@ from boardctl.controller.view import (
 from boardctl.engines import BoardSpec
 from boardctl.engines.describe import seat_words
 from boardctl.errors import BoardctlError
-from boardctl.i18n import _, translate
+from boardctl.i18n import N_, _, translate
 from boardctl.message import then_list
 from boardctl.sim.board import example_piece, piece_word, spec_of
 
@@ -38,7 +38,7 @@ RGB = tuple[int, int, int]
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 #: the operator's commands
-BOARD_HELP = "board: new [GAME] [key=value] | undo | another | status | help | quit"
+BOARD_HELP = N_("board: new [GAME] [key=value] | undo | another | status | help | quit")
 
 
 def game_spec(status: Mapping[str, Any]) -> BoardSpec | None:
@@ -56,7 +56,7 @@ def command_help(spec: BoardSpec | None, mover: int | None = None) -> tuple[str,
     with neighbours), with the piece of the player to move (``mover``) as the
     example, and the operator's commands."""
     if spec is None:
-        return "hands: place d4 PIECE | lift d4 | move d4 e4", BOARD_HELP
+        return _("hands: place d4 PIECE | lift d4 | move d4 e4"), _(BOARD_HELP)
 
     cells = [s for s in spec.sites if s.kind not in ("track", "display")]
     tracks = [s for s in spec.sites if s.kind == "track" and s.path]
@@ -82,7 +82,8 @@ def command_help(spec: BoardSpec | None, mover: int | None = None) -> tuple[str,
         items.append(f"lift {cell.name}" + (f" [{'|'.join(parts)}]" if parts else ""))
         if len(cells) >= 3 and not cell.neighbours:
             items.append("remove " + " ".join(c.name for c in cells[:3]))
-    return "hands: " + " | ".join(items), BOARD_HELP
+    # the commands as they are typed; only the words around them translated
+    return _("hands: {commands}", commands=" | ".join(items)), _(BOARD_HELP)
 
 
 @dataclass(frozen=True, slots=True)

@@ -419,9 +419,24 @@ class Simulation:
         """Take every piece off the board."""
         self.apply([Change(site, None) for site in sorted(self.layout)])
 
+    @property
+    def final_after(self) -> float:
+        """Seconds from the board's last change until the action it shows is
+        final: read once still for the settle time, amended if the hand goes
+        on within the amend window (``boardctl.controller.amending``)."""
+        c = self.config.controller
+        return max(c.settle_ms, c.amend_ms) / 1000
+
+    @property
+    def amend_window(self) -> float:
+        """Seconds after its last reading within which a hand going on amends
+        the action the board shows (0: no window)."""
+        c = self.config.controller
+        return c.amend_ms / 1000 if c.amend_ms > c.settle_ms else 0.0
+
     def settle(self) -> None:
-        """Wait as long as the controller waits for a still board, and a little more."""
-        threading.Event().wait(self.config.controller.settle_ms / 1000 + 0.05)
+        """Wait until the action the board shows is final, and a little more."""
+        threading.Event().wait(self.final_after + 0.05)
 
 
 def _configure(

@@ -157,6 +157,10 @@ _SENTENCES: dict[str, tuple[str, str]] = {
         N_("Take the streetcar of line {number} ({colour}) off {sites}"),
         N_("Put the streetcar of line {number} ({colour}) back on {site}"),
     ),
+    "streetcars of lines {lines}": (
+        N_("Take the streetcars of lines {lines} off {sites}"),
+        N_("Put the streetcars of lines {lines} back on {site}"),
+    ),
     "{kind} tile {name}": (
         N_("Take the {kind} tile {name} off {sites}"),
         N_("Put the {kind} tile {name} back on {site}"),

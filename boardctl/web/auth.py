@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from boardctl.errors import ConfigError, excerpt
+from boardctl.message import M_, said
 
 #: PBKDF2 rounds for a new password (about a tenth of a second on a Pi Zero 2 W)
 ROUNDS = 200_000
@@ -46,20 +47,29 @@ def parse_hash(stored: str) -> tuple[int, bytes, bytes]:
     wrong with it (without repeating it)."""
     parts = stored.split("$")
     if len(parts) != 4 or parts[0] != _SCHEME:
-        raise ValueError(f'not a hashed password: it reads "{_SCHEME}$ROUNDS$SALT$DIGEST"')
+        raise ValueError(
+            M_('not a hashed password: it reads "{scheme}$ROUNDS$SALT$DIGEST"', scheme=_SCHEME)
+        )
     _, rounds, salt, digest = parts
     if not rounds.isdigit() or len(rounds) > 9:
-        raise ValueError("its rounds are not a whole number")
+        raise ValueError(M_("its rounds are not a whole number"))
     if not MIN_ROUNDS <= int(rounds) <= MAX_ROUNDS:
-        raise ValueError(f"its rounds must be {MIN_ROUNDS} to {MAX_ROUNDS}, not {int(rounds)}")
+        raise ValueError(
+            M_(
+                "its rounds must be {low} to {high}, not {rounds}",
+                low=MIN_ROUNDS,
+                high=MAX_ROUNDS,
+                rounds=int(rounds),
+            )
+        )
     try:
         salt_bytes, digest_bytes = bytes.fromhex(salt), bytes.fromhex(digest)
     except ValueError:
-        raise ValueError("its salt and digest must be hexadecimal") from None
+        raise ValueError(M_("its salt and digest must be hexadecimal")) from None
     if not 8 <= len(salt_bytes) <= 64:
-        raise ValueError("its salt must be 8 to 64 bytes")
+        raise ValueError(M_("its salt must be 8 to 64 bytes"))
     if len(digest_bytes) != hashlib.sha256().digest_size:
-        raise ValueError("its digest is not a SHA-256 digest (64 hexadecimal digits)")
+        raise ValueError(M_("its digest is not a SHA-256 digest (64 hexadecimal digits)"))
     return int(rounds), salt_bytes, digest_bytes
 
 
@@ -80,13 +90,32 @@ def split_listen(listen: str, where: str = "[web] listen") -> tuple[str, int]:
     host, sep, port = listen.rpartition(":")
     bracketed = host.startswith("[") and host.endswith("]")
     host = host[1:-1] if bracketed else host
-    example = 'write "host:port", e.g. "127.0.0.1:8080" (or "" for no web pages)'
+    example = M_('write "host:port", e.g. "127.0.0.1:8080" (or "" for no web pages)')
     if "/" in listen:
-        raise ConfigError(f"{where}: {example}: an address to listen on, not a URL")
+        raise ConfigError(
+            M_(
+                "{where}: {example}: an address to listen on, not a URL",
+                where=where,
+                example=example,
+            )
+        )
     if not sep or not host or not _HOST.fullmatch(host) or (":" in host and not bracketed):
-        raise ConfigError(f"{where}: {example}, not {excerpt(listen)}")
+        raise ConfigError(
+            M_(
+                "{where}: {example}, not {listen}",
+                where=where,
+                example=example,
+                listen=excerpt(listen),
+            )
+        )
     if not port.isdigit() or len(port) > 5 or not 0 <= int(port) <= 65535:
-        raise ConfigError(f"{where}: the port must be a number from 1 to 65535 ({example})")
+        raise ConfigError(
+            M_(
+                "{where}: the port must be a number from 1 to 65535 ({example})",
+                where=where,
+                example=example,
+            )
+        )
     return host, int(port)
 
 
@@ -123,19 +152,32 @@ def check_settings(
             parse_hash(password_hash)
         except ValueError as exc:
             raise ConfigError(
-                f"{place('password_hash')}: {exc}; run `boardctl web password` and paste the "
-                "line it prints"
+                M_(
+                    "{where}: {fault}; run `boardctl web password` and paste the line it prints",
+                    where=place("password_hash"),
+                    fault=said(exc),
+                )
             ) from None
     if token and len(token) < MIN_TOKEN:
-        raise ConfigError(f"{place('token')}: use at least {MIN_TOKEN} random characters")
+        raise ConfigError(
+            M_(
+                "{where}: use at least {least} random characters",
+                where=place("token"),
+                least=MIN_TOKEN,
+            )
+        )
     if not listen:
         return
     host, _ = split_listen(listen, place("listen"))
     if not loopback(host) and not (password_hash or token):
         raise ConfigError(
-            f"{place('listen')} = {excerpt(listen)} opens the pages to the network: set "
-            "password_hash (`boardctl web password`) or token for the operator page, or listen "
-            'on "127.0.0.1:8080"'
+            M_(
+                "{where} = {listen} opens the pages to the network: set password_hash"
+                " (`boardctl web password`) or token for the operator page, or listen on"
+                ' "127.0.0.1:8080"',
+                where=place("listen"),
+                listen=excerpt(listen),
+            )
         )
 
 

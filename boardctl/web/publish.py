@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardctl import i18n
@@ -92,12 +92,20 @@ def _piece(p: PieceSpec) -> dict[str, Any]:
 
 def lights(profile: BoardProfile, frame: Frame) -> dict[str, str]:
     """Each lit site's colour as ``#rrggbb`` (its first LED)."""
-    out: dict[str, str] = {}
-    for site in profile.sites:
-        if site.leds and site.leds[0] < len(frame):
-            r, g, b = frame[site.leds[0]]
-            out[site.name] = f"#{r:02x}{g:02x}{b:02x}"
-    return out
+    return _lights(first_leds(profile), frame)
+
+
+def first_leds(profile: BoardProfile) -> tuple[tuple[str, int], ...]:
+    """Each lit site and its first LED, in the profile's order."""
+    return tuple((site.name, site.leds[0]) for site in profile.sites if site.leds)
+
+
+def _lights(first: Sequence[tuple[str, int]], frame: Frame) -> dict[str, str]:
+    """:func:`lights` read off the frame's bytes at once (a frame of a few
+    hundred LEDs, on every change: no colour is made a tuple on the way)."""
+    hexed = frame.data.hex()
+    n = len(hexed) // 6
+    return {name: "#" + hexed[6 * i : 6 * i + 6] for name, i in first if i < n}
 
 
 def _plain(value: Any) -> Any:
@@ -115,6 +123,7 @@ class Publisher:
         palette_of: Callable[[Engine[Any, Any]], Palette] | None = None,
     ) -> None:
         self.profile = profile
+        self._first = first_leds(profile)
         #: what the state says beside the status (the broker reached or not)
         self.reports = reports if reports is not None else {}
         self._reported: dict[str, Any] = {}
@@ -124,6 +133,8 @@ class Publisher:
         self._engine: Any = None
         self._status: Mapping[str, Any] | None = None
         self._frame: Frame | None = None
+        #: the last state whose pieces were published, and its layout
+        self._laid: tuple[Any, dict[str, str]] = (None, {})
         self._parts: dict[str, tuple[int, Any]] = {}
         self._encoded: dict[tuple[str, str], tuple[int, bytes]] = {}
         #: set by the server: called (on the loop's thread) when anything changed
@@ -142,15 +153,24 @@ class Publisher:
             self._status = status
             self._reported = reported
             state = {**status, **reported}
-            state["layout"] = dict(controller.engine.layout(controller.match.state))
+            state["layout"] = self._layout(controller.engine, controller.match.state)
             self._put("state", state)
             changed = True
         if frame != self._frame:
             self._frame = frame
-            self._put("lights", lights(self.profile, frame))
+            self._put("lights", _lights(self._first, frame))
             changed = True
         if changed and self.wake is not None:
             self.wake()
+
+    def _layout(self, engine: Engine[Any, Any], state: Any) -> dict[str, str]:
+        """The pieces of ``state``, worked out once per state (the status
+        changes with every sensor change, the pieces only with a move)."""
+        laid, layout = self._laid
+        if laid is not state:
+            layout = dict(engine.layout(state))
+            self._laid = (state, layout)
+        return layout
 
     def _put(self, part: str, value: Any) -> None:
         with self._lock:

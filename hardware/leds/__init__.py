@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TextIO
 
 from boardctl.board import BoardProfile, LedChain
+from boardctl.message import M_
 from hardware.errors import HardwareUnavailable
 from hardware.leds.base import BLACK, RGB, FrameProcessor, LedStrip, estimate_milliamps
 from hardware.leds.serial import LedLink
@@ -59,7 +60,10 @@ def create_strip(
         case "sim":
             return SimStrip(chain, profile, stream)
     raise HardwareUnavailable(
-        f"unknown LED backend {chain.backend!r}; use ws281x, spi, serial or sim"
+        M_(
+            "unknown LED backend {backend}; use ws281x, spi, serial or sim",
+            backend=repr(chain.backend),
+        )
     )
 
 

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from boardctl.board import LedChain
 from boardctl.controller.frame import Frame
+from boardctl.message import M_
 from hardware.errors import HardwareUnavailable
 from hardware.leds.base import LedStrip, wire_bytes
 
@@ -34,8 +35,10 @@ class SerialStrip(LedStrip):
     def _open(self) -> None:
         if self.link is None:
             raise HardwareUnavailable(
-                'the profile\'s LEDs are on the serial link (backend = "serial") but no link '
-                "was given; start them through the firmware link"
+                M_(
+                    'the profile\'s LEDs are on the serial link (backend = "serial") but no link'
+                    " was given; start them through the firmware link"
+                )
             )
 
     def _send(self, pixels: Frame) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from boardctl.controller.frame import Frame
+from boardctl.message import M_
 from hardware.errors import HardwareError
 from hardware.leds.base import RGB, LedStrip, wire_order
 from hardware.spi_bus import open_device, spidev_class
@@ -54,11 +55,11 @@ class SpiStrip(LedStrip):
     _spi: Any = None
 
     def _open(self) -> None:
-        factory = spidev_class("cannot start the SPI LEDs")
+        factory = spidev_class(M_("cannot start the SPI LEDs"))
         s = self.chain.settings
         bus, device = int(s.get("bus", 0)), int(s.get("device", 0))
         self._speed = int(s.get("speed_hz", 2_400_000))
-        spi = open_device(factory, bus, device, "for the LEDs")
+        spi = open_device(factory, bus, device, M_("for the LEDs"))
         spi.max_speed_hz = self._speed
         spi.mode = 0
         self._spi = spi

@@ -15,14 +15,15 @@ import logging
 from typing import Any
 
 from boardctl.controller.frame import Frame
+from boardctl.message import M_
 from hardware.errors import HardwareError, HardwareUnavailable
 from hardware.leds.base import LedStrip
 
 log = logging.getLogger(__name__)
 
-ADVICE = (
-    "rpi_ws281x drives LEDs on a Raspberry Pi up to the Pi 4, as root; "
-    'on a Pi 5 or without root set backend = "spi" in [leds]'
+ADVICE = M_(
+    "rpi_ws281x drives LEDs on a Raspberry Pi up to the Pi 4, as root;"
+    ' on a Pi 5 or without root set backend = "spi" in [leds]'
 )
 
 
@@ -53,8 +54,11 @@ class Ws281xStrip(LedStrip):
             import rpi_ws281x
         except ImportError as e:
             raise HardwareUnavailable(
-                f"cannot start the ws281x LEDs: rpi_ws281x is not installed "
-                f"(pip install rpi_ws281x); {ADVICE}"
+                M_(
+                    "cannot start the ws281x LEDs: rpi_ws281x is not installed (pip install"
+                    " rpi_ws281x); {advice}",
+                    advice=ADVICE,
+                )
             ) from e
         s = self.chain.settings
         pin = int(s.get("pin", 18))
@@ -75,7 +79,12 @@ class Ws281xStrip(LedStrip):
         except RuntimeError as e:
             _discard(rpi_ws281x, strip)
             raise HardwareUnavailable(
-                f"cannot start the ws281x LEDs on GPIO {pin}: {e}; {ADVICE}"
+                M_(
+                    "cannot start the ws281x LEDs on GPIO {pin}: {why}; {advice}",
+                    pin=pin,
+                    why=str(e),
+                    advice=ADVICE,
+                )
             ) from None
         self._strip = strip
         self._module = rpi_ws281x

@@ -20,6 +20,7 @@ import logging
 from pathlib import Path
 
 from boardctl.board import BoardProfile
+from boardctl.message import M_
 from hardware.errors import ProfileError
 from hardware.profiles.parse import Parser
 from hardware.profiles.report import Report, table_header
@@ -52,13 +53,15 @@ def find_profile(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists() or len(path.parts) > 1:
         if not path.is_file():
-            raise ProfileError(str(path), ["no such file; give a profile file or a name"])
+            raise ProfileError(str(path), [M_("no such file; give a profile file or a name")])
         return path
     candidate = PROFILE_DIR / f"{name_or_path}.toml"
     if candidate.is_file():
         return candidate
     names = ", ".join(builtin_profiles())
-    raise ProfileError(str(name_or_path), [f"no such profile; the shipped ones are {names}"])
+    raise ProfileError(
+        str(name_or_path), [M_("no such profile; the shipped ones are {names}", names=names)]
+    )
 
 
 def load_profile(name_or_path: str | Path, *, require_channels: bool = True) -> BoardProfile:
@@ -70,7 +73,7 @@ def load_profile(name_or_path: str | Path, *, require_channels: bool = True) -> 
 
     path = find_profile(name_or_path)
     try:
-        text = read_text(path, MAX_TOML, "the profile")
+        text = read_text(path, MAX_TOML, M_("the profile"))
     except UnreadableFile as e:
         raise ProfileError(str(path), [e.of(path)]) from None
     return parse_profile(text, str(path), require_channels=require_channels)

@@ -35,6 +35,7 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
+from boardctl.message import M_
 from hardware.profiles.report import Report
 
 #: the most codes a profile's fields may describe
@@ -100,13 +101,18 @@ class CodesReader:
                 continue
             if not _NUMBER.fullmatch(key) or int(key) < 2:
                 self.r.problem(
-                    "codes", key, "not a sensor code",
-                    "codes are whole numbers from 2 up (0 reads empty, 1 present), "
-                    "or [codes.fields.NAME] tables",
+                    "codes", key, M_("not a sensor code"),
+                    M_("codes are whole numbers from 2 up (0 reads empty, 1 present), "
+                    "or [codes.fields.NAME] tables"),
                 )  # fmt: skip
                 continue
             if not isinstance(value, str) or not value:
-                self.r.problem("codes", key, f"bad value {value!r}", 'expected a piece code "p0"')
+                self.r.problem(
+                    "codes",
+                    key,
+                    M_("bad value {value}", value=repr(value)),
+                    M_('expected a piece code "p0"'),
+                )
                 continue
             codes[int(key)] = value
             self.origin[int(key)] = ("codes", key)
@@ -121,8 +127,8 @@ class CodesReader:
     def fields(self, t: Any) -> list[Field]:
         if not isinstance(t, dict) or not t:
             self.r.problem(
-                "codes", "fields", "expected tables of fields",
-                "write each field as [codes.fields.NAME] with step = N and its values",
+                "codes", "fields", M_("expected tables of fields"),
+                M_("write each field as [codes.fields.NAME] with step = N and its values"),
             )  # fmt: skip
             return []
         fields: list[Field] = []
@@ -138,9 +144,15 @@ class CodesReader:
             total *= f.count() + 1
         if total - 1 > MAX_CODES:
             self.r.problem(
-                "codes", "fields", f"the fields describe {total - 1} codes, more than {MAX_CODES}",
-                "describe fewer values, or lower several",
-            )  # fmt: skip
+                "codes",
+                "fields",
+                M_(
+                    "the fields describe {count} codes, more than {most}",
+                    count=total - 1,
+                    most=MAX_CODES,
+                ),
+                M_("describe fewer values, or lower several"),
+            )
             return []
         return fields
 
@@ -148,30 +160,34 @@ class CodesReader:
         where = f"codes.fields.{name}"
         if not _FIELD.fullmatch(name):
             self.r.problem(
-                "codes.fields", name, "not a field name",
-                "name a field with letters, digits, - and _, starting with a letter",
+                "codes.fields", name, M_("not a field name"),
+                M_("name a field with letters, digits, - and _, starting with a letter"),
             )  # fmt: skip
             return None
         if not isinstance(entry, dict):
             self.r.problem(
-                "codes.fields", name, "expected a table",
-                f"write [codes.fields.{name}] with step = N and a line per value",
+                "codes.fields", name, M_("expected a table"),
+                M_("write [codes.fields.{name}] with step = N and a line per value", name=name),
             )  # fmt: skip
             return None
         bad = len(self.r.problems)
         step = self.r.get(
             where, entry, "step", int, 0, required=True,
             check=lambda v: 1 <= v <= MAX_VALUE,
-            expect="what one unit of this field adds to the code, e.g. step = 500",
+            expect=M_("what one unit of this field adds to the code, e.g. step = 500"),
         )  # fmt: skip
         several = self.r.get(
             where, entry, "several", int, 1, check=lambda v: 1 <= v <= 32,
-            expect="how many of the values (bits) may be added up at once, 1..32",
+            expect=M_("how many of the values (bits) may be added up at once, 1..32"),
         )  # fmt: skip
         others = [n for n in names if n != name]
         needs = self.r.get(
             where, entry, "needs", str, "", check=lambda v: v in others,
-            expect="the name of another field: " + (", ".join(others) or "there is none"),
+            expect=(
+                M_("the name of another field: {fields}", fields=", ".join(others))
+                if others
+                else M_("the name of another field: there is none")
+            ),
         )  # fmt: skip
         values: list[tuple[int, str]] = []
         for key, value in entry.items():
@@ -179,26 +195,32 @@ class CodesReader:
                 continue
             if not _NUMBER.fullmatch(key) or not 1 <= int(key) <= MAX_VALUE:
                 self.r.problem(
-                    where, key, "not a value of the field",
-                    f"the keys are {', '.join(_FIELD_KEYS)} and values 1 up (0 is the field "
-                    "absent)",
-                )  # fmt: skip
+                    where,
+                    key,
+                    M_("not a value of the field"),
+                    M_(
+                        "the keys are {keys} and values 1 up (0 is the field absent)",
+                        keys=", ".join(_FIELD_KEYS),
+                    ),
+                )
                 continue
             if not isinstance(value, str) or not value or "+" in value:
                 self.r.problem(
-                    where, key, f"bad value {value!r}",
-                    'expected the part it names, without "+" (the parts are joined by it)',
+                    where, key, M_("bad value {value}", value=repr(value)),
+                    M_('expected the part it names, without "+" (the parts are joined by it)'),
                 )  # fmt: skip
                 continue
             if "several" in entry and int(key) & (int(key) - 1):
                 self.r.problem(
-                    where, key, f"{key} is not a bit (several values add up)",
-                    "give each value a bit of its own: 1, 2, 4, 8, ...",
+                    where, key, M_("{key} is not a bit (several values add up)", key=key),
+                    M_("give each value a bit of its own: 1, 2, 4, 8, ..."),
                 )  # fmt: skip
                 continue
             values.append((int(key), value))
         if not values and len(self.r.problems) == bad:
-            self.r.problem(where, "", "names no value", 'add a line per value, e.g. 1 = "stop"')
+            self.r.problem(
+                where, "", M_("names no value"), M_('add a line per value, e.g. 1 = "stop"')
+            )
         if len(self.r.problems) > bad:
             return None
         return Field(name, step, tuple(values), several, needs)
@@ -224,16 +246,25 @@ class CodesReader:
             first = fields[(m & -m).bit_length() - 1].name
             if value < 2:
                 self.r.problem(
-                    f"codes.fields.{first}", "", f"{piece} reads {value}, which is not a code",
-                    "0 reads empty and 1 present: start the values at 2 or raise the step",
-                )  # fmt: skip
+                    f"codes.fields.{first}",
+                    "",
+                    M_("{piece} reads {value}, which is not a code", piece=piece, value=value),
+                    M_("0 reads empty and 1 present: start the values at 2 or raise the step"),
+                )
                 return
             if value in codes:
                 table, key = self.origin[value]
                 self.r.problem(
-                    table, key, f"{value} is both {codes[value]!r} and {piece!r}",
-                    "remove the line, or choose steps whose parts never add up alike",
-                )  # fmt: skip
+                    table,
+                    key,
+                    M_(
+                        "{value} is both {codes} and {piece}",
+                        value=value,
+                        codes=repr(codes[value]),
+                        piece=repr(piece),
+                    ),
+                    M_("remove the line, or choose steps whose parts never add up alike"),
+                )
                 return
             codes[value] = piece
             self.origin[value] = ("codes.fields", first)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from boardctl.board import LedChain, Reports, Site
+from boardctl.message import M_
 from hardware.profiles.report import Report
 
 SENSING_KINDS = ("serial", "gpio", "shift-register")
@@ -49,33 +50,45 @@ def check_wiring(
         other = by_channel.setdefault(s.channel, s.name)
         if other != s.name:
             r.problem(
-                "sites", s.name, f"channel {s.channel} is also {other}'s",
-                "give each site its own channel (boardctl calibrate finds them)",
-            )  # fmt: skip
+                "sites",
+                s.name,
+                M_("channel {channel} is also {other}'s", channel=s.channel, other=other),
+                M_("give each site its own channel (boardctl calibrate finds them)"),
+            )
     reporting_code = [s for s in sites if s.reports is Reports.CODE]
     if reporting_code and not codes and not r.reported_in("codes"):
         r.problem(
-            "codes", "", f"{reporting_code[0].name} reports a code but [codes] names no piece",
-            'add [codes] with a line per sensor code, e.g. 2 = "p0"',
-        )  # fmt: skip
+            "codes",
+            "",
+            M_("{name} reports a code but [codes] names no piece", name=reporting_code[0].name),
+            M_('add [codes] with a line per sensor code, e.g. 2 = "p0"'),
+        )
     if sensing in ("gpio", "shift-register"):
         for s in reporting_code:
             r.problem(
-                "sites", s.name, f"reports a code but {sensing} sensing reads only presence",
-                'use reports = "presence", or sensing kind = "serial" for colour sensors',
-            )  # fmt: skip
+                "sites",
+                s.name,
+                M_("reports a code but {sensing} sensing reads only presence", sensing=sensing),
+                M_('use reports = "presence", or sensing kind = "serial" for colour sensors'),
+            )
         if sensing == "gpio":
             limit = len(settings.get("pins", ()))
-            what = f"sensing.pins lists {limit} pins"
+            what = M_("sensing.pins lists {count} pins", count=limit)
         else:
             limit = 8 * int(settings.get("chips", 0))
-            what = f"{settings.get('chips')} shift registers read {limit} channels"
+            what = M_(
+                "{chips} shift registers read {count} channels",
+                chips=settings.get("chips"),
+                count=limit,
+            )
         for s in sites:
             if s.channel is not None and s.channel >= limit:
                 r.problem(
-                    "sites", s.name, f"channel {s.channel} is not read: {what}",
-                    "add pins or chips, or fix the channel",
-                )  # fmt: skip
+                    "sites",
+                    s.name,
+                    M_("channel {channel} is not read: {what}", channel=s.channel, what=what),
+                    M_("add pins or chips, or fix the channel"),
+                )
     # one GPIO pin, one job
     users: dict[int, str] = {}
     clashes: list[tuple[str, str, int, str]] = []
@@ -92,38 +105,52 @@ def check_wiring(
     held: dict[int, int] = {}  # pin -> the SPI bus that holds it
     if sensing_bus is not None and sensing_bus == spi_bus:
         r.problem(
-            "sensing", "bus", f"SPI bus {spi_bus} is also the LEDs' bus (leds.settings.bus)",
-            "the registers have no chip select, so every LED frame would clock them, and "
-            "the LED frames need the bus to themselves to keep their timing: read the "
-            f"registers on bus {1 - sensing_bus}, or move the LEDs",
-        )  # fmt: skip
+            "sensing",
+            "bus",
+            M_("SPI bus {spi_bus} is also the LEDs' bus (leds.settings.bus)", spi_bus=spi_bus),
+            M_(
+                "the registers have no chip select, so every LED frame would clock them, and the"
+                " LED frames need the bus to themselves to keep their timing: read the registers"
+                " on bus {other}, or move the LEDs",
+                other=1 - sensing_bus,
+            ),
+        )
         sensing_bus = None
-    buses = ((spi_bus, "the LEDs'"), (sensing_bus, "the sensors'"))
-    for bus, whose in ((b, w) for b, w in buses if isinstance(b, int)):
+    for bus, of_leds in (
+        (b, w) for b, w in ((spi_bus, True), (sensing_bus, False)) if isinstance(b, int)
+    ):
         for pin, line in SPI_PINS.get(bus, {}).items():
             # the kernel's SPI driver holds every pin of the bus once it is enabled
-            users[pin] = f"{whose} SPI bus {bus} ({line})"
+            users[pin] = (
+                M_("the LEDs' SPI bus {bus} ({line})", bus=bus, line=line)
+                if of_leds
+                else M_("the sensors' SPI bus {bus} ({line})", bus=bus, line=line)
+            )
             held[pin] = bus
     for n, pin in enumerate(settings.get("pins", ())):
-        claim(pin, f"sensing channel {n}", "sensing", "pins")
+        claim(pin, M_("sensing channel {channel}", channel=n), "sensing", "pins")
     for key in ("load", "clock", "data"):
-        claim(settings.get(key), f"the shift register {key} line", "sensing", key)
+        claim(settings.get(key), M_("the shift register {key} line", key=key), "sensing", key)
     for name, pin in buttons.items():
-        claim(pin, f"the {name} button", "buttons", name)
+        claim(pin, M_("the {name} button", name=name), "buttons", name)
     if leds is not None and leds.backend == "ws281x":
-        claim(leds.settings.get("pin"), "the LED chain", "leds.settings", "pin")
+        claim(leds.settings.get("pin"), M_("the LED chain"), "leds.settings", "pin")
     free = [str(p) for p in BCM_PINS if p not in users and p not in RESERVED_PINS]
     for table, key, pin, other in clashes:
         if pin in held:
             bus_pins = SPI_PINS[held[pin]]
-            fix = (
-                f"SPI bus {held[pin]} holds GPIO {min(bus_pins)}-{max(bus_pins)} when "
-                f"enabled: move {table}.{key} to a free GPIO "
-                f"({', '.join(free[:4]) or 'none left'})"
+            fix = M_(
+                "SPI bus {bus} holds GPIO {first}-{last} when enabled: move {key} to a free"
+                " GPIO ({free})",
+                bus=held[pin],
+                first=min(bus_pins),
+                last=max(bus_pins),
+                key=f"{table}.{key}",
+                free=", ".join(free[:4]) or M_("none left"),
             )
         else:
-            fix = "move one of them"
-        r.problem(table, key, f"GPIO {pin} is also used by {other}", fix)
+            fix = M_("move one of them")
+        r.problem(table, key, M_("GPIO {pin} is also used by {other}", pin=pin, other=other), fix)
 
 
 def spi_transfer_time(r: Report, out: dict[str, Any]) -> None:
@@ -132,8 +159,16 @@ def spi_transfer_time(r: Report, out: dict[str, Any]) -> None:
     seconds = bits / speed
     if seconds > 0.5 / hz:
         r.problem(
-            "sensing", "speed_hz",
-            f"{bits} bits at {speed} Hz take {seconds * 1e3:.2g} ms, more than half "
-            f"of the {1e3 / hz:.2g} ms between reads at poll_hz = {hz}",
-            "raise speed_hz or lower poll_hz",
-        )  # fmt: skip
+            "sensing",
+            "speed_hz",
+            M_(
+                "{bits} bits at {speed} Hz take {took} ms, more than half of the {between} ms"
+                " between reads at poll_hz = {hz}",
+                bits=bits,
+                speed=speed,
+                took=format(seconds * 1e3, ".2g"),
+                between=format(1e3 / hz, ".2g"),
+                hz=hz,
+            ),
+            M_("raise speed_hz or lower poll_hz"),
+        )

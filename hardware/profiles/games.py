@@ -22,6 +22,7 @@ from boardctl.board import Reports, Site
 from boardctl.config import blamed
 from boardctl.engines import GAMES, create, engine_class
 from boardctl.errors import BoardctlError, ConfigError, excerpt
+from boardctl.message import M_, said
 from hardware.profiles.report import Report
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,10 @@ def check_game(
         return
     if game not in known_games():
         r.problem(
-            "board", "game", f"unknown game {game!r}", f"the games are {', '.join(known_games())}"
+            "board",
+            "game",
+            M_("unknown game {game}", game=repr(game)),
+            M_("the games are {games}", games=", ".join(known_games())),
         )
         return
     try:
@@ -99,34 +103,64 @@ def check_game(
     except BoardctlError as exc:
         key = blamed(str(exc), list(options))
         r.problem(
-            "board.options", key or "", str(exc),
-            "fix or remove the option (docs/engines.md lists each game's options)",
-        )  # fmt: skip
+            "board.options",
+            key or "",
+            said(exc),
+            M_("fix or remove the option (docs/engines.md lists each game's options)"),
+        )
         return
     wrong = sorted((value, code) for value, code in codes.items() if code not in layout.pieces)
     written = [(v, c) for v, c in wrong if (origin or {}).get(v, ("codes",))[0] == "codes"]
     made = [(v, c) for v, c in wrong if (origin or {}).get(v, ("codes",))[0] != "codes"]
     for value, code in written[:SHOWN_PIECES]:
-        r.problem("codes", str(value), f"{excerpt(code)} is not a {game} piece",
-                  _pieces_hint(layout.pieces))  # fmt: skip
+        r.problem(
+            "codes",
+            str(value),
+            M_("{code} is not a {game} piece", code=excerpt(code), game=game),
+            _pieces_hint(layout.pieces),
+        )
     if len(written) > SHOWN_PIECES:
         r.problem(
-            "codes", "", f"{len(written) - SHOWN_PIECES} more codes are not {game} pieces",
-            "name only the game's pieces (docs/boards.md describes each game's codes)",
-        )  # fmt: skip
+            "codes",
+            "",
+            M_(
+                "{count} more codes are not {game} pieces",
+                count=len(written) - SHOWN_PIECES,
+                game=game,
+            ),
+            M_("name only the game's pieces (docs/boards.md describes each game's codes)"),
+        )
     if made:
         value, code = made[0]
-        more = f" and {len(made) - 1} more codes they make are" if len(made) > 1 else " is"
+        if len(made) > 1:
+            wrong_made = M_(
+                "{value} ({code}) and {count} more codes they make are not {game} pieces",
+                value=value,
+                code=excerpt(code),
+                count=len(made) - 1,
+                game=game,
+            )
+        else:
+            wrong_made = M_(
+                "{value} ({code}) is not a {game} piece", value=value, code=excerpt(code), game=game
+            )
         r.problem(
-            "codes", "fields", f"{value} ({excerpt(code)}){more} not {game} pieces",
-            "describe only the game's pieces: fewer values, a lower several, or needs "
-            "(docs/boards.md describes each game's codes)",
+            "codes", "fields", wrong_made,
+            M_("describe only the game's pieces: fewer values, a lower several, or needs "
+            "(docs/boards.md describes each game's codes)"),
         )  # fmt: skip
     if len(palette) > layout.seats:
         r.problem(
-            "board", "palette", f"{len(palette)} colours, and {game} seats at most "
-            f"{layout.seats} players", f"give one colour per seat, at most {layout.seats}",
-        )  # fmt: skip
+            "board",
+            "palette",
+            M_(
+                "{count} colours, and {game} seats at most {seats} players",
+                count=len(palette),
+                game=game,
+                seats=layout.seats,
+            ),
+            M_("give one colour per seat, at most {seats}", seats=layout.seats),
+        )
     _check_palette(r, palette)
     _check_sites(r, game, layout, sites)
 
@@ -142,8 +176,8 @@ def _check_palette(r: Report, palette: Sequence[str]) -> None:
             continue  # its form is refused where it is read
         if why is not None:
             r.problem(
-                "board", "palette", f"colour {n + 1}: {why}",
-                "choose a colour nearer the pieces' that is neither magenta nor cyan",
+                "board", "palette", M_("colour {number}: {why}", number=n + 1, why=why),
+                M_("choose a colour nearer the pieces' that is neither magenta nor cyan"),
             )  # fmt: skip
 
 
@@ -154,11 +188,11 @@ SHOWN_PIECES = 12
 def _pieces_hint(pieces: frozenset[str]) -> str:
     names = sorted(pieces)
     if len(names) <= SHOWN_PIECES:
-        return f"the pieces are {', '.join(names)}"
-    shown = ", ".join(names[:SHOWN_PIECES])
-    return (
-        f"the pieces are {shown} and {len(names) - SHOWN_PIECES} more "
-        "(docs/boards.md describes each game's codes)"
+        return M_("the pieces are {pieces}", pieces=", ".join(names))
+    return M_(
+        "the pieces are {pieces} and {count} more (docs/boards.md describes each game's codes)",
+        pieces=", ".join(names[:SHOWN_PIECES]),
+        count=len(names) - SHOWN_PIECES,
     )
 
 
@@ -174,35 +208,54 @@ def _check_sites(r: Report, game: str, layout: GameLayout, sites: list[Site]) ->
     if missing:
         shown = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
         r.problem(
-            "sites", "", f"{game} needs {len(missing)} more sites: {shown}",
-            "describe every site of the game",
-        )  # fmt: skip
+            "sites",
+            "",
+            M_(
+                "{game} needs {count} more sites: {shown}",
+                game=game,
+                count=len(missing),
+                shown=shown,
+            ),
+            M_("describe every site of the game"),
+        )
     for s in sites:
         kind = layout.sites.get(s.name)
         if kind is None:
             r.problem(
-                "sites", s.name, f"{game} has no site {s.name!r}",
-                f"name sites as the {game} engine does (see docs/boards.md)",
+                "sites", s.name, M_("{game} has no site {name}", game=game, name=repr(s.name)),
+                M_("name sites as the {game} engine does (see docs/boards.md)", game=game),
             )  # fmt: skip
         elif kind != s.kind:
-            r.problem("sites", s.name, f"kind is {s.kind!r}", f'a {game} {s.name} is "{kind}"')
+            r.problem(
+                "sites",
+                s.name,
+                M_("kind is {kind}", kind=repr(s.kind)),
+                M_('a {game} {name} is "{kind}"', game=game, name=s.name, kind=kind),
+            )
         elif kind == "display":
             _check_display(r, s)
         elif kind in layout.sensed_kinds and s.reports not in (Reports.PRESENCE, Reports.CODE):
             r.problem(
-                "sites", s.name, f"a {kind} needs a sensor that reports presence or a code",
-                'add channel = N and reports = "presence" or "code"',
-            )  # fmt: skip
+                "sites",
+                s.name,
+                M_("a {kind} needs a sensor that reports presence or a code", kind=kind),
+                M_('add channel = N and reports = "presence" or "code"'),
+            )
 
 
 def _check_display(r: Report, s: Site) -> None:
     """A display shows with LEDs and senses nothing."""
     if not s.leds:
         r.problem(
-            "sites", s.name, "is a display but has no LED", "add leds = [N], or leave the site out",
-        )  # fmt: skip
+            "sites",
+            s.name,
+            M_("is a display but has no LED"),
+            M_("add leds = [N], or leave the site out"),
+        )
     if s.channel is not None or s.reports is not Reports.NONE:
         r.problem(
-            "sites", s.name, "is a display (LEDs only) but has a sensor",
-            "remove channel and reports",
-        )  # fmt: skip
+            "sites",
+            s.name,
+            M_("is a display (LEDs only) but has a sensor"),
+            M_("remove channel and reports"),
+        )

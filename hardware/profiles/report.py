@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardctl.message import M_
+
 _HEADER = re.compile(r"^\s*\[\s*([^\]\[]+?)\s*\]\s*(#.*)?$")
 _KEY = re.compile(r"""^\s*("([^"]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*=""")
 
@@ -88,7 +90,15 @@ class Report:
         )
         where = f"{self.source}:{line}" if line else self.source
         name = f"{table}.{key}" if table and key else table or key
-        self.problems.append(f"{where}: {name}: {message}; {fix}")
+        self.problems.append(
+            M_(
+                "{where}: {name}: {problem}; {fix}",
+                where=where,
+                name=name,
+                problem=message,
+                fix=fix,
+            )
+        )
         self._order.append(line or 0)
         self._tables.add(table.partition(".")[0] or key)
 
@@ -99,7 +109,12 @@ class Report:
     def unknown_keys(self, table: str, got: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
         for key in got:
             if key not in allowed:
-                self.problem(table, key, "unknown key", f"the keys here are {', '.join(allowed)}")
+                self.problem(
+                    table,
+                    key,
+                    M_("unknown key"),
+                    M_("the keys here are {keys}", keys=", ".join(allowed)),
+                )
 
     # -- typed getters: report and return the default when wrong
 
@@ -117,13 +132,23 @@ class Report:
     ) -> Any:
         if key not in data:
             if required:
-                self.problem(table, key, "missing", f"add {key} = {expect or '...'}")
+                self.problem(
+                    table,
+                    key,
+                    M_("missing"),
+                    M_("add {key} = {value}", key=key, value=expect or "..."),
+                )
             return default
         value = data[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         wrong_type = not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds)
         if wrong_type or (check is not None and not check(value)):
-            self.problem(table, key, f"bad value {value!r}", f"expected {expect}")
+            self.problem(
+                table,
+                key,
+                M_("bad value {value}", value=repr(value)),
+                M_("expected {what}", what=expect),
+            )
             return default
         return value
 
@@ -131,9 +156,9 @@ class Report:
         value = data.get(key)
         if value is None:
             if required:
-                self.problem(key, "", "missing table", f"add a [{key}] table")
+                self.problem(key, "", M_("missing table"), M_("add a [{table}] table", table=key))
             return {}
         if not isinstance(value, dict):
-            self.problem("", key, "expected a table", f"write it as [{key}]")
+            self.problem("", key, M_("expected a table"), M_("write it as [{table}]", table=key))
             return {}
         return value

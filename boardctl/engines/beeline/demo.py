@@ -18,6 +18,7 @@ from boardctl.engines.beeline.values import Mark, Replace
 from boardctl.engines.describe import Demo, DemoStep
 from boardctl.engines.match import Match
 from boardctl.errors import IllegalMove
+from boardctl.message import M_, Message, Mp_
 
 MOVES = tuple(
     " ".join(
@@ -37,7 +38,49 @@ WRONG = frozenset({"wrong_board"})
 BUSY = frozenset({"move_in_progress"})
 LIFTED = frozenset({"move_in_progress", "wrong_board"})
 TAKEBACK = frozenset({"takeback_offered"})
-WORDS = {"S": "a straight", "A": "an angle", "H": "a sharp"}
+
+#: the players as a sentence begins with them (a name is not capitalised by code:
+#: each language writes its own), in seat order
+WHO = (Mp_("sentence start", "Black"), Mp_("sentence start", "Red"))
+
+
+def _sets(player: Message, letter: str, cell: str) -> Message:
+    """A MARK of the kind ``letter`` set on ``cell``: a sentence per kind (its
+    article and gender are the language's)."""
+    if letter == "S":
+        return M_("{player} sets a straight on {cell}", player=player, cell=cell)
+    if letter == "A":
+        return M_("{player} sets an angle on {cell}", player=player, cell=cell)
+    return M_("{player} sets a sharp on {cell}", player=player, cell=cell)
+
+
+def _lifts(player: Message, letter: str, cell: str) -> Message:
+    """The MARK a NODE replaces lifted off ``cell``."""
+    if letter == "S":
+        return M_("{player} lifts the straight on {cell}", player=player, cell=cell)
+    if letter == "A":
+        return M_("{player} lifts the angle on {cell}", player=player, cell=cell)
+    return M_("{player} lifts the sharp on {cell}", player=player, cell=cell)
+
+
+def _moves_on(player: Message, letter: str, cell: str) -> Message:
+    """The MARK a NODE replaced set at the end of its line."""
+    if letter == "S":
+        return M_(
+            "{player} sets the straight on {cell}, the end of its line", player=player, cell=cell
+        )
+    if letter == "A":
+        return M_(
+            "{player} sets the angle on {cell}, the end of its line", player=player, cell=cell
+        )
+    return M_("{player} sets the sharp on {cell}, the end of its line", player=player, cell=cell)
+
+
+def _node_up(player: Message, colour: int) -> Message:
+    """A NODE put where the MARK was, ``colour``'s side up."""
+    if colour == 0:
+        return M_("{player} puts a NODE in its place, black side up", player=player)
+    return M_("{player} puts a NODE in its place, red side up", player=player)
 
 
 def demo() -> Demo:
@@ -48,22 +91,26 @@ def demo() -> Demo:
     if winner is None:
         raise IllegalMove("the Beeline demo script does not end with a win")
     colours = [p.name for p in engine.board().players]
+    if [w.lower() for w in WHO] != colours:
+        raise IllegalMove(f"the Beeline demo names the players {WHO}, the game {colours}")
     start = engine.layout(engine.initial())
     steps = [
         DemoStep(
-            f"{colours[0].capitalize()} sets out his starting NODE",
+            M_("{player} sets out their starting NODE", player=WHO[0]),
             f"place b4 {start['b4']}",
             0,
             SETUP,
         ),
         DemoStep(
-            f"{colours[1].capitalize()} sets out his starting NODE", f"place l10 {start['l10']}", 0
+            M_("{player} sets out their starting NODE", player=WHO[1]),
+            f"place l10 {start['l10']}",
+            0,
         ),
     ]
     match = Match(engine)
     for n, text in enumerate(MOVES):
         state = match.state
-        who = colours[engine.to_move(state) or 0].capitalize()
+        who = WHO[engine.to_move(state) or 0]
         action = engine.parse_action(text)
         before = engine.layout(state)
         after = engine.layout(engine.apply(state, action))
@@ -72,42 +119,68 @@ def demo() -> Demo:
             wrong = after["c4"].replace("-nw", "-w")
             steps += [
                 DemoStep(
-                    f"{who} sets an angle on c4 leaving west (it cannot: wrong way)",
+                    M_(
+                        "{player} sets an angle on {cell} leaving west (it cannot: wrong way)",
+                        player=who,
+                        cell="c4",
+                    ),
                     f"place c4 {wrong}",
                     n,
                     WRONG,
                 ),
-                DemoStep(f"{who} takes it off again", "lift c4", n),
+                DemoStep(
+                    M_("{player} takes the angle off {cell} again", player=who, cell="c4"),
+                    "lift c4",
+                    n,
+                ),
             ]
         if n == 9:
             steps += [
-                DemoStep(f"{who} lifts Black's straight on e4 for a moment", "lift e4", n, LIFTED),
-                DemoStep(f"{who} puts it back", f"place e4 {before['e4']}", n),
+                DemoStep(
+                    M_("{player} lifts the straight on {cell} for a moment", player=who, cell="e4"),
+                    "lift e4",
+                    n,
+                    LIFTED,
+                ),
+                DemoStep(
+                    M_("{player} puts the straight back", player=who),
+                    f"place e4 {before['e4']}",
+                    n,
+                ),
             ]
         if n == 12:
             reason = engine.why_illegal(state, engine.parse_action("Af5e"))
             if reason is not None:
                 raise IllegalMove(f"the demo's Af5e is not legal where it is played: {reason}")
             steps += [
-                DemoStep(f"{who} adds an angle on f5", f"place f5 {after['f5']}", n + 1),
-                DemoStep(f"{who} thinks again and lifts it off", "lift f5", n + 1, TAKEBACK),
-                DemoStep("the board stays in the earlier position: the angle is taken back", "", n),
+                DemoStep(
+                    M_("{player} adds an angle on {cell}", player=who, cell="f5"),
+                    f"place f5 {after['f5']}",
+                    n + 1,
+                ),
+                DemoStep(
+                    M_("{player} thinks again and lifts the angle off", player=who),
+                    "lift f5",
+                    n + 1,
+                    TAKEBACK,
+                ),
+                DemoStep(
+                    M_("the board stays in the earlier position: the angle is taken back"), "", n
+                ),
             ]
         gone = sorted(s for s in before if s not in after)
         if isinstance(action, Replace):
-            kind = WORDS[action.kind.letter].split()[1]
+            letter = action.kind.letter
             steps += [
+                DemoStep(_lifts(who, letter, str(action.cell)), f"lift {action.cell}", n, BUSY),
                 DemoStep(
-                    f"{who} lifts the {kind} on {action.cell}", f"lift {action.cell}", n, BUSY
-                ),
-                DemoStep(
-                    f"{who} puts a NODE {colours[action.colour]} up in its place",
+                    _node_up(who, action.colour),
                     f"place {action.cell} {after[action.cell]}",
                     n,
                     BUSY,
                 ),
                 DemoStep(
-                    f"{who} sets the {kind} on {action.to}, the end of its line",
+                    _moves_on(who, letter, str(action.to)),
                     f"place {action.to} {after[action.to]}",
                     n + 1 if not gone else n,
                     BUSY if gone else frozenset(),
@@ -116,7 +189,7 @@ def demo() -> Demo:
         elif isinstance(action, Mark):
             steps.append(
                 DemoStep(
-                    f"{who} sets {WORDS[action.kind.letter]} on {action.cell}",
+                    _sets(who, action.kind.letter, str(action.cell)),
                     f"place {action.cell} {after[action.cell]}",
                     n + 1 if not gone else n,
                     BUSY if gone else frozenset(),
@@ -125,7 +198,7 @@ def demo() -> Demo:
         else:
             steps.append(
                 DemoStep(
-                    f"{who} puts a NODE on {action.cell}",
+                    M_("{player} puts a NODE on {cell}", player=who, cell=str(action.cell)),
                     f"place {action.cell} {after[action.cell]}",
                     n + 1,
                 )
@@ -134,8 +207,11 @@ def demo() -> Demo:
             last = i == len(gone) - 1
             steps.append(
                 DemoStep(
-                    f"{before[cell].split('-')[0].capitalize()}'s line is sent back: "
-                    f"off comes the piece on {cell}",
+                    M_(
+                        "{player}'s line is sent back: off comes the piece on {cell}",
+                        player=WHO[colours.index(before[cell].split("-")[0])],
+                        cell=cell,
+                    ),
                     f"lift {cell}",
                     n + 1 if last else n,
                     frozenset() if last else BUSY,

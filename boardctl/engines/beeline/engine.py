@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -13,7 +13,6 @@ from boardctl.engines.beeline.board import SIDES, Board, load
 from boardctl.engines.beeline.evaluate import Race, corridor, evaluate
 from boardctl.engines.beeline.position import Index, Lines, Scratch, index_of
 from boardctl.engines.beeline.values import (
-    COLOURS,
     EMPTY,
     FULL_HAND,
     GROUP,
@@ -246,7 +245,7 @@ class Beeline(Engine[State, Action]):
     def _cell(self, name: str) -> int:
         i = self.geo.index.get(name)
         if i is None:
-            raise BadNotation(f"{name!r} is not a cell of this Beeline board")
+            raise BadNotation(M_("{cell} is not a cell of this Beeline board", cell=repr(name)))
         return i
 
     def legal_actions(self, state: State) -> Iterator[Action]:
@@ -1268,6 +1267,12 @@ class Beeline(Engine[State, Action]):
             ix.by_cell = by_cell
         return ix.by_cell
 
+    def highlighted(self, state: State) -> frozenset[str]:
+        """The cells of the state's index of actions by cell (built once per
+        state: the reconciler then finds it ready for the first change)."""
+        names = self.geo.names
+        return frozenset(names[c] for c in self._by_cell(state, self._actions(state)))
+
     def highlight(self, state: State, action: Action) -> frozenset[str]:
         """What a legal action touches (:meth:`touches`), worked out without
         applying it unless it may send a line back."""
@@ -1346,14 +1351,27 @@ class Beeline(Engine[State, Action]):
         codes = _PIECE_NAMES
         return {names[i]: codes[c] for i, c in enumerate(state.cells) if c}
 
+    def layout_on(self, state: State, sites: Iterable[str]) -> Mapping[str, str]:
+        index = self.geo.index
+        cells = state.cells
+        out: dict[str, str] = {}
+        for name in sites:
+            i = index.get(name)
+            if i is not None and cells[i]:
+                out[name] = _PIECE_NAMES[cells[i]]
+        return out
+
     def render(self, state: State) -> str:
         ruts = tuple(sorted(self.rut(state, p)) for p in (0, 1))
         outcome = self.outcome(state)
+        names = [p.name for p in _PLAYERS]
         if outcome.over:
-            footer = f"game over: {outcome.status.value}, {outcome.reason}"
+            footer = M_("game over: {reason}", reason=outcome.reason)
         else:
-            footer = f"{COLOURS[state.player]} to {self.task(state)}"
-        return text.render(self.geo, state, ruts, footer)
+            footer = M_(
+                "{player} to act: {task}", player=names[state.player], task=self.task(state)
+            )
+        return text.render(self.geo, state, ruts, footer, names)
 
 
 def _ended(state: State, player: int, end: End, winner: int) -> State:

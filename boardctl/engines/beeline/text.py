@@ -7,7 +7,7 @@ the line saying whose turn it is).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardctl.engines.beeline.board import SIDES, Board
@@ -26,6 +26,7 @@ from boardctl.engines.beeline.values import (
     mark_parts,
     piece_name,
 )
+from boardctl.message import M_, joined
 
 _WORDS = tuple(k.word for k in KINDS)
 
@@ -179,15 +180,22 @@ def _cell_text(geo: Board, state: State, i: int) -> str:
     return (letter if owner == 0 else letter.lower()) + str(side)
 
 
-def render(geo: Board, state: State, ruts: tuple[list[str], ...], footer: str) -> str:
+def render(
+    geo: Board,
+    state: State,
+    ruts: tuple[list[str], ...],
+    footer: str,
+    players: Sequence[str] = COLOURS,
+) -> str:
     """The board, north at the top: each cell two characters; below it each
-    player's hand and RUT (``ruts``: cell names per player) and ``footer``."""
+    player's hand and RUT (``ruts``: cell names per player, ``players``: their
+    names) and ``footer``, in words each surface translates."""
     rows: dict[int, list[int]] = {}
     for i, (r, _) in enumerate(geo.coords):
         rows.setdefault(r, []).append(i)
     xs = {i: 2 * c - r for i, (r, c) in enumerate(geo.coords)}
     lo = min(xs.values())
-    lines = []
+    lines: list[str] = []
     for r in sorted(rows, reverse=True):
         width = 2 * (max(xs.values()) - lo) + 8
         row = [" "] * width
@@ -202,14 +210,23 @@ def render(geo: Board, state: State, ruts: tuple[list[str], ...], footer: str) -
         opened = "/".join(str(h[k] + h[4 + k]) for k in range(3))
         rut = " ".join(ruts[p])
         lines.append(
-            f"{COLOURS[p]}: open group S/A/H {opened}, {h[3]} groups, {h[7]} NODES; RUT {rut}"
+            M_(
+                "{player}: open group S/A/H {opened}, {groups} groups, {nodes} NODES; RUT {rut}",
+                player=players[p],
+                opened=opened,
+                groups=h[3],
+                nodes=h[7],
+                rut=rut,
+            )
         )
     lines.append(footer)
     lines.append(
-        "key: S/A/H black straight/angle/sharp, s/a/h red, digit the side it leaves by "
-        "(0 e, 1 ne, 2 nw, 3 w, 4 sw, 5 se); NB/NR NODE black/red up; b/r dark, ## out"
+        M_(
+            "key: S/A/H black straight/angle/sharp, s/a/h red, digit the side it leaves by "
+            "(0 e, 1 ne, 2 nw, 3 w, 4 sw, 5 se); NB/NR NODE black/red up; b/r dark, ## out"
+        )
     )
-    return "\n".join(lines)
+    return joined(lines, "\n")
 
 
 __all__ = ["hand_json", "mark_code", "render", "state_from_json", "state_json"]

@@ -145,7 +145,13 @@ def parse_action(text: str, cells: frozenset[str] | None = None) -> Action:
     if cells is not None:
         for cell in named:
             if cell not in cells:
-                raise BadNotation(f"{excerpt(text)}: {cell} is not a cell of this Beeline board")
+                raise BadNotation(
+                    M_(
+                        "{text}: {cell} is not a cell of this Beeline board",
+                        text=excerpt(text),
+                        cell=cell,
+                    )
+                )
     return action
 
 

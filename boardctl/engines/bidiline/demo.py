@@ -16,6 +16,7 @@ from boardctl.engines.bidiline.engine import BidiLine
 from boardctl.engines.describe import Demo, DemoStep
 from boardctl.engines.match import Match
 from boardctl.errors import IllegalMove
+from boardctl.message import M_, Mp_
 
 MOVES = ("A:d4-d5", "B:d4-e4", "A:d5-c5", "B:e4-e5", "A:c5-c6", "A:c6-d6", "A:d6-d5", "B:e5-d5")
 OPTIONS: MappingProxyType[str, object] = MappingProxyType({})
@@ -24,6 +25,10 @@ WRONG = frozenset({"wrong_board"})
 LIFTED = frozenset({"move_in_progress", "wrong_board"})
 TAKEBACK = frozenset({"takeback_offered"})
 CHOOSING = frozenset({"choosing"})
+
+#: the players as a sentence begins with them (a name is not capitalised by code:
+#: each language writes its own), in seat order
+WHO = (Mp_("sentence start", "Amber"), Mp_("sentence start", "Blue"))
 
 
 def demo() -> Demo:
@@ -34,33 +39,52 @@ def demo() -> Demo:
     if winner is None:
         raise IllegalMove("the Bidirectional Line Game demo script does not end with a win")
     names = [p.name for p in engine.board().players]
+    if [w.lower() for w in WHO] != names:
+        raise IllegalMove(f"the Bidirectional Line Game demo names the players {WHO}, not {names}")
     match = Match(engine)
     steps: list[DemoStep] = []
     for n, text in enumerate(MOVES):
         state = match.state
-        who = names[engine.to_move(state) or 0].capitalize()
+        who = WHO[engine.to_move(state) or 0]
         action = engine.parse_action(text)
         stick = next(iter(engine.touches(state, action)))
         colour = action.colour.value
         if n == 2:
             steps += [
                 DemoStep(
-                    f"{who} lays a stick on a1-b1, far from both ends (not allowed)",
+                    M_(
+                        "{player} lays a stick on {stick}, far from both ends (not allowed)",
+                        player=who,
+                        stick="a1-b1",
+                    ),
                     "place a1-b1 A",
                     n,
                     WRONG,
                 ),
-                DemoStep(f"{who} takes it off a1-b1", "lift a1-b1", n),
+                DemoStep(
+                    M_("{player} takes the stick off {stick}", player=who, stick="a1-b1"),
+                    "lift a1-b1",
+                    n,
+                ),
             ]
         if n == 4:
             steps += [
                 DemoStep(
-                    f"{who} extends the amber end with a blue stick on {stick} (the wrong colour)",
+                    M_(
+                        "{player} extends the amber end with a blue stick on {stick} "
+                        "(the wrong colour)",
+                        player=who,
+                        stick=str(stick),
+                    ),
                     f"place {stick} B",
                     n,
                     WRONG,
                 ),
-                DemoStep(f"{who} takes the blue stick off {stick}", f"lift {stick}", n),
+                DemoStep(
+                    M_("{player} takes the blue stick off {stick}", player=who, stick=str(stick)),
+                    f"lift {stick}",
+                    n,
+                ),
             ]
         if n == 5:
             extra = engine.parse_action("B:e5-f5")
@@ -68,24 +92,65 @@ def demo() -> Demo:
             if reason is not None:
                 raise IllegalMove(f"the demo's B:e5-f5 is not legal where it is played: {reason}")
             steps += [
-                DemoStep(f"{who} lays a blue stick on e5-f5", "place e5-f5 B", n + 1),
-                DemoStep(f"{who} thinks again and lifts it off", "lift e5-f5", n + 1, TAKEBACK),
-                DemoStep("the board stays in the earlier position: the stick is taken back", "", n),
+                DemoStep(
+                    M_("{player} lays a blue stick on {stick}", player=who, stick="e5-f5"),
+                    "place e5-f5 B",
+                    n + 1,
+                ),
+                DemoStep(
+                    M_("{player} thinks again and lifts the stick off", player=who),
+                    "lift e5-f5",
+                    n + 1,
+                    TAKEBACK,
+                ),
+                DemoStep(
+                    M_("the board stays in the earlier position: the stick is taken back"), "", n
+                ),
             ]
         if n == 6:
             steps += [
-                DemoStep(f"{who} lifts the stick on c5-c6 for a moment", "lift c5-c6", n, LIFTED),
-                DemoStep(f"{who} puts it back", "place c5-c6 A", n),
+                DemoStep(
+                    M_(
+                        "{player} lifts the stick on {stick} for a moment",
+                        player=who,
+                        stick="c5-c6",
+                    ),
+                    "lift c5-c6",
+                    n,
+                    LIFTED,
+                ),
+                DemoStep(M_("{player} puts the stick back", player=who), "place c5-c6 A", n),
             ]
-        end = "amber" if colour == "A" else "blue"
-        say = f"{who} extends the {end} end from {action.src} to {action.dst}"
+        src, dst = str(action.src), str(action.dst)
+        say = (
+            M_("{player} extends the amber end from {src} to {dst}", player=who, src=src, dst=dst)
+            if colour == "A"
+            else M_(
+                "{player} extends the blue end from {src} to {dst}", player=who, src=src, dst=dst
+            )
+        )
         moves, phases = n + 1, frozenset[str]()
         if n == 0:
             # the same stick either way: the board cannot say which end the line grew from
-            say = f"{who} lays the first stick, amber, on {stick}: from d4 or from d5?"
+            one, other = str(stick).split("-")
+            say = M_(
+                "{player} lays the first stick, amber, on {stick}: from {one} or from {other}?",
+                player=who,
+                stick=str(stick),
+                one=one,
+                other=other,
+            )
             moves, phases = 0, CHOOSING
         elif n == 1:
-            say += ": so the first stick started at d4, and both are recorded"
+            if colour != "B":
+                raise IllegalMove(f"the demo's second stick {text} should be blue")
+            say = M_(
+                "{player} extends the blue end from {src} to {dst}: so the first stick "
+                "started at {src}, and both are recorded",
+                player=who,
+                src=src,
+                dst=dst,
+            )
         steps.append(DemoStep(say, f"place {stick} {colour}", moves, phases))
         match.play(action)
     return Demo(OPTIONS, tuple(steps), winner, MOVES)

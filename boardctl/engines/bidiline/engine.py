@@ -102,6 +102,12 @@ class BidiLine(Engine[State, Extend]):
     #: two players, nothing hidden, no chance; the race of the ends to a dead
     #: end is a matter of exact sequences
     suits_alphabeta = True
+    #: levels 2 to 4 read up to 3, 5 and 6 actions ahead (as far as their
+    #: budgets reach) and count the sticks beyond: the race evaluation reads
+    #: the race so well that every level given it plays alike once the first
+    #: sticks are down, so a level is as strong as how far it reads; level 1
+    #: looks one action ahead, level 5 reads the race as far as its budget goes
+    reading_depths = (None, 3, 5, 6, None)
     Options: ClassVar[type[_Options]] = _Options
 
     def __init__(self, options: _Options | None = None) -> None:

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from boardctl.message import M_
+
 #: the column letters; a grid has at most 26 columns
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -92,7 +94,7 @@ class Grid:
     def describe(self) -> str:
         """The grid in words, for messages: "the 7 x 7 grid (columns a-g, rows 1-7)"."""
         n = self.n
-        return f"the {n} x {n} grid (columns a-{COLUMNS[n - 1]}, rows 1-{n})"
+        return M_("the {n} x {n} grid (columns a-{last}, rows 1-{n})", n=n, last=COLUMNS[n - 1])
 
 
 def bits(mask: int) -> list[int]:

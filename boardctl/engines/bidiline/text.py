@@ -14,7 +14,7 @@ from boardctl.message import M_, joined
 
 _MOVE = re.compile(r"([ABab]):([a-zA-Z])(\d{1,2})-([a-zA-Z])(\d{1,2})")
 _SEGMENT = re.compile(r"([a-zA-Z]\d{1,2})-([a-zA-Z]\d{1,2})")
-_HOW = "write the colour of the end, then the segment from its point: A:c3-c4 or B:c3-c4"
+_HOW = M_("write the colour of the end, then the segment from its point: A:c3-c4 or B:c3-c4")
 
 
 def parse_action(grid: Grid, text: str) -> Extend:
@@ -26,24 +26,52 @@ def parse_action(grid: Grid, text: str) -> Extend:
     if m is None:
         if _SEGMENT.fullmatch(raw):
             raise BadNotation(
-                f"{excerpt(text)} needs the colour of the end it extends: write A:{raw} or B:{raw}"
+                M_(
+                    "{text} needs the colour of the end it extends: write A:{segment} or "
+                    "B:{segment}",
+                    text=excerpt(text),
+                    segment=raw,
+                )
             )
-        raise BadNotation(f"{excerpt(text)} is not a Bidirectional Line Game move; {_HOW}")
+        raise BadNotation(
+            M_(
+                "{text} is not a Bidirectional Line Game move; {help}",
+                text=excerpt(text),
+                help=_HOW,
+            )
+        )
     colour = Colour(m.group(1).upper())
     src = f"{m.group(2).lower()}{int(m.group(3))}"
     dst = f"{m.group(4).lower()}{int(m.group(5))}"
     for point in (src, dst):
         if point not in grid.point_index:
-            raise BadNotation(f"{excerpt(text)}: {point} is not a point of {grid.describe()}")
+            raise BadNotation(
+                M_(
+                    "{text}: {point} is not a point of {grid}",
+                    text=excerpt(text),
+                    point=point,
+                    grid=grid.describe(),
+                )
+            )
     if src == dst:
         raise BadNotation(
-            f"{excerpt(text)}: a segment joins two different points; write the end's point, "
-            f"then its neighbour: {colour.value}:{src}-{_a_neighbour(grid, src)}"
+            M_(
+                "{text}: a segment joins two different points; write the end's point, "
+                "then its neighbour: {example}",
+                text=excerpt(text),
+                example=f"{colour.value}:{src}-{_a_neighbour(grid, src)}",
+            )
         )
     if grid.between(grid.point_index[src], grid.point_index[dst]) is None:
         raise BadNotation(
-            f"{excerpt(text)}: {src} and {dst} are not next to each other; a segment goes one step "
-            f"up, down, left or right, e.g. {colour.value}:{src}-{_a_neighbour(grid, src)}"
+            M_(
+                "{text}: {src} and {dst} are not next to each other; a segment goes one step "
+                "up, down, left or right, e.g. {example}",
+                text=excerpt(text),
+                src=src,
+                dst=dst,
+                example=f"{colour.value}:{src}-{_a_neighbour(grid, src)}",
+            )
         )
     return Extend(colour, src, dst)
 

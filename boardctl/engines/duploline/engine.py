@@ -602,4 +602,5 @@ class DuploLine(Engine[State, Action]):
         return out
 
     def render(self, state: State) -> str:
-        return render(state, self.expects(state), self.outcome(state))
+        names = [p.name for p in _PLAYERS]
+        return render(state, names, self.task(state), self.outcome(state))

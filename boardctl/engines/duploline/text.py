@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardctl.engines.base import Outcome
 from boardctl.engines.duploline.board import POSITION, ROWS, SPANS
 from boardctl.engines.duploline.values import COLOURS, End, Phase, State
+from boardctl.message import M_, joined
 
 _PIECES = 18
 _DISC = {"white-disc": 0, "black-disc": 1}
 _RING = {"white-ring": 0, "black-ring": 1}
 
 
-def render(state: State, expects: str, outcome: Outcome) -> str:
-    """The board, top row (g) first, with row letters and cell numbers.
+def render(state: State, players: Sequence[str], task: str, outcome: Outcome) -> str:
+    """The board, top row (g) first, with row letters and cell numbers, then
+    the pieces in hand, whose turn it is (``task``: what they must do) and a key,
+    in words each surface translates (``players``: their names).
 
     Each cell shows two characters: the disc (``W``/``B``) then the ring
     (``w``/``b``), ``.`` for none; an empty cell shows ``..``.
     """
-    lines = []
+    lines: list[str] = []
     for r in range(len(ROWS) - 1, -1, -1):
         lo, hi = SPANS[r]
         indent = 4 * lo - 2 * r + 4  # cell (r, c) starts at column 4c - 2r + 6
@@ -34,17 +37,22 @@ def render(state: State, expects: str, outcome: Outcome) -> str:
         lines.append(f"{ROWS[r]} " + " " * indent + "  ".join(cells) + f"    {label}")
     numbers = "   ".join(str(c) for c in range(1, 5))
     lines.append(" " * 10 + numbers)
-    hand = ", ".join(
-        f"{colour} {state.hand[2 * p]} discs {state.hand[2 * p + 1]} rings"
-        for p, colour in enumerate(COLOURS)
-    )
-    lines.append(f"in hand: {hand}")
+    hands = [
+        M_(
+            "{player}: discs {discs}, rings {rings}",
+            player=name,
+            discs=state.hand[2 * p],
+            rings=state.hand[2 * p + 1],
+        )
+        for p, name in enumerate(players)
+    ]
+    lines.append(M_("in hand: {hands}", hands=joined(hands, "; ")))
     if outcome.over:
-        lines.append(f"game over: {outcome.status.value}, {outcome.reason}")
+        lines.append(M_("game over: {reason}", reason=outcome.reason))
     else:
-        lines.append(f"{COLOURS[state.player]} to act, expects {expects}")
-    lines.append("key: W/B disc, w/b ring, Wb = white disc in a black ring, .. empty")
-    return "\n".join(lines)
+        lines.append(M_("{player} to act: {task}", player=players[state.player], task=task))
+    lines.append(M_("key: W/B disc, w/b ring, Wb = white disc in a black ring, .. empty"))
+    return joined(lines, "\n")
 
 
 def _on(masks: tuple[int, int], pos: int) -> bool:

@@ -82,11 +82,17 @@ def parse_action(text: str) -> Action:
     cells = [c for c in m.group(2, 3, 4) if c is not None]
     for cell in cells:
         if cell not in POSITION:
-            raise BadNotation(f"{excerpt(text)}: {cell} is not a cell of the DuploLine board")
+            raise BadNotation(
+                M_(
+                    "{text}: {cell} is not a cell of the DuploLine board",
+                    text=excerpt(text),
+                    cell=cell,
+                )
+            )
     if len(cells) == 1:
         return Add(kind, cells[0])
     if cells[0] == cells[1]:
-        raise BadNotation(f"{excerpt(text)}: a move needs two different cells")
+        raise BadNotation(M_("{text}: a move needs two different cells", text=excerpt(text)))
     return Move(kind, cells[0], cells[1])
 
 

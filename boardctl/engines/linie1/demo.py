@@ -22,6 +22,7 @@ from boardctl.engines.linie1.engine import Linie1
 from boardctl.engines.linie1.values import Draw, Drive, Lay, Roll, Start
 from boardctl.engines.match import Match
 from boardctl.errors import IllegalMove
+from boardctl.message import M_, Mp_
 
 #: the game's actions in the engine's notation, draws and rolls included
 MOVES: tuple[str, ...] = tuple(
@@ -70,7 +71,9 @@ def demo() -> Demo:
     for n, text in enumerate(MOVES):
         state = match.state
         action = engine.parse_action(text)
-        who = f"player {(engine.to_move(state) or 0) + 1}"
+        seat = (engine.to_move(state) or 0) + 1
+        # a sentence begins with the player as each language writes it
+        who = Mp_("sentence start", "Player {number}", number=seat)
         before = engine.layout(state)
         after = engine.layout(engine.apply(state, action))
         if n == WRONG_AT:
@@ -80,43 +83,82 @@ def demo() -> Demo:
             cell, code = WRONG_TILE.split(":")
             steps += [
                 DemoStep(
-                    f"{who} lays {code} on {cell} (it cannot: {reason})",
+                    M_(
+                        "{player} lays tile {tile} on {cell} (it cannot: {reason})",
+                        player=who,
+                        tile=code,
+                        cell=cell,
+                        reason=reason,
+                    ),
                     f"place {cell} {code}",
                     n,
                     WRONG,
                 ),
-                DemoStep(f"{who} takes it off again", f"lift {cell}", n),
+                DemoStep(
+                    M_("{player} takes the tile off {cell} again", player=who, cell=cell),
+                    f"lift {cell}",
+                    n,
+                ),
             ]
         if n == TAKEBACK_AT:
             cell, code = text.split(":")
             steps += [
-                DemoStep(f"{who} lays {code} on {cell}", f"place {cell} {code}", n + 1),
-                DemoStep(f"{who} thinks again and lifts it off", f"lift {cell}", n + 1, TAKEBACK),
-                DemoStep("the board stays in the earlier position: the tile is taken back", "", n),
+                DemoStep(
+                    M_("{player} lays tile {tile} on {cell}", player=who, tile=code, cell=cell),
+                    f"place {cell} {code}",
+                    n + 1,
+                ),
+                DemoStep(
+                    M_("{player} thinks again and lifts the tile off", player=who),
+                    f"lift {cell}",
+                    n + 1,
+                    TAKEBACK,
+                ),
+                DemoStep(
+                    M_("the board stays in the earlier position: the tile is taken back"), "", n
+                ),
             ]
         if isinstance(action, Draw | Roll):
-            what = "draws a tile of kind" if isinstance(action, Draw) else "rolls"
-            steps.append(DemoStep(f"{who} {what} {text.split(':')[1]}", f"roll {text}", n + 1))
+            drawn = text.split(":")[1]
+            say = (
+                M_("{player} draws a tile of kind {kind}", player=who, kind=drawn)
+                if isinstance(action, Draw)
+                else M_("{player} rolls {face}", player=who, face=drawn)
+            )
+            steps.append(DemoStep(say, f"roll {text}", n + 1))
         elif isinstance(action, Start):
             terminal = engine.format_action(action)[6:].split("/")[0]
             car = f"car{LINE}"
             if engine.told(state, action):  # the cards shown: a person tells them
                 steps += [
                     DemoStep(
-                        f"{who} sets the streetcar in {terminal} to start the trip",
+                        M_(
+                            "{player} sets the streetcar in {terminal} to start the trip",
+                            player=who,
+                            terminal=terminal,
+                        ),
                         f"place {terminal} {car}",
                         n,
                         BUSY,
                     ),
                     DemoStep(
-                        f"{who} shows line {LINE} and route card {CARD}, and the operator "
-                        "tells the start: the route is not complete, the trip is caught",
+                        M_(
+                            "{player} shows line {line} and route card {card}, and the operator "
+                            "tells the start: the route is not complete, the trip is caught",
+                            player=who,
+                            line=LINE,
+                            card=CARD,
+                        ),
                         f"play {text}",
                         n + 1,
                         CAUGHT,
                     ),
                     DemoStep(
-                        f"{who} takes the streetcar off {terminal} and lays track instead",
+                        M_(
+                            "{player} takes the streetcar off {terminal} and lays track instead",
+                            player=who,
+                            terminal=terminal,
+                        ),
                         f"lift {terminal} {car}",
                         n + 1,
                     ),
@@ -124,8 +166,12 @@ def demo() -> Demo:
             else:
                 steps.append(
                     DemoStep(
-                        f"{who} starts the trip again, the route complete: the streetcar "
-                        f"in {terminal}",
+                        M_(
+                            "{player} starts the trip again, the route complete: "
+                            "the streetcar in {terminal}",
+                            player=who,
+                            terminal=terminal,
+                        ),
                         f"place {terminal} {after[terminal]}",
                         n + 1,
                     )
@@ -138,10 +184,13 @@ def demo() -> Demo:
                 last = i == len(path) - 1
                 steps += [
                     DemoStep(
-                        f"{who} lifts the streetcar off {here}", f"lift {here} {car}", n, BUSY
+                        M_("{player} lifts the streetcar off {site}", player=who, site=here),
+                        f"lift {here} {car}",
+                        n,
+                        BUSY,
                     ),
                     DemoStep(
-                        f"{who} sets it on {site}",
+                        M_("{player} sets the streetcar on {site}", player=who, site=site),
                         f"place {site} {car}",
                         n + 1 if last else None,
                         frozenset() if last else BUSY,
@@ -154,13 +203,20 @@ def demo() -> Demo:
                 stop = after[cell].split("+")[1:2] == ["stop"]
                 if cell in before:
                     steps.append(
-                        DemoStep(f"{who} lifts the tile on {cell}", f"lift {cell}", n, BUSY)
+                        DemoStep(
+                            M_("{player} lifts the tile on {cell}", player=who, cell=cell),
+                            f"lift {cell}",
+                            n,
+                            BUSY,
+                        )
                     )
                 steps.append(
                     DemoStep(
-                        f"{who} sets {code} in its place"
+                        M_("{player} sets tile {tile} in its place", player=who, tile=code)
                         if cell in before
-                        else f"{who} lays {code} on {cell}",
+                        else M_(
+                            "{player} lays tile {tile} on {cell}", player=who, tile=code, cell=cell
+                        ),
                         f"place {cell} {code}",
                         n if stop else n + 1,
                         BUSY if stop else frozenset(),
@@ -169,7 +225,11 @@ def demo() -> Demo:
                 if stop:
                     steps.append(
                         DemoStep(
-                            f"the tile on {cell} earns a stop sign: {who} puts it on",
+                            M_(
+                                "the tile on {cell} earns a stop sign: {player} puts it on",
+                                cell=cell,
+                                player=engine.board().players[seat - 1].name,
+                            ),
                             f"place {cell} stop",
                             n + 1,
                         )

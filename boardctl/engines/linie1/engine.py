@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from itertools import chain, islice
 from typing import Any, ClassVar
@@ -54,7 +54,7 @@ from boardctl.engines.linie1.values import (
 from boardctl.engines.linie1.values import Options as _Options
 from boardctl.engines.playing import Rng
 from boardctl.errors import BadNotation, BadOptions, RecordError, excerpt
-from boardctl.message import M_, Mn_, Mp_, and_list
+from boardctl.message import M_, Message, Mn_, Mp_, and_list, joined
 
 #: the lines' colours as the board data names them, in words for people
 LINE_COLOUR_WORDS = {
@@ -1253,30 +1253,49 @@ class Linie1(Engine[State, Action]):
         head, _, rest = s.partition(":")
         if head in ("draw", "take") and rest:
             if not rest.isdigit() or not 1 <= int(rest) <= geo.kinds:
-                raise BadNotation(f"{excerpt(text)}: a tile kind is a number 1 to {geo.kinds}")
+                raise BadNotation(
+                    M_(
+                        "{text}: a tile kind is a number 1 to {kinds}",
+                        text=excerpt(text),
+                        kinds=geo.kinds,
+                    )
+                )
             return Draw(int(rest)) if head == "draw" else Take(int(rest))
         if head == "deal" and rest:
             lines = len(geo.data.lines)
             letters = "L" + "".join(k for k, _ in geo.data.route_cards)
             if rest[0] not in letters or not rest[1:].isdigit():
                 raise BadNotation(
-                    f"{excerpt(text)}: deal a line card L1..L{lines} or a route card like B2 or R5"
+                    M_(
+                        "{text}: deal a line card L1..L{lines} or a route card like B2 or R5",
+                        text=excerpt(text),
+                        lines=lines,
+                    )
                 )
             return Deal(rest)
         if head == "roll" and rest:
             if rest != "H" and not (rest.isdigit() and len(rest) == 1 and rest != "0"):
-                raise BadNotation(f"{excerpt(text)}: a die face is a digit 1 to 9 or H")
+                raise BadNotation(
+                    M_("{text}: a die face is a digit 1 to 9 or H", text=excerpt(text))
+                )
             return Roll(rest)
         if head == "start" and rest:
             name, _, card = rest.partition("/")
             if name not in geo.terminal_index:
                 raise BadNotation(
-                    f"{excerpt(text)}: {excerpt(name)} is not a terminal; they are t1a, t1b ... "
-                    f"t{len(geo.data.lines)}b"
+                    M_(
+                        "{text}: {name} is not a terminal; they are t1a, t1b ... {last}",
+                        text=excerpt(text),
+                        name=excerpt(name),
+                        last=f"t{len(geo.data.lines)}b",
+                    )
                 )
             if "/" in rest and not card:
                 raise BadNotation(
-                    f"{excerpt(text)}: name the route card after '/', like start:t2a/B3"
+                    M_(
+                        "{text}: name the route card after '/', like start:t2a/B3",
+                        text=excerpt(text),
+                    )
                 )
             return Start(geo.terminal_index[name], card)
         if s.startswith(">"):
@@ -1288,7 +1307,11 @@ class Linie1(Engine[State, Action]):
                     sites.append(TERMINAL_AT + geo.terminal_index[part])
                 else:
                     raise BadNotation(
-                        f"{excerpt(text)}: {excerpt(part)} is neither a cell nor a terminal"
+                        M_(
+                            "{text}: {part} is neither a cell nor a terminal",
+                            text=excerpt(text),
+                            part=excerpt(part),
+                        )
                     )
             return Drive(tuple(sites))
         m = _LAY.fullmatch(s)
@@ -1305,15 +1328,29 @@ class Linie1(Engine[State, Action]):
             if cell_name is None:
                 continue
             if cell_name not in geo.cell_of:
-                raise BadNotation(f"{excerpt(text)}: {cell_name} is not a cell of the board")
+                raise BadNotation(
+                    M_(
+                        "{text}: {cell} is not a cell of the board",
+                        text=excerpt(text),
+                        cell=cell_name,
+                    )
+                )
             k, turn = int(code_name[:-1]), "NESW".index(code_name[-1])
             if not 1 <= k <= geo.kinds:
-                raise BadNotation(f"{excerpt(text)}: a tile kind is a number 1 to {geo.kinds}")
+                raise BadNotation(
+                    M_(
+                        "{text}: a tile kind is a number 1 to {kinds}",
+                        text=excerpt(text),
+                        kinds=geo.kinds,
+                    )
+                )
             parts.append((geo.cell_of[cell_name], geo.canon[k * 4 + turn]))
         if len(parts) == 2 and parts[0][0] > parts[1][0]:
             parts.reverse()
         if len(parts) == 2 and parts[0][0] == parts[1][0]:
-            raise BadNotation(f"{excerpt(text)}: two tiles exchanged together need two cells")
+            raise BadNotation(
+                M_("{text}: two tiles exchanged together need two cells", text=excerpt(text))
+            )
         return Lay(tuple(parts))
 
     # -- secrets ---------------------------------------------------------
@@ -1564,8 +1601,14 @@ class Linie1(Engine[State, Action]):
             pieces.append(PieceSpec(car, name, look=look))
         named = {p.code: p.name for p in pieces}
         for s in subsets:
-            if len(s) > 1:
+            if len(s) == 2:
                 pieces.append(PieceSpec("+".join(s), and_list([named[c] for c in s]), parts=s))
+            elif len(s) > 2:
+                # three or more: one name, so that a sentence can hold them all
+                # ("Nimm die Straßenbahnen der Linien 1 (rot), 2 (gelb) und 3 (grün)")
+                lines_of = and_list([self._line_words(int(c[3:]) - 1) for c in s])
+                name = M_("streetcars of lines {lines}", lines=lines_of)
+                pieces.append(PieceSpec("+".join(s), name, parts=s))
         # the tiles with their stop signs and streetcars on them: thousands, so
         # named in plain English here and in words where one is shown
         # (BoardSpec.named), not each made a text for people at start-up
@@ -1582,6 +1625,13 @@ class Linie1(Engine[State, Action]):
                 for extra, plus, words in withs
             ]
         return BoardSpec(tuple(sites), tuple(pieces), SEATS[: self.players], cells="square")
+
+    def _line_words(self, line: int) -> Message:
+        """``2 (yellow)``: a line by its number and colour, in a list of lines."""
+        colour = self.geo.data.lines[line][0]
+        return M_(
+            "{number} ({colour})", number=line + 1, colour=LINE_COLOUR_WORDS.get(colour, colour)
+        )
 
     def _tile_look(self, code: int) -> Look:
         """A tile as it lies: a square with its rails, each joining two sides."""
@@ -1614,6 +1664,38 @@ class Linie1(Engine[State, Action]):
             if here:
                 out[t.name] = "+".join(sorted(here))
         return out
+
+    def layout_on(self, state: State, sites: Iterable[str]) -> Mapping[str, str]:
+        """:meth:`layout` on ``sites`` alone, each site worked out by itself
+        (the reconciler asks for the few an action touches, of 150 on the board)."""
+        geo = self.geo
+        tiles = state.tiles
+        out: dict[str, str] = {}
+        for name in sites:
+            c = geo.cell_of.get(name)
+            if c is None:
+                t = geo.terminal_index.get(name)
+                here = [] if t is None else self._cars_on(state, TERMINAL_AT + t)
+                if here:
+                    out[name] = "+".join(here)
+                continue
+            code = tiles[c]
+            if not code or geo.kind[c] != TRACK:
+                continue
+            parts = [geo.code_name(code)]
+            if c in state.stops:
+                parts.append("stop")
+            out[name] = "+".join(parts + self._cars_on(state, c))
+        return out
+
+    @staticmethod
+    def _cars_on(state: State, site: int) -> list[str]:
+        """The streetcars on ``site`` (a cell, or TERMINAL_AT + a terminal), sorted."""
+        return sorted(
+            f"car{state.lines[q] + 1}"
+            for q, pos in enumerate(state.cars)
+            if pos >= 0 and site_of(pos) == site
+        )
 
     def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
         """While tiles are laid, straight from the cells asked about to the
@@ -1683,7 +1765,7 @@ class Linie1(Engine[State, Action]):
             if pos >= 0:
                 cars[site_of(pos)] = cars.get(site_of(pos), "") + str(q + 1)
         header = "     " + "".join(f"{ch:<5}" for ch in "abcdefghijklmnopqrstuvwxyz"[: geo.size])
-        lines = [header]
+        lines: list[str] = [header]
         for r in range(1, geo.size + 1):
             row = []
             for c in range(1, geo.size + 1):
@@ -1703,25 +1785,54 @@ class Linie1(Engine[State, Action]):
         for t in geo.terminals:
             here = cars.get(TERMINAL_AT + t.index, "")
             if len(here) == 1:
-                lines.append(f"streetcar of player {here} in {t.name}")
+                lines.append(
+                    M_("streetcar of player {number} in {terminal}", number=here, terminal=t.name)
+                )
             elif here:
-                who = ", ".join(here[:-1]) + f" and {here[-1]}"
-                lines.append(f"streetcars of players {who} in {t.name}")
+                lines.append(
+                    M_(
+                        "streetcars of players {numbers} in {terminal}",
+                        numbers=and_list(list(here)),
+                        terminal=t.name,
+                    )
+                )
         for q in range(self.players):
             hand = " ".join(f"{k}x{c}" for k, c in enumerate(state.hands[q]) if c) or "-"
-            extra = ""
-            if state.lines[q] >= 0 and (state.shown[q] or not public):
-                extra = f" · line {state.lines[q] + 1}"
-                if state.routes[q] >= 0:
-                    card = self.cards[state.routes[q]][state.lines[q]]
-                    extra += f" route {self.set_letter}{state.routes[q] + 1} ({card})"
-            lines.append(f"player {q + 1}: hand {hand}{extra}")
-        lines.append(f"stacks: {sum(state.stacks)} tiles · * stop sign, [X] building")
+            line = state.lines[q] + 1
+            if state.lines[q] < 0 or not (state.shown[q] or not public):
+                said = M_("player {number}: hand {hand}", number=q + 1, hand=hand)
+            elif state.routes[q] < 0:
+                said = M_(
+                    "player {number}: hand {hand} · line {line}", number=q + 1, hand=hand, line=line
+                )
+            else:
+                said = M_(
+                    "player {number}: hand {hand} · line {line}, route card {card} ({stops})",
+                    number=q + 1,
+                    hand=hand,
+                    line=line,
+                    card=f"{self.set_letter}{state.routes[q] + 1}",
+                    stops=self.cards[state.routes[q]][state.lines[q]],
+                )
+            lines.append(said)
+        lines.append(
+            Mn_(
+                "stacks: {n} tile · * stop sign, [X] building",
+                "stacks: {n} tiles · * stop sign, [X] building",
+                sum(state.stacks),
+            )
+        )
         if state.phase == OVER:
-            lines.append(f"game over: {self.outcome(state).reason}")
+            lines.append(M_("game over: {reason}", reason=self.outcome(state).reason))
         else:
-            lines.append(f"player {state.player + 1} to {self.task(state)}")
-        return "\n".join(lines)
+            lines.append(
+                M_(
+                    "{player} to act: {task}",
+                    player=SEATS[state.player].name,
+                    task=self.task(state),
+                )
+            )
+        return joined(lines, "\n")
 
 
 def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

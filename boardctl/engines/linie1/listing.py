@@ -40,7 +40,8 @@ KEEP = 16
 
 #: what a layout holds until its boards are worked out (never changed)
 _NONE: list[int] = []
-_FOUND_NONE: dict[int, tuple[int, tuple[Lay, ...]]] = {}
+_FOUND_NONE: dict[int, int] = {}
+_LISTED_NONE: dict[int, tuple[Lay, ...]] = {}
 
 
 class Rails:
@@ -51,8 +52,9 @@ class Rails:
     ``code`` may replace, ``empty`` the track cells without one; ``ok`` per
     side ``d`` the cells where a rail may lead that way (``ok[d]``) and those
     where none need be (``ok[4 + d]``); ``fit`` per set of rails the cells that
-    take it (``-1`` until asked for); ``found`` per tile code its board and its
-    lays. ``parent`` the layout this one was made by laying on ``changed``."""
+    take it (``-1`` until asked for); ``found`` per tile code listed its board
+    and ``listed`` its lays (two dicts: no pair made per code). ``parent``
+    the layout this one was made by laying on ``changed``."""
 
     __slots__ = (
         "changed",
@@ -60,6 +62,7 @@ class Rails:
         "empty",
         "fit",
         "found",
+        "listed",
         "ok",
         "parent",
         "rail",
@@ -81,7 +84,8 @@ class Rails:
         self.ok: list[int] = _NONE
         self.empty = 0
         self.fit: list[int] = _NONE
-        self.found: dict[int, tuple[int, tuple[Lay, ...]]] = _FOUND_NONE
+        self.found: dict[int, int] = _FOUND_NONE
+        self.listed: dict[int, tuple[Lay, ...]] = _LISTED_NONE
         if parent is not None and self.depth % KEEP == 0:
             up = parent
             for _ in range(KEEP - 2):
@@ -276,6 +280,7 @@ class Placements:
         r.empty = empty
         r.fit = [-1] * 16
         r.found = {}
+        r.listed = {}
         r.ok = [ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7]
 
     def board(self, r: Rails, code: int) -> int:
@@ -334,6 +339,7 @@ class Placements:
         layout before it that listed the code (a few lays change a few of its
         bits), else read off the code's board."""
         found = r.found
+        listed = r.listed
         fit = r.fit
         ok = r.ok
         empty = r.empty
@@ -342,12 +348,12 @@ class Placements:
         sides_ok = self.sides_ok
         rows = self.lay
         up = r.parent
-        near = up.found if up is not None else found
+        near, near_lays = (up.found, up.listed) if up is not None else (found, listed)
         out = []
         for code in codes:
-            got = found.get(code)
+            got = listed.get(code)
             if got is not None:
-                out.append(got[1])
+                out.append(got)
                 continue
             s = sides[code]
             board = fit[s]
@@ -355,13 +361,14 @@ class Placements:
                 i0, i1, i2, i3 = sides_ok[s]
                 board = fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
             board &= empty | upg[code]
-            before = near.get(code)
-            if before is None and up is not None:
-                before = _listed_before(up.parent, code)
-            if before is None:
+            old = near.get(code)
+            if old is not None:
+                lays = near_lays[code]
+            elif up is not None:
+                old, lays = _listed_before(up.parent, code)
+            if old is None:
                 lays = _read(board, rows[code] or self._lays_of_code(code))
             else:
-                old, lays = before
                 if old != board:
                     row = rows[code]
                     assert row is not None  # made when the code was first listed
@@ -369,7 +376,8 @@ class Placements:
                         lays = _spliced(lays, old, board, row)
                     else:
                         lays = _read(board, row)
-            found[code] = (board, lays)
+            found[code] = board
+            listed[code] = lays
             out.append(lays)
         return out
 
@@ -457,15 +465,15 @@ class Placements:
         return out
 
 
-def _listed_before(r: Rails | None, code: int) -> tuple[int, tuple[Lay, ...]] | None:
+def _listed_before(r: Rails | None, code: int) -> tuple[int | None, tuple[Lay, ...]]:
     """The board and lays of ``code`` in ``r`` or the nearest layout before it
-    that listed the code."""
+    that listed the code (``None`` and no lays if none did)."""
     while r is not None:
         got = r.found.get(code)
         if got is not None:
-            return got
+            return got, r.listed[code]
         r = r.parent
-    return None
+    return None, ()
 
 
 def _spliced(lays: tuple[Lay, ...], old: int, new: int, row: list[Lay]) -> tuple[Lay, ...]:

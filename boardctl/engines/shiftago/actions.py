@@ -23,7 +23,9 @@ class Insert:
     def from_str(cls, text: str) -> Insert:
         action = parse_action(text)
         if not isinstance(action, Insert):
-            raise BadNotation(f"{excerpt(text)} is a scoring choice, not an insertion")
+            raise BadNotation(
+                M_("{text} is a scoring choice, not an insertion", text=excerpt(text))
+            )
         return action
 
 
@@ -51,7 +53,9 @@ class Score:
     def from_str(cls, text: str) -> Score:
         action = parse_action(text)
         if not isinstance(action, Score):
-            raise BadNotation(f"{excerpt(text)} is an insertion, not a scoring choice")
+            raise BadNotation(
+                M_("{text} is an insertion, not a scoring choice", text=excerpt(text))
+            )
         return action
 
 
@@ -85,5 +89,5 @@ def parse_action(text: str) -> Action:
         raise _not_an_action(text)
     a, b, keep = m.groups()
     if a == b:
-        raise BadNotation(f"{excerpt(text)}: a line needs two different end cells")
+        raise BadNotation(M_("{text}: a line needs two different end cells", text=excerpt(text)))
     return Score(CELL_INDEX[a], CELL_INDEX[b], None if keep is None else CELL_INDEX[keep])
