@@ -286,7 +286,7 @@ class Config:
         if self.seats.any_computer:
             from boardctl.controller.opponent import unplayable
 
-            why = unplayable(engine)
+            why = unplayable(engine.seated(self.seats.computers))
             if why is not None:
                 raise ConfigError(
                     M_("{where}: {why}; name only hands for its seats", where=place, why=why)

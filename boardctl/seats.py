@@ -247,6 +247,11 @@ class Seats:
         return iter(self.listed)
 
     @property
+    def computers(self) -> frozenset[int]:
+        """The seats (from 0) the computer plays."""
+        return frozenset(i for i, s in enumerate(self.listed) if s.computer)
+
+    @property
     def any_computer(self) -> bool:
         return any(s.computer for s in self.listed)
 

@@ -9,6 +9,7 @@ from boardctl.computer import Level, random_action
 from boardctl.engines import CHANCE, Engine, create
 from boardctl.engines.shiftago import ShiftagoState
 from boardctl.engines.shiftago.geometry import CELL_INDEX
+from boardctl.sim.session import Simulation
 
 #: a level with a small budget, for tests that play many positions
 QUICK = Level(0, "quick", 60, 0.5, "a test's small budget")
@@ -96,3 +97,26 @@ def bidiline_position_with_a_win(seed: int = 0) -> Any:
         wins = winning_actions(engine, state)
         if wins and len(wins) < len(list(engine.legal_actions(state))):
             return state
+
+
+def shows_move(sim: Simulation, engine: Engine[Any, Any], state: Any, moves: list[str]) -> bool:
+    """Whether the LEDs show the computer's move: every site where it goes
+    in the computer's colour (breathing, never dimmer than a third of it),
+    brighter than the tint of whose turn it is."""
+    from boardctl.controller.opponent import directions
+
+    seat = engine.actor(state)
+    colour = sim.lights[seat]
+    states, actions = [state], [engine.parse_action(m) for m in moves]
+    for action in actions[:-1]:
+        states.append(engine.apply(states[-1], action))
+    to = directions(engine, states, actions).to
+    frame = sim.frame or ()
+    assert to, moves
+    for site in to:
+        for i in sim.profile.site(site).leds:
+            led = frame[i]
+            f = max(led) / max(colour)
+            if f < 0.3 or any(abs(a - b * f) > 3 for a, b in zip(led, colour, strict=True)):
+                return False
+    return True

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from computer_support import shows_move
 
 from boardctl.daemon.chance import RandomChance
 from boardctl.engines import Engine, Match, create
@@ -98,29 +99,6 @@ def _visitors_turn(sim: Simulation, moves: int) -> dict[str, Any]:
     )
 
 
-def _shows_move(sim: Simulation, engine: Engine[Any, Any], state: Any, moves: list[str]) -> bool:
-    """Whether the LEDs show the computer's move: every site where it goes
-    in the computer's colour (breathing, never dimmer than a third of it),
-    brighter than the tint of whose turn it is."""
-    from boardctl.controller.opponent import directions
-
-    seat = engine.actor(state)
-    colour = sim.lights[seat]
-    states, actions = [state], [engine.parse_action(m) for m in moves]
-    for action in actions[:-1]:
-        states.append(engine.apply(states[-1], action))
-    to = directions(engine, states, actions).to
-    frame = sim.frame or ()
-    assert to, moves
-    for site in to:
-        for i in sim.profile.site(site).leds:
-            led = frame[i]
-            f = max(led) / max(colour)
-            if f < 0.3 or any(abs(a - b * f) > 3 for a, b in zip(led, colour, strict=True)):
-                return False
-    return True
-
-
 GAMES = [
     pytest.param("shiftago", id="shiftago"),
     pytest.param("duploline", id="duploline"),
@@ -171,7 +149,7 @@ def test_a_visitor_plays_a_whole_game_against_the_computer(
             continue
         status = _computer_ready(sim, len(status["moves"]))
         moves = status["computer"]["moves"]
-        assert _shows_move(sim, engine, match.state, moves), "the computer's move is lit"
+        assert shows_move(sim, engine, match.state, moves), "the computer's move is lit"
         if not another_asked:
             reply = sim.request({"cmd": "another"})
             assert reply["ok"], reply

@@ -395,8 +395,21 @@ def test_the_computer_is_not_seated_in_a_game_whose_engine_gives_it_no_evaluatio
     from boardctl.controller.opponent import unplayable
 
     assert "gives no evaluation" in (unplayable(TinyDice()) or "")
-    with pytest.raises(ControllerError, match="does not play linie1 so: with the line and route"):
-        _controller("linie1", "hands,computer:1")
+    linie1 = create("linie1")
+    assert "with the line and route cards on the table" in (unplayable(linie1) or "")
+
+
+def test_linie1_with_the_cards_on_the_table_deals_the_computers_own_and_no_one_elses() -> None:
+    c, _ = _controller("linie1", "hands,computer:1")
+    assert c.engine.options_json()["dealt_to"] == "2"
+    assert c.engine.task(c.match.state) == "deal a line card to player 2"
+    # the computer in the first seat is dealt that seat's
+    c, _ = _controller("linie1", "computer:1,hands")
+    assert c.engine.options_json()["dealt_to"] == "1"
+    # and every seat by hands: every card on the table
+    c, _ = _controller("linie1", "hands,hands")
+    assert c.engine.options_json()["dealt_to"] == ""
+    assert c.engine.task(c.match.state) == "lay two tiles or start the trip"
 
 
 def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_line(
@@ -408,8 +421,8 @@ def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_
 
     path = tmp_path / "boardctl.toml"
     path.write_text('[board]\nprofile = "linie1"\n\n[game]\nseats = "computer:2"\n')
-    with pytest.raises(ConfigError, match=r"boardctl.toml:5: \[game\] seats: the computer does"):
-        config.load(path).check_board(load_profile("linie1"))
+    # Linie 1 with its cards on the table: the game deals the computer's own
+    config.load(path).check_board(load_profile("linie1"))
     path.write_text('[game]\nseats = "hands,computer:9"\n')
     with pytest.raises(ConfigError, match=r"boardctl.toml:2: \[game\] seats: .*1 to 5"):
         config.load(path)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from boardctl.engines import CHANCE, Match, create
-from boardctl.engines.linie1 import Draw, Linie1, Roll, State
+from boardctl.engines.linie1 import Draw, Lay, Linie1, Roll, Start, State
 from boardctl.engines.linie1.data import DEFAULT
 from boardctl.errors import BadNotation, BadOptions, RecordError
 
@@ -96,6 +96,8 @@ def test_bad_notation_says_what_is_wrong(text: str, words: str) -> None:
         ({"board_data": "{"}, "board_data : is not JSON"),
         ({"board_data": "{}"}, "misses the key 'size'"),
         ({"colour": "red"}, "unknown option 'colour'"),
+        ({"dealt_to": "3"}, "'dealt_to' lists seats from 1 to 2"),
+        ({"dealt_to": "two"}, "like '2' or '2,3'"),
     ],
 )
 def test_bad_options_are_refused_with_the_fix(options: dict[str, Any], words: str) -> None:
@@ -235,6 +237,57 @@ def test_only_dealt_cards_are_secrets_of_the_state() -> None:
     # state, so the board may light every hint; the dealt mode hides them
     assert not _engine().has_secrets
     assert _engine(secrets="dealt").has_secrets
+
+
+def test_with_the_cards_on_the_table_the_computers_seat_is_dealt_its_own_privately() -> None:
+    """The person's cards stay on the table, the computer's seat (player 2)
+    gets a line and a route card from the game, each dealt face down; its
+    line is taken (one streetcar a line) but no public view, action or hint
+    tells it before the trip, which shows both as a person's start does."""
+    plain = _engine()
+    assert plain.computer_refused is not None
+    engine = plain.seated(frozenset({1}))
+    assert engine.options_json()["dealt_to"] == "2" and engine.computer_refused is None
+    assert engine.has_secrets and engine.seated(frozenset({1})) is engine
+    assert _engine(secrets="dealt").seated(frozenset({1})).options_json()["dealt_to"] == ""
+    assert plain.seated(frozenset()) is plain
+    state = engine.initial()
+    assert engine.task(state) == "deal a line card to player 2"
+    assert {engine.public_action(state, a) for a, _ in engine.chance_outcomes(state)} == {"deal:L?"}
+    match: Match[State, Any] = Match.from_moves(engine, ["deal:L3", "deal:B4"])
+    state = match.state
+    assert engine.actor(state) == 0 and state.lines == (-1, 2) and state.routes == (-1, 3)
+    assert engine.private_view(state, 0) == {}
+    assert engine.private_view(state, 1)["route_card"] == "B4"
+    other = Match.from_moves(engine, ["deal:L5", "deal:B1"]).state
+    assert engine.public_view(state) == engine.public_view(other)
+    assert engine.public_render(state) == engine.public_render(other)
+    # the person's starts (a route card on the table) leave out the line the
+    # game dealt, so they are no hint while it is secret
+    starts = [a for a in engine.legal_actions(state) if isinstance(a, Start)]
+    assert starts and all(engine.geo.terminals[a.terminal].line != 2 for a in starts)
+    assert not engine.hints_public(state) and engine.hints_public(_laid(engine, state))
+    why = engine.why_illegal(state, engine.parse_action("start:t3a/B2"))
+    assert why is not None and "line 3 is player 2's" in str(why)
+    # a route card the game dealt is no card of the table's
+    assert engine.why_illegal(state, engine.parse_action("start:t1a/B4")) is None
+    # the computer's start names the terminal only, and shows its cards
+    turn = _laid(engine, _laid(engine, state))
+    while engine.actor(turn) is CHANCE:
+        turn = engine.apply(turn, engine.chance_outcomes(turn)[0][0])
+    assert engine.actor(turn) == 1
+    assert {a for a in engine.legal_actions(turn) if isinstance(a, Start)} == {
+        Start(4),
+        Start(5),
+    }
+    shown = engine.apply(turn, Start(4))
+    assert engine.public_view(shown)["lines"] == [None, 3]
+    assert engine.public_view(shown)["route_cards"] == [None, "B4"]
+
+
+def _laid(engine: Linie1, state: State) -> State:
+    """``state`` after its player's first lay listed."""
+    return engine.apply(state, next(a for a in engine.legal_actions(state) if isinstance(a, Lay)))
 
 
 def test_the_die_pips_show_the_face_rolled_until_the_drive_is_made() -> None:

@@ -62,7 +62,9 @@ def new(
             )
         )
     engine = c.engines(game, options if options is not None else c.engine.options_json())
-    chosen = checked_seats(c, c.next_seats if seats is None else seats, engine)
+    wanted = c.next_seats if seats is None else seats
+    engine = engine.seated(wanted.computers)
+    chosen = checked_seats(c, wanted, engine)
     c.next_game = (engine.name, engine.options_json())
     c.next_seats = chosen
     c.fire("new_game", engine)

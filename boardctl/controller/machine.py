@@ -151,7 +151,7 @@ class Controller(Conditions):
         self._status: Status | None = None
         configured = engines(
             game or profile.game, profile.game_options if options is None else options
-        )
+        ).seated(seats.computers)
         #: the game the next one is (the configured one, then the operator's choice)
         self.next_game: tuple[str, Mapping[str, Any]] = (
             configured.name,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import abc
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, Self, TypeVar
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -158,6 +158,15 @@ class Playing(abc.ABC, Generic[S, A]):
         given might save it), and the computer plays only these, unless
         every one of them was suggested before ("another move")."""
         return None
+
+    def seated(self, computers: frozenset[int]) -> Self:
+        """This game's engine for a game in which the computer plays the
+        seats ``computers`` (numbers from 0): the same engine (the default),
+        or, in a game whose secrets people keep off the board (Linie 1's
+        cards on the table), one where the game deals the computer's own
+        privately. The controller asks it before a game begins; what it
+        changes is an option, so the record replays the same."""
+        return self
 
     def determinize(self, state: S, player: int, rng: Rng) -> S:
         """A state ``player`` cannot tell from ``state``: every secret hidden

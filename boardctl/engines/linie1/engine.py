@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
@@ -124,6 +125,24 @@ _NOTATION_HELP = M_(
 )
 
 
+def _seats(opts: _Options) -> tuple[int, ...]:
+    """Option ``dealt_to`` as seats (from 0), in seat order; BadOptions if
+    it names no seat of the game."""
+    text = opts.dealt_to.strip()
+    if not text:
+        return ()
+    seats = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= opts.players:
+            raise BadOptions(
+                f"linie1: option 'dealt_to' lists seats from 1 to {opts.players} separated "
+                f"by commas, like '2' or '2,3', not {excerpt(opts.dealt_to)}"
+            )
+        seats.add(int(part) - 1)
+    return tuple(sorted(seats))
+
+
 class Linie1(Engine[State, Action]):
     """Linie 1 for 2 to 5 players; see docs/engine-linie1.md."""
 
@@ -139,6 +158,14 @@ class Linie1(Engine[State, Action]):
             (
                 M_("cards on the table, shown at the start of a trip"),
                 M_("dealt, each shown privately"),
+            ),
+        ),
+        OptionSpec(
+            "dealt_to",
+            M_("Cards dealt to seats"),
+            M_(
+                "with the cards on the table, the seats whose cards the game deals privately "
+                "all the same, like 2 or 2,3 (the computer's: set from the seats)"
             ),
         ),
         OptionSpec(
@@ -191,14 +218,18 @@ class Linie1(Engine[State, Action]):
         self.options = opts
         self.players = opts.players
         self.dealt = opts.secrets == "dealt"
+        #: the seats whose cards the game deals (each shown only to its
+        #: player until a trip starts), in the order they are dealt
+        self.dealt_seats = tuple(range(opts.players)) if self.dealt else _seats(opts)
         # with the cards on the table the state holds no secret until a trip
         # starts and shows them: the LEDs may then offer every hint
-        self.has_secrets = self.dealt  # type: ignore[misc]
-        if not self.dealt:
+        self.has_secrets = bool(self.dealt_seats)  # type: ignore[misc]
+        if not self.dealt_seats:
             self.computer_refused = (
                 "with the line and route cards on the table it would not know its own "
-                "route; choose the option secrets=dealt, and the game deals every player's "
-                "cards, each shown only to its player"
+                "route; the game deals the computer's own cards when its seat is known "
+                "(option dealt_to), or choose secrets=dealt and the game deals every "
+                "player's cards, each shown only to its player"
             )
         self.speed = opts.movement == "speed"
         data = board_data.from_text(opts.board_data)
@@ -261,7 +292,7 @@ class Linie1(Engine[State, Action]):
             stops=(-1,) * len(self.letters),
             hands=(self.start_hand,) * n,
             stacks=self.stack_counts,
-            phase=DEAL if self.dealt else LAY,
+            phase=DEAL if self.dealt_seats else LAY,
             lines=unknown,
             routes=unknown,
             shown=(False,) * n,
@@ -289,7 +320,7 @@ class Linie1(Engine[State, Action]):
         if phase == DRAW and any(state.stacks):
             return tuple((Draw(k), c) for k, c in enumerate(state.stacks) if c)
         if phase == DEAL:
-            n = self.players
+            n = len(self.dealt_seats)
             if state.dealt < n:
                 used = set(state.lines)
                 return tuple(
@@ -321,14 +352,12 @@ class Linie1(Engine[State, Action]):
     def _starts(self, state: State) -> tuple[Start, ...]:
         """The starts of the player to act, in order (kept per what is taken)."""
         p = state.player
-        if state.shown[p] or self.dealt:
+        if state.shown[p] or p in self.dealt_seats:
             key: tuple[object, ...] = (state.lines[p],)
         else:
-            n = self.players
-            shown = state.shown
             key = (
-                frozenset(state.lines[q] for q in range(n) if shown[q]),
-                frozenset(state.routes[q] for q in range(n) if shown[q]),
+                frozenset(state.lines[q] for q in self._line_holders(state)),
+                frozenset(state.routes[q] for q in self._card_shown(state)),
             )
         got = self._start_memo.get(key)
         if got is None:
@@ -342,12 +371,12 @@ class Linie1(Engine[State, Action]):
             for which in (0, 1):
                 yield Start(state.lines[p] * 2 + which)
             return
-        if self.dealt:
+        if p in self.dealt_seats:
             for which in (0, 1):
                 yield Start(state.lines[p] * 2 + which)
             return
-        taken_lines = {state.lines[q] for q in range(self.players) if state.shown[q]}
-        taken_cards = {state.routes[q] for q in range(self.players) if state.shown[q]}
+        taken_lines = {state.lines[q] for q in self._line_holders(state)}
+        taken_cards = {state.routes[q] for q in self._card_shown(state)}
         for t in geo.terminals:
             if t.line in taken_lines:
                 continue
@@ -368,6 +397,17 @@ class Linie1(Engine[State, Action]):
             net = self._net = Network(self)
         return evaluate(self, net, state)
 
+    def seated(self, computers: frozenset[int]) -> Linie1:
+        """With the cards on the table, the computer's seats get their cards
+        from the game, privately (option ``dealt_to``); the people's stay on
+        the table."""
+        if self.dealt:
+            return self
+        wanted = ",".join(str(q + 1) for q in sorted(computers) if q < self.players)
+        if wanted == self.options.dealt_to:
+            return self
+        return Linie1(dataclasses.replace(self.options, dealt_to=wanted))
+
     def determinize(self, state: State, player: int, rng: Rng) -> State:
         """The line and route cards of the players who have not shown them
         drawn again from those ``player`` has not seen (their own, and those
@@ -387,10 +427,10 @@ class Linie1(Engine[State, Action]):
         return _replace(state, lines=tuple(lines), routes=tuple(routes))
 
     def considered(self, state: State) -> tuple[Action, ...] | None:
-        """While laying, with the cards known: the tiles laid or exchanged on
-        the cells of the mover's shortest buildable routes, leading on along
-        them, a start once the route is complete, and a pass; else every
-        legal action."""
+        """While laying, with the cards known: once the mover's route can be
+        driven, its starts; else the tiles laid or exchanged on the cells of
+        the mover's shortest buildable routes for one streetcar, leading on
+        along them, and a pass; else every legal action."""
         if state.phase != LAY or state.lines[state.player] < 0:
             return None
         actions = list(self.legal_actions(state))
@@ -399,8 +439,12 @@ class Linie1(Engine[State, Action]):
         net = self._net
         if net is None:
             net = self._net = Network(self)
-        cells = corridor(self, net, state, state.player)
         complete = self.route_of(state, state.player) is not None
+        if complete and state.laid == 0 and not state.caught:
+            # the route can be driven: its trip starts (a tile more only
+            # lengthens the wait)
+            return tuple(a for a in actions if isinstance(a, Start))
+        cells = corridor(self, net, state, state.player)
         if not cells:
             # no route to build, or the floods find one where a car cannot
             # drive it: every lay, but no start that would be caught
@@ -792,7 +836,7 @@ class Linie1(Engine[State, Action]):
                     last=f"{self.set_letter}{len(self.cards)}",
                 )
             card = int(action.card[1:]) - 1
-        if state.shown[p] or self.dealt:
+        if state.shown[p] or p in self.dealt_seats:
             if line != state.lines[p]:
                 name = geo.terminals[action.terminal].name
                 return M_(
@@ -809,20 +853,28 @@ class Linie1(Engine[State, Action]):
             return None
         if card < 0:
             return M_("show your route card: write start:TERMINAL/CARD, like start:t2a/B3")
-        for q in range(self.players):
-            if q != p and state.shown[q]:
-                if state.lines[q] == line:
+        for q in self._line_holders(state):
+            if q != p and state.lines[q] == line:
+                if not state.shown[q]:
+                    # the game dealt it that line: no streetcar for two
                     return M_(
-                        "line {line} is player {number}'s: they showed that line card",
+                        "line {line} is player {number}'s: the game dealt them that line "
+                        "card; take another line card",
                         line=line + 1,
                         number=q + 1,
                     )
-                if state.routes[q] == card:
-                    return M_(
-                        "route card {card} is player {number}'s: they showed it",
-                        card=action.card,
-                        number=q + 1,
-                    )
+                return M_(
+                    "line {line} is player {number}'s: they showed that line card",
+                    line=line + 1,
+                    number=q + 1,
+                )
+        for q in self._card_shown(state):
+            if q != p and state.routes[q] == card:
+                return M_(
+                    "route card {card} is player {number}'s: they showed it",
+                    card=action.card,
+                    number=q + 1,
+                )
         return None
 
     def _why_lay(self, state: State, action: Lay) -> str | None:
@@ -1037,14 +1089,26 @@ class Linie1(Engine[State, Action]):
         )
         return self._next_turn(after)
 
+    def _line_holders(self, state: State) -> list[int]:
+        """The players whose line is in play: shown at a trip, or dealt by
+        the game (a line has one streetcar)."""
+        return [q for q in range(self.players) if state.shown[q] or q in self.dealt_seats]
+
+    def _card_shown(self, state: State) -> list[int]:
+        """The players whose route card a player with the cards on the table
+        cannot hold: those shown from the table (a card the game dealt is not
+        one of the table's)."""
+        return [q for q in range(self.players) if state.shown[q] and q not in self.dealt_seats]
+
     def _deal(self, state: State, action: Deal) -> State:
-        n = self.players
+        seats = self.dealt_seats
+        n = len(seats)
         i = state.dealt
         value = int(action.card[1:]) - 1
         if i < n:
-            after = _replace(state, lines=_set(state.lines, i, value), dealt=i + 1)
+            after = _replace(state, lines=_set(state.lines, seats[i], value), dealt=i + 1)
         else:
-            after = _replace(state, routes=_set(state.routes, i - n, value), dealt=i + 1)
+            after = _replace(state, routes=_set(state.routes, seats[i - n], value), dealt=i + 1)
         if after.dealt == 2 * n:
             return _replace(after, phase=LAY)
         return after
@@ -1058,8 +1122,9 @@ class Linie1(Engine[State, Action]):
         if phase == OVER:
             return M_("nothing")
         if phase == DEAL:
-            who = state.dealt % self.players + 1
-            if state.dealt < self.players:
+            seats = self.dealt_seats
+            who = seats[state.dealt % len(seats)] + 1
+            if state.dealt < len(seats):
                 return M_("deal a line card to player {number}", number=who)
             return M_("deal a route card to player {number}", number=who)
         if phase == LAY:
@@ -1110,13 +1175,17 @@ class Linie1(Engine[State, Action]):
         return False
 
     def hints_public(self, state: State) -> bool:
-        """With dealt cards, where a player may start tells their line: the
-        hints are hidden while a start is legal for a player whose cards are
-        unshown; lays and drives tell nothing secret."""
-        if not self.dealt:
-            return True
+        """With cards the game dealt, where a player may start tells a line:
+        their own, or (cards on the table) that the game dealt another player
+        none of the lines offered. The hints are hidden while a start is
+        legal for a player and a dealt card is unshown; lays and drives tell
+        nothing secret."""
         p = state.player
-        return state.shown[p] or state.phase != LAY or bool(state.laid) or state.caught
+        if state.shown[p] or state.phase != LAY or state.laid or state.caught:
+            return True
+        # a player's starts name their own line, or leave out the lines the
+        # game dealt: hidden while those are secret
+        return p not in self.dealt_seats and all(state.shown[q] for q in self.dealt_seats)
 
     def choosing(self, state: State) -> bool:
         """While driving: the player picks one of several ways forward."""

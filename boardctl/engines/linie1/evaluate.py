@@ -18,16 +18,18 @@ empty cell by any side, and enters a cell where it is empty or has a rail
 facing it. The count of tiles (:func:`route_tiles`) follows one streetcar:
 a 0-1 search over where it is, the side it came in by and the stops it has
 made (a layer of masks per set of stops), so a route counted complete is one
-a car can drive, not legs that only meet. Where to lay (:func:`corridor`, for
-the actions worth a look) still floods each leg (terminal to stop, stop to
-stop, stop to terminal) apart.
+a car can drive, not legs that only meet; an empty cell takes it on by any
+side but the one it came in by (no tile turns a car round), and it reaches
+the last terminal only by a mouth whose rails lead into it. Where to lay
+(:func:`corridor`, for the actions worth a look) is where that search from
+one terminal and the same search from the other meet at the route's count.
 
 Pure and fast: the search calls it at every position it reaches.
 """
 
 from __future__ import annotations
 
-from itertools import pairwise, permutations
+from itertools import permutations
 from typing import TYPE_CHECKING
 
 from boardctl.engines.linie1.values import LAY, OVER, State
@@ -104,23 +106,26 @@ class Flood:
         #: the cells a car may enter by each side
         self.enter = [empty | e for e in enter]
 
-    def _moves(self, came: list[int], loose: int) -> list[int]:
+    def _moves(self, came: list[int], loose: int, leave: list[int] | None = None) -> list[int]:
         """Where a car goes next from the tiled cells it entered by each side
-        (``came``) and the empty cells ``loose``: the cells entered, by side."""
+        (``came``), the empty cells ``loose`` (left by any side) and the empty
+        cells left by each side (``leave``): the cells entered, by side."""
         j = self.joins
         w = self.width
         ent = self.enter
-        out0 = loose | (came[1] & j[1][0]) | (came[2] & j[2][0]) | (came[3] & j[3][0])
-        out1 = loose | (came[0] & j[0][1]) | (came[2] & j[2][1]) | (came[3] & j[3][1])
-        out2 = loose | (came[0] & j[0][2]) | (came[1] & j[1][2]) | (came[3] & j[3][2])
-        out3 = loose | (came[0] & j[0][3]) | (came[1] & j[1][3]) | (came[2] & j[2][3])
+        l0, l1, l2, l3 = (loose, loose, loose, loose) if leave is None else leave
+        out0 = l0 | (came[1] & j[1][0]) | (came[2] & j[2][0]) | (came[3] & j[3][0])
+        out1 = l1 | (came[0] & j[0][1]) | (came[2] & j[2][1]) | (came[3] & j[3][1])
+        out2 = l2 | (came[0] & j[0][2]) | (came[1] & j[1][2]) | (came[3] & j[3][2])
+        out3 = l3 | (came[0] & j[0][3]) | (came[1] & j[1][3]) | (came[2] & j[2][3])
         # leaving north enters the cell above by its south side, and so on
         return [out2 << w & ent[0], out3 >> 1 & ent[1], out0 >> w & ent[2], out1 << 1 & ent[3]]
 
-    def along_rails(self, settled: list[int], front: list[int], loose: int) -> list[int]:
+    def along_rails(self, settled: list[int], front: list[int], leave: list[int]) -> list[int]:
         """The tiled cells entered by each side (``settled``) grown by going on
         along the rails laid, at no cost, from the cells just entered by each
-        side (``front``, within ``settled``) and the empty cells ``loose``."""
+        side (``front``, within ``settled``) and the empty cells just reached,
+        by the side each may be left by (``leave``)."""
         w = self.width
         j = self.joins
         j10, j20, j30 = j[1][0], j[2][0], j[3][0]
@@ -130,12 +135,13 @@ class Flood:
         e0, e1, e2, e3 = (e & self.tiled for e in self.enter)
         s0, s1, s2, s3 = settled
         f0, f1, f2, f3 = front
-        while f0 | f1 | f2 | f3 | loose:
-            o0 = loose | (f1 & j10) | (f2 & j20) | (f3 & j30)
-            o1 = loose | (f0 & j01) | (f2 & j21) | (f3 & j31)
-            o2 = loose | (f0 & j02) | (f1 & j12) | (f3 & j32)
-            o3 = loose | (f0 & j03) | (f1 & j13) | (f2 & j23)
-            loose = 0
+        l0, l1, l2, l3 = leave
+        while f0 | f1 | f2 | f3 | l0 | l1 | l2 | l3:
+            o0 = l0 | (f1 & j10) | (f2 & j20) | (f3 & j30)
+            o1 = l1 | (f0 & j01) | (f2 & j21) | (f3 & j31)
+            o2 = l2 | (f0 & j02) | (f1 & j12) | (f3 & j32)
+            o3 = l3 | (f0 & j03) | (f1 & j13) | (f2 & j23)
+            l0 = l1 = l2 = l3 = 0
             f0 = o2 << w & e0 & ~s0
             f1 = o3 >> 1 & e1 & ~s1
             f2 = o0 >> w & e2 & ~s2
@@ -165,7 +171,7 @@ class Flood:
         while True:
             # along the rails laid, at no cost (only into tiled cells)
             grown_s0, grown_s1, grown_s2, grown_s3 = self.along_rails(
-                [s0, s1, s2, s3], [f0, f1, f2, f3], loose_now
+                [s0, s1, s2, s3], [f0, f1, f2, f3], [loose_now] * 4
             )
             reach |= (grown_s0 ^ s0) | (grown_s1 ^ s1) | (grown_s2 ^ s2) | (grown_s3 ^ s3)
             s0, s1, s2, s3 = grown_s0, grown_s1, grown_s2, grown_s3
@@ -259,111 +265,154 @@ def tiles_needed(engine: Linie1, net: Network, flood: Flood, state: State, p: in
     return max(0, min(FAR, total - shared))
 
 
-def route_tiles(engine: Linie1, net: Network, flood: Flood, state: State, p: int) -> int:
-    """The fewest tiles player p still lays so that one streetcar can drive
-    from their first terminal through all their stops to the other (cards
-    known): a 0-1 search over where the car is, the side it came in by and
-    the stops it has made, following the rails laid at no cost and crossing
-    an empty cell (a tile to lay, any way through) at one. A stop is made in
-    the cell of its sign or, with no sign yet, in an empty cell beside the
-    building. :data:`FAR` when no such route can be built."""
-    line, card = state.lines[p], state.routes[p]
-    need = engine.need[card][line]
+def _leaving(entered: list[int]) -> list[int]:
+    """The empty cells entered by each side (``entered``) as the cells left
+    by each side: a tile laid there takes a car on, never back the way it
+    came (no tile turns a car round)."""
+    e0, e1, e2, e3 = entered
+    return [e1 | e2 | e3, e0 | e2 | e3, e0 | e1 | e3, e0 | e1 | e2]
+
+
+def _one_car(
+    net: Network, flood: Flood, state: State, need: int, begin: int, end: int, keep: bool
+) -> tuple[int, list[list[int]]]:
+    """The fewest tiles one streetcar needs from terminal ``begin`` through
+    the stops ``need`` (building bits) to terminal ``end`` (:data:`FAR` if
+    none), and, with ``keep``, per count of tiles L = 0, 1, ... and per set
+    of stops made (bits in the order of ``need``), the cells it reaches
+    with at most L tiles (cumulative)."""
     goals = []
     for b in range(len(net.beside)):
         if need >> b & 1:
             cell = state.stops[b]
             goals.append(net.beside[b] & flood.empty if cell < 0 else 1 << cell)
-    came, loose, _ = _terminal(net, flood, line * 2)
-    _, _, target = _terminal(net, flood, line * 2 + 1)
-    if not target or not (any(came) or loose) or not all(goals):
-        return FAR
+    came = [0, 0, 0, 0]
+    mouths = [0, 0, 0, 0]  # empty mouth cells, by the side the car enters them
+    for cell, side in net.mouths[begin]:
+        bit = 1 << cell
+        if flood.empty & bit:
+            mouths[side] |= bit
+        elif flood.enter[side] & bit:
+            came[side] |= bit
+    # the car leaves by a mouth into the terminal: per side it came in by, the
+    # cells it may do so from (tiled ones whose rails join that side to the
+    # terminal's, empty ones entered by another side)
+    exits = [0, 0, 0, 0]
+    for cell, side in net.mouths[end]:
+        bit = 1 << cell
+        for d in range(4):
+            if (flood.empty & bit and d != side) or flood.joins[d][side] & bit:
+                exits[d] |= bit
+    if not any(exits) or not (any(came) or any(mouths)) or not all(goals):
+        return FAR, []
     k = len(goals)
     full = (1 << k) - 1
     layers = 1 << k
     order = sorted(range(layers), key=lambda m: bin(m).count("1"))
     tiled, empty = flood.tiled, flood.empty
     # per layer (the stops made, as bits): tiled cells entered by each side,
-    # empty cells reached, and what is new at this level
+    # empty cells entered by each side, and what is new at this level
     settled = [[0, 0, 0, 0] for _ in range(layers)]
-    filled = [0] * layers
+    filled = [[0, 0, 0, 0] for _ in range(layers)]
     front = [[0, 0, 0, 0] for _ in range(layers)]
-    fresh = [0] * layers
+    fresh = [[0, 0, 0, 0] for _ in range(layers)]
     front[0] = [c & tiled for c in came]
     settled[0] = list(front[0])
+    kept: list[list[int]] = []
     level = 0
     while True:
         for m in order:
-            settled[m] = flood.along_rails(settled[m], front[m], fresh[m])
-            s0, s1, s2, s3 = settled[m]
+            s = settled[m] = flood.along_rails(settled[m], front[m], _leaving(fresh[m]))
+            e = filled[m]
             front[m] = [0, 0, 0, 0]
-            fresh[m] = 0
+            fresh[m] = [0, 0, 0, 0]
             # a stop made here carries the car on in the layer with it
-            reached_empty = filled[m]
             for i, goal in enumerate(goals):
-                if m >> i & 1:
-                    continue
-                hit = (s0 | s1 | s2 | s3 | reached_empty) & goal
-                if not hit:
+                if m >> i & 1 or not (s[0] | s[1] | s[2] | s[3] | e[0] | e[1] | e[2] | e[3]) & goal:
                     continue
                 up = m | 1 << i
-                t = settled[up]
-                fr = front[up]
-                for d, sd in enumerate((s0, s1, s2, s3)):
-                    new = sd & goal & ~t[d]
-                    if new:
-                        t[d] |= new
-                        fr[d] |= new
-                new = reached_empty & goal & ~filled[up]
-                if new:
-                    filled[up] |= new
-                    fresh[up] |= new
-        done = settled[full]
-        if (done[0] | done[1] | done[2] | done[3] | filled[full]) & target:
-            return level
+                for mine, theirs, new_there in (
+                    (s, settled[up], front[up]),
+                    (e, filled[up], fresh[up]),
+                ):
+                    for d in range(4):
+                        new = mine[d] & goal & ~theirs[d]
+                        if new:
+                            theirs[d] |= new
+                            new_there[d] |= new
+        if keep:
+            kept.append([_union(settled[m]) | _union(filled[m]) for m in range(layers)])
+        s, e = settled[full], filled[full]
+        if any((s[d] | e[d]) & exits[d] for d in range(4)):
+            return level, kept
         level += 1
         if level > FAR:
-            return FAR
+            return FAR, kept
         grew = False
         for m in range(layers):
-            moved = flood._moves(settled[m], filled[m])
-            grown = moved[0] | moved[1] | moved[2] | moved[3]
-            if level == 1 and m == 0:
-                grown |= loose
-            grown &= empty & ~filled[m]
-            if grown:
-                grew = True
-                filled[m] |= grown
-                fresh[m] = grown
+            moved = flood._moves(settled[m], 0, _leaving(filled[m]))
+            if m == 0 and level == 1:
+                moved = [a | b for a, b in zip(moved, mouths, strict=True)]
+            have = filled[m]
+            for d in range(4):
+                new = moved[d] & empty & ~have[d]
+                if new:
+                    grew = True
+                    have[d] |= new
+                    fresh[m][d] = new
         if not grew:
-            return FAR
+            return FAR, kept
+
+
+def _union(masks: list[int]) -> int:
+    return masks[0] | masks[1] | masks[2] | masks[3]
+
+
+def route_tiles(engine: Linie1, net: Network, flood: Flood, state: State, p: int) -> int:
+    """The fewest tiles player p still lays so that one streetcar can drive
+    from their first terminal through all their stops to the other (cards
+    known): a 0-1 search over where the car is, the side it came in by and
+    the stops it has made, following the rails laid at no cost and crossing
+    an empty cell (a tile to lay, any way through but back) at one. A stop
+    is made in the cell of its sign or, with no sign yet, in an empty cell
+    beside the building. :data:`FAR` when no such route can be built."""
+    line, card = state.lines[p], state.routes[p]
+    need = engine.need[card][line]
+    return _one_car(net, flood, state, need, line * 2, line * 2 + 1, False)[0]
 
 
 def corridor(engine: Linie1, net: Network, state: State, p: int) -> int:
     """The cells (bit ``i`` for cell ``i``) on player p's shortest buildable
-    routes, in the best order of the stops: where a tile laid or exchanged
-    brings the route nearer. 0 when no route can be built."""
-    flood = Flood(net, state.tiles)
-    pts = points(engine, net, flood, state, p)
-    if not all(cells for _, _, cells in pts):
+    routes for one streetcar (:func:`route_tiles`): where a tile laid or
+    exchanged brings the route nearer. A cell is on one when the tiles a car
+    needs to reach it from the first terminal and those from the other
+    terminal, through every stop between them, add up to the route's (an
+    empty cell counted by both). 0 when no route can be built, or none is
+    left to build."""
+    line, card = state.lines[p], state.routes[p]
+    if line < 0 or card < 0:
         return 0
-    k = len(pts) - 2
-    floods = _floods(flood, pts, k + 2)
-    total, legs = _best(floods, k)
+    need = engine.need[card][line]
+    flood = Flood(net, state.tiles)
+    total, ahead = _one_car(net, flood, state, need, line * 2, line * 2 + 1, True)
     if not 0 < total < FAR:
         return 0
-    empty = flood.empty
+    _, back = _one_car(net, flood, state, need, line * 2 + 1, line * 2, True)
+    if not back:
+        return 0
+    full = len(ahead[0]) - 1
+    last = len(back) - 1
+    tiled, empty = flood.tiled, flood.empty
     out = 0
-    for a, b in pairwise(legs):
-        d = floods[a][1][b]
-        from_a, from_b = floods[a][0], floods[b][0]
-        last = len(from_b) - 1
-        before = 0
-        for level, reach in enumerate(from_a[: d + 1]):
-            new = reach & ~before
-            before = reach
-            out |= new & empty & from_b[min(d + 1 - level, last)]
-            out |= new & ~empty & from_b[min(d - level, last)]
+    for level, reach in enumerate(ahead[: total + 1]):
+        on_tiles = back[min(total - level, last)]
+        on_empty = back[min(total + 1 - level, last)]
+        for m, here in enumerate(reach):
+            if not here:
+                continue
+            for m2 in range(full + 1):
+                if m | m2 == full:
+                    out |= here & (on_tiles[m2] & tiled | on_empty[m2] & empty)
     return out
 
 
@@ -406,5 +455,9 @@ def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
     turns = [turns_left(engine, net, flood, state, p) for p in range(n)]
     mover = state.player
     if state.phase == LAY and state.cars[mover] < 0:
-        turns[mover] -= max(0, 2 - state.laid) / 2
+        # the tiles still to lay this turn count as laid, as far as the route
+        # needs them (turns_left counts half a turn a tile above 1 + TRIP): a
+        # tile laid beside a complete route is no progress, a start is
+        to_lay = max(0.0, turns[mover] - 1.0 - TRIP) * 2
+        turns[mover] -= min(to_lay, max(0, 2 - state.laid)) / 2
     return shares([-t for t in turns], SCALE)

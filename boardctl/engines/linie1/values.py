@@ -15,6 +15,10 @@ class Options:
     #: "cards": line and route cards stay physical and are shown when a trip
     #: starts; "dealt": the game deals them (chance) and shows each privately
     secrets: str = "cards"
+    #: with the cards on the table, the seats (numbers from 1, as "2" or
+    #: "2,3") whose cards the game deals them privately all the same: the
+    #: computer's (the controller sets it from the seats)
+    dealt_to: str = ""
     #: "die" (roll, then drive) or "speed" (drive up to one cell more than the
     #: previous move, the first move one cell)
     movement: str = "die"
