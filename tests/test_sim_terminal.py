@@ -192,6 +192,8 @@ def test_at_80_by_24_the_title_and_the_line_being_typed_stay_on_the_screen(
         term.type("place d4 blue")
         term.shows("WRONG BOARD", "take away or fix: d4")
         term.tmux("send-keys", "-t", "sim", "-l", "lift d4")
+        # the typed line reaches the screen first (tmux hands it on in its own time)
+        term.wait_for(lambda t: "sim> lift d4" in t, "the line being typed")
         # d4 blinks: the screen is drawn again several times while the person types
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline:
