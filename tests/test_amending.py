@@ -116,15 +116,21 @@ def _read(table: Table, site: str, piece: str | None, at: float) -> None:
     )
 
 
+def _shown_w3(table: Table) -> None:
+    """A marble pushed in by W3 (read on a3 at 1.0 s) and the board still for
+    the settle time after it: W3 is shown."""
+    table.wait(1.0)
+    _read(table, "a3", "p0", 1.0)
+    table.wait(0.07)
+
+
 def test_a_marble_slid_on_right_after_it_was_shown_is_recorded_where_it_ended(
     tmp_path: Path,
 ) -> None:
     with Store(tmp_path / "g.db") as store:
         table = _table(store)
         c = table.controller
-        table.wait(1.0)
-        _read(table, "a3", "p0", 1.0)
-        table.wait(0.07)  # still for the settle time: shown at once
+        _shown_w3(table)
         assert c.match.moves_text() == ["W3"]
         assert c.view().last_move == {"W3", "a3"}
         assert store.moves(store.games()[0]["id"]) == ["W3"]
@@ -143,9 +149,7 @@ def test_a_sleeve_read_as_a_marble_for_a_moment_is_withdrawn_with_no_takeback_of
     with Store(tmp_path / "g.db") as store:
         table = _table(store)
         c = table.controller
-        table.wait(1.0)
-        _read(table, "a3", "p0", 1.0)
-        table.wait(0.07)
+        _shown_w3(table)
         assert c.match.moves_text() == ["W3"]
         _read(table, "a3", None, 1.11)
         phases = set()
@@ -192,9 +196,7 @@ def test_a_move_sent_to_another_board_is_never_withdrawn_here_alone() -> None:
         timing=TIMING,
     )
     table = Table(c, step=0.0)
-    table.wait(1.0)
-    _read(table, "a3", "p0", 1.0)
-    table.wait(0.07)
+    _shown_w3(table)
     assert c.match.moves_text() == ["W3"] and len(other.asked) == 1
     _read(table, "a3", None, 1.09)  # within the window: a sleeve would be withdrawn
     table.wait(0.2)
@@ -205,9 +207,7 @@ def test_a_move_sent_to_another_board_is_never_withdrawn_here_alone() -> None:
 def test_without_a_window_the_board_is_read_only_once_still_as_before() -> None:
     table = _table(timing=Timing(settle=0.06, amend=0.0, attract_after=0))
     c = table.controller
-    table.wait(1.0)
-    _read(table, "a3", "p0", 1.0)
-    table.wait(0.07)
+    _shown_w3(table)
     _read(table, "a3", None, 1.11)
     _read(table, "a4", "p0", 1.13)
     table.wait(0.07)
@@ -281,9 +281,7 @@ def test_an_amendment_that_cannot_be_saved_keeps_the_action_and_is_saved_on_retr
         table = _table(store)
         c = table.controller
         loop = Loop(c, _Dark(), clock=lambda: table.now)
-        table.wait(1.0)
-        _read(table, "a3", "p0", 1.0)
-        table.wait(0.07)
+        _shown_w3(table)
         store.full = True
         _read(table, "a3", None, 1.11)
         _read(table, "a4", "p0", 1.13)
@@ -302,9 +300,7 @@ def test_an_amendment_that_cannot_be_saved_keeps_the_action_and_is_saved_on_retr
 def test_the_record_keeps_what_the_board_showed_before_an_amendment(tmp_path: Path) -> None:
     with Store(tmp_path / "g.db") as store:
         table = _table(store)
-        table.wait(1.0)
-        _read(table, "a3", "p0", 1.0)
-        table.wait(0.07)
+        _shown_w3(table)
         _read(table, "a3", None, 1.11)
         _read(table, "a4", "p0", 1.13)
         table.wait(0.5)
