@@ -11,19 +11,15 @@ English terminal and one from a German (or French) one: each must end the same w
 from __future__ import annotations
 
 import argparse
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+import contextlib
 from pathlib import Path
 
 import pytest
-from twin_support import wait_for
+from twin_support import daemon_at
 
 from boardctl import config
 from boardctl.cli.main import build_parser, main
 from boardctl.controller import control
-from boardctl.daemon.runner import Daemon, Hardware
-from hardware.leds.sim import SimStrip
 from hardware.profiles import load_profile
 from hardware.sim_sensing import ScriptedSource
 
@@ -73,28 +69,8 @@ def test_every_command_that_talks_to_the_daemon_is_tried() -> None:
     assert _daemon_commands() == {argv[0] for argv, _ in COMMANDS}
 
 
-@contextmanager
-def _daemon(tmp_path: Path) -> Iterator[Path]:
-    tmp_path.mkdir(exist_ok=True)
-    sock = tmp_path / "control.sock"
-    cfg = config.load(
-        "/nonexistent",
-        [
-            f'storage.state_dir="{tmp_path / "state"}"',
-            f'control.socket="{sock}"',
-            "controller.settle_ms=30",
-        ],
-    )
-    source = ScriptedSource(PROFILE.channel_count)
-    daemon = Daemon(cfg, PROFILE, hardware=Hardware(source, SimStrip(PROFILE.leds)))
-    thread = threading.Thread(target=daemon.run)
-    thread.start()
-    try:
-        wait_for(daemon.ready.is_set, 10.0, "the daemon ready")
-        yield sock
-    finally:
-        daemon.stop()
-        thread.join(10)
+def _daemon(tmp_path: Path) -> contextlib.AbstractContextManager[Path]:
+    return daemon_at(tmp_path, PROFILE, ScriptedSource(PROFILE.channel_count))
 
 
 def _run_all(

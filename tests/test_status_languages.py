@@ -3,19 +3,16 @@ the phase, the task, why the board is wrong and the command line's own words."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from twin_support import wait_for
+from twin_support import daemon_at, wait_for
 
 from boardctl import config
 from boardctl.cli.main import main
 from boardctl.controller.control import request
-from boardctl.daemon.runner import Daemon, Hardware
-from hardware.leds.sim import SimStrip
 from hardware.profiles import load_profile
 from hardware.sim_sensing import ScriptedSource
 
@@ -26,22 +23,8 @@ BLUE = 2  # the profile's code for a marble of player 0
 @contextmanager
 def _wrong_board(tmp_path: Path, language: str = "en") -> Iterator[Path]:
     """A daemon whose board shows a blue marble set down on d4, not pushed in."""
-    sock = tmp_path / "control.sock"
-    cfg = config.load(
-        "/nonexistent",
-        [
-            f'storage.state_dir="{tmp_path / "state"}"',
-            f'control.socket="{sock}"',
-            "controller.settle_ms=30",
-            f'board.language="{language}"',
-        ],
-    )
     source = ScriptedSource(PROFILE.channel_count)
-    daemon = Daemon(cfg, PROFILE, hardware=Hardware(source, SimStrip(PROFILE.leds)))
-    thread = threading.Thread(target=daemon.run)
-    thread.start()
-    try:
-        wait_for(daemon.ready.is_set, 10.0, "the daemon ready")
+    with daemon_at(tmp_path, PROFILE, source, f'board.language="{language}"') as sock:
         d4 = PROFILE.site("d4").channel
         assert d4 is not None
         source.set(d4, BLUE)
@@ -51,9 +34,6 @@ def _wrong_board(tmp_path: Path, language: str = "en") -> Iterator[Path]:
             "the wrong board",
         )
         yield sock
-    finally:
-        daemon.stop()
-        thread.join(10)
 
 
 def _terminal(monkeypatch: pytest.MonkeyPatch, lang: str | None = None) -> None:

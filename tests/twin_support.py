@@ -18,14 +18,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
+from boardctl import config
 from boardctl.board import BoardProfile, Reports
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import RGB, Frame, Palette, scale
 from boardctl.controller.store import Store
 from boardctl.controller.view import View
+from boardctl.daemon.runner import Daemon, Hardware
 from boardctl.engines import create
 from boardctl.engines.base import Engine
 from boardctl.sensing import (
@@ -389,6 +392,33 @@ class Rig:
 
     def colour(self, frame: Frame, site: str) -> RGB:
         return frame[self.leds(site)[0]]
+
+
+@contextlib.contextmanager
+def daemon_at(tmp_path: Path, profile: BoardProfile, source: Any, *settings: str) -> Iterator[Path]:
+    """A daemon on ``profile`` reading ``source``, its state and control
+    socket in ``tmp_path`` (settle 30 ms, then ``settings``), ready to
+    answer; yields the control socket's path."""
+    tmp_path.mkdir(exist_ok=True)
+    sock = tmp_path / "control.sock"
+    cfg = config.load(
+        "/nonexistent",
+        [
+            f'storage.state_dir="{tmp_path / "state"}"',
+            f'control.socket="{sock}"',
+            "controller.settle_ms=30",
+            *settings,
+        ],
+    )
+    daemon = Daemon(cfg, profile, hardware=Hardware(source, SimStrip(profile.leds)))
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    try:
+        wait_for(daemon.ready.is_set, 10.0, "the daemon ready")
+        yield sock
+    finally:
+        daemon.stop()
+        thread.join(10)
 
 
 @contextlib.contextmanager
