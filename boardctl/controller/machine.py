@@ -650,10 +650,7 @@ class Controller(Conditions):
         move until it has been put back. ``amended``: the hand went on from
         the newest actions before they were final (:mod:`.amending`)."""
         steps = min(steps, len(self.match.actions))
-        if amended:
-            self.recorder.undo(steps, amended=True)
-        else:
-            self.recorder.undo(steps)
+        self.recorder.undo(steps, amended=amended)
         texts: list[str] = []
         told: list[str] = []
         first_told = 0
