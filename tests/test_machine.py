@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from controller_support import Table, profile_for
@@ -10,8 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.controller.machine import Controller, Timing
-from boardctl.controller.phases import SOURCES, TRANSITIONS, build_machine, observes
-from boardctl.controller.view import Phase
+from boardctl.controller.phases import (
+    SOURCES,
+    TRANSITIONS,
+    Conditions,
+    build_machine,
+    observes,
+)
+from boardctl.controller.reconcile import Ambiguous, InProgress, Played, Takeback, Waiting, Wrong
+from boardctl.controller.view import PLAYING, Phase
 from boardctl.engines import create
 from boardctl.sensing import ButtonPress, LinkDown, LinkUp, SensorSnapshot
 from boardctl.sim import hands
@@ -246,3 +254,53 @@ def test_observe_is_skipped_exactly_when_the_machine_would_stay_in_its_phase(
     skipped = not observes(model)
     model.trigger("observe")
     assert skipped == (model.moved_to is None)
+
+
+class _Judged(Conditions):
+    """The machine's real conditions over a board judged as told."""
+
+    def __init__(self, verdict: Any, settled: float, choosing: bool) -> None:
+        self.board = SimpleNamespace(verdict=verdict)  # type: ignore[assignment]
+        self.engine = SimpleNamespace(choosing=lambda _state: choosing)  # type: ignore[assignment]
+        self.match = SimpleNamespace(state=None)  # type: ignore[assignment]
+        self.timing = Timing()
+        self._settled = settled
+
+    def settled_for(self) -> float:
+        return self._settled
+
+
+_VERDICTS = (
+    Waiting(),
+    Played(()),
+    Ambiguous(()),
+    InProgress((), frozenset(), frozenset()),
+    Takeback(1),
+    Wrong(frozenset({"a1"}), {}),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    phase=st.sampled_from(sorted(PLAYING, key=lambda p: p.value)),
+    verdict=st.sampled_from(_VERDICTS),
+    settled=st.one_of(
+        st.sampled_from([-0.01, 0.0, Timing().grace, Timing().grace - 1e-9]),
+        st.floats(-10.0, 10.0),
+    ),
+    choosing=st.booleans(),
+)
+def test_from_a_playing_phase_at_most_one_observe_transition_is_open(
+    phase: Phase, verdict: Any, settled: float, choosing: bool
+) -> None:
+    # the machine tries them in the table's order, the likeliest first: that
+    # order may change only what is tried, never where the board goes
+    model = _Judged(verdict, settled, choosing)
+    open_ = [
+        t["dest"]
+        for t in TRANSITIONS
+        if t["trigger"] == "observe"
+        and phase in (t["source"] if isinstance(t["source"], list) else [t["source"]])
+        and getattr(model, t["conditions"])()
+    ]
+    assert len(open_) <= 1, (phase, verdict, settled, choosing, open_)

@@ -129,14 +129,16 @@ TRANSITIONS: list[dict[str, Any]] = [
         "conditions": "board_cleared",
         "before": "start_next_game",
     },
+    # from a playing phase at most one of these holds (a test checks it), so
+    # they are listed the likeliest first: ``transitions`` tries them in order
     *[
         {"trigger": "observe", "source": src, "dest": dst, "conditions": cond}
         for dst, cond in (
+            (Phase.MOVE_IN_PROGRESS, "board_busy"),
+            (Phase.AWAITING_MOVE, "move_expected"),
             (Phase.WRONG_BOARD, "board_wrong"),
             (Phase.TAKEBACK_OFFERED, "takeback_offered"),
             (Phase.CHOOSING, "choice_open"),
-            (Phase.MOVE_IN_PROGRESS, "board_busy"),
-            (Phase.AWAITING_MOVE, "move_expected"),
         )
         for src in _ANY_PLAYING
         if src is not dst
