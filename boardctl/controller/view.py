@@ -31,6 +31,10 @@ class Phase(enum.Enum):
     ATTRACT = "attract"
     FAULT = "fault"
 
+    # a member is itself only (Enum compares by identity): hashed by identity,
+    # in C, not by its name in Python (the loop looks phases up in sets often)
+    __hash__ = object.__hash__
+
     @property
     def playing(self) -> bool:
         return self in PLAYING
