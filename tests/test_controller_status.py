@@ -261,3 +261,17 @@ def test_a_status_that_says_the_same_is_built_once_for_every_turn_that_reads_it(
     assert c.view().status is first
     table.hands("insert E7", "p1")
     assert c.view().status is not first and c.view().status["moves"] == ["W1", "E7"]
+
+
+def test_a_status_read_whole_says_what_it_says_key_by_key() -> None:
+    """The web pages' publisher reads the whole status every turn (its items)."""
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    table.hands("place d4 p1")  # a wrong board: what to take away is named
+    status = c.view().status
+    one_by_one = {key: status[key] for key in iter(status)}
+    assert one_by_one["offending"] == ["d4"] and len(one_by_one) == len(status)
+    assert dict(status.items()) == {**status} == one_by_one
+    assert list(status.keys()) == list(one_by_one)
+    assert list(status.values()) == list(one_by_one.values())

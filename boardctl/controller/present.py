@@ -12,7 +12,7 @@ a secret). Pure.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -243,6 +243,17 @@ class Status(Mapping[str, Any]):
 
     def __contains__(self, key: object) -> bool:
         return key in self._get()
+
+    # read whole by the web pages' publisher every turn: the built mapping's
+    # own views, not Mapping's, which look every key up through __getitem__
+    def keys(self) -> KeysView[str]:
+        return self._get().keys()
+
+    def items(self) -> ItemsView[str, Any]:
+        return self._get().items()
+
+    def values(self) -> ValuesView[Any]:
+        return self._get().values()
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._get())

@@ -152,7 +152,8 @@ class Publisher:
         if status != self._status or reported != self._reported:
             self._status = status
             self._reported = reported
-            state = {**status, **reported}
+            state = dict(status.items())  # its own view, not a lookup per key
+            state.update(reported)
             state["layout"] = self._layout(controller.engine, controller.match.state)
             self._put("state", state)
             changed = True
