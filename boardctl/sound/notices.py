@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from boardctl.sound import phrases
@@ -123,7 +123,6 @@ def listen(
     # the turn last announced stays so while a move is under way or the board
     # is wrong: it is not announced again when the board comes back to it
     kept = turn if turn is not None else (before.turn if same_game else None)
-    now = Heard(game, options, moves, phase, kept, computer, scores, ended)
     notices: list[Notice] = []
     over: set[str] = set()
     if same_game and moves > before.moves:
@@ -152,7 +151,8 @@ def listen(
         notices.append(Notice(END, Cue.WIN, _end_phrase(status, board)))
     elif not ended:
         over.add(END)
-    return replace(now, over=frozenset(over)), tuple(notices)
+    heard = Heard(game, options, moves, phase, kept, computer, scores, ended, frozenset(over))
+    return heard, tuple(notices)
 
 
 def _turn(status: Mapping[str, Any], moves: int) -> tuple[int, int] | None:
