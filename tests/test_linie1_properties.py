@@ -270,3 +270,29 @@ def test_the_lays_touching_a_cell_are_those_of_the_whole_list_in_its_order(
     for _ in range(10):
         some = frozenset(rng.sample(sites, 3))
         assert list(engine.actions_touching(state, some)) == [a for a, t in touched if t & some]
+
+
+@settings(max_examples=6, deadline=None)
+@given(seeds, options, st.data())
+def test_a_state_copied_with_changes_is_the_state_built_with_them(
+    seed: int, opts: dict[str, Any], data: st.DataObject
+) -> None:
+    from dataclasses import fields, replace
+
+    from boardctl.engines.linie1.engine import _replace
+
+    engine = create("linie1", opts)
+    assert isinstance(engine, Linie1)
+    states = _playout(engine, seed, 60).states
+    state, other = data.draw(st.sampled_from(states)), data.draw(st.sampled_from(states))
+    engine.legal_actions(state)  # its rails and listing worked out
+    names = [f.name for f in fields(State) if not f.name.startswith("_")]
+    changed = data.draw(st.lists(st.sampled_from(names), unique=True, max_size=4))
+    changes = {name: getattr(other, name) for name in changed}
+    copy = _replace(state, **changes)
+    built = replace(state, **changes, _listing=None)
+    assert copy == built and hash(copy) == hash(built)
+    for name in names:
+        assert getattr(copy, name) == getattr(built, name), name
+    assert copy._rails is state._rails and copy._listing is None
+    assert _replace(state, _rails=None)._rails is None

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from itertools import chain, islice
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from boardctl.engines.base import CHANCE, PLAYING, Actor, Engine, Outcome, Status
@@ -1852,14 +1853,28 @@ def _uncount(raw: Mapping[str, Any], kinds: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+#: the fields of a state, and all of them read at once (in C)
+_FIELDS: tuple[str, ...] = State.__slots__
+_ALL_OF = attrgetter(*_FIELDS)
+_put = object.__setattr__
+
+
 def _replace(state: State, **changes: Any) -> State:
     """``state`` with ``changes``; its rails kept while its tiles are, its
     listing never (the new state lists its own from its layout's boards,
-    which a lay derives from the parent layout's)."""
-    values = {f: getattr(state, f) for f in State.__slots__}
-    values["_listing"] = None
-    values.update(changes)
-    return State(**values)
+    which a lay derives from the parent layout's).
+
+    Copied field by field onto a bare instance, as the frozen dataclass's
+    ``__init__`` would set them, without building its keyword arguments:
+    a move tried while the board is judged copies a state two or three
+    times. A name in ``changes`` that is no field raises AttributeError."""
+    new = State.__new__(State)
+    for name, value in zip(_FIELDS, _ALL_OF(state), strict=True):
+        _put(new, name, value)
+    _put(new, "_listing", None)
+    for name, value in changes.items():
+        _put(new, name, value)
+    return new
 
 
 def _rails_of(state: State) -> Rails:
