@@ -1214,8 +1214,14 @@ class Beeline(Engine[State, Action]):
         return self._spec
 
     def touches(self, state: State, action: Action) -> frozenset[str]:
-        """The cells a piece changes: where it lies, a replaced MARK's cell
-        and where that MARK goes, and every MARK a send-back removes."""
+        """The cells a legal piece changes: where it lies, a replaced MARK's
+        cell and where that MARK goes, and every MARK a send-back removes.
+        Worked out without applying it unless it may send a line back (the
+        reconciler asks this of every action it tries on a changed cell)."""
+        own = self._own_cells(action)
+        if not self._may_send_back(state, self._lines_ahead(state), action, own):
+            names = self.geo.names
+            return frozenset(names[c] for c in own)
         _, pos, _ = self._why_static(state, action)
         if pos is None:
             return frozenset()
@@ -1272,15 +1278,6 @@ class Beeline(Engine[State, Action]):
         state: the reconciler then finds it ready for the first change)."""
         names = self.geo.names
         return frozenset(names[c] for c in self._by_cell(state, self._actions(state)))
-
-    def highlight(self, state: State, action: Action) -> frozenset[str]:
-        """What a legal action touches (:meth:`touches`), worked out without
-        applying it unless it may send a line back."""
-        own = self._own_cells(action)
-        if self._may_send_back(state, self._lines_ahead(state), action, own):
-            return self.touches(state, action)
-        names = self.geo.names
-        return frozenset(names[c] for c in own)
 
     def _lines_ahead(self, state: State) -> tuple[tuple[int, int], tuple[int, int], bool]:
         """Each line's cells (masks), each line's front (-1 unless it ends in a
