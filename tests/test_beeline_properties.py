@@ -230,3 +230,22 @@ def test_the_replacements_listed_are_exactly_those_the_rules_allow(options: dict
                 checked += legal
             assert listed <= set(_replacement_candidates(engine, state))
     assert checked > 20
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_each_players_sites_are_those_of_the_position_shown(seed: int) -> None:
+    """What the LEDs show in each player's colour (worked out once per
+    position) after every piece: each line where it lies, and what the
+    position itself gives, asked again or of a fresh copy of it."""
+    from dataclasses import replace
+
+    rng = random.Random(seed)
+    names = ENGINE.geo.names
+    state = ENGINE.initial()
+    while not ENGINE.outcome(state).over:
+        shown = ENGINE.player_sites(state)
+        assert [p.built for p in shown] == [{names[c] for c in line} for line in state.lines]
+        assert shown == ENGINE._player_sites(state)
+        assert ENGINE.player_sites(replace(state, _ix=None)) == shown == ENGINE.player_sites(state)
+        state = ENGINE.apply(state, rng.choice(list(ENGINE.legal_actions(state))))

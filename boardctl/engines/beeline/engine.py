@@ -1321,7 +1321,14 @@ class Beeline(Engine[State, Action]):
 
     def player_sites(self, state: State) -> tuple[PlayerSites, ...]:
         """Each player's RUT (its empty cells, where his next piece may go)
-        and his line, for the LEDs to show in his colour."""
+        and his line, for the LEDs to show in his colour (worked out once per
+        state: every view of the loop asks while a move is under way)."""
+        ix = index_of(state)
+        if ix.lit is None:
+            ix.lit = self._player_sites(state)
+        return ix.lit
+
+    def _player_sites(self, state: State) -> tuple[PlayerSites, ...]:
         names = self.geo.names
         out = []
         for p in (0, 1):

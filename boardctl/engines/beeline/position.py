@@ -29,9 +29,10 @@ class Index:
     ``occ``, ``nodes`` and ``lines`` are masks (occupied cells, each colour's
     NODES, the cells of each player's line); ``actions`` the legal actions in
     their order once listed; ``by_cell`` maps a cell to the positions in
-    ``actions`` of those that touch it, once asked for."""
+    ``actions`` of those that touch it, once asked for; ``lit`` each
+    player's sites the LEDs show (``Beeline.player_sites``), once asked for."""
 
-    __slots__ = ("actions", "ahead", "by_cell", "lines", "nodes", "occ", "room", "spots")
+    __slots__ = ("actions", "ahead", "by_cell", "lines", "lit", "nodes", "occ", "room", "spots")
 
     def __init__(self, occ: int, nodes: tuple[int, int], lines: tuple[int, int]) -> None:
         self.occ = occ
@@ -45,6 +46,8 @@ class Index:
         self.ahead: int | None = None
         #: where his line may take a MARK (:meth:`Lines.spots`)
         self.spots: list[tuple[int, int, int]] | None = None
+        #: each player's sites to show in his colour (immutable: shared by every view)
+        self.lit: tuple[Any, ...] | None = None
 
 
 def index_of(state: State) -> Index:
