@@ -144,13 +144,24 @@ def crc16(data: "Buffer", crc: int = 0xFFFF) -> int:
 # ---------------------------------------------------------------- COBS
 
 
+#: the code byte of a run of n bytes (n < 254) that a zero ends: n + 1
+_CODES = [bytes((n + 1,)) for n in range(254)]
+
+
 def cobs_encode(data: bytes) -> bytes:
     """Consistent Overhead Byte Stuffing: ``data`` with every 0x00 removed.
 
     Each run of bytes up to a zero (or the end) is cut out by ``split``, in
-    C: a frame of dark LEDs is mostly zeros, one run each."""
+    C: a frame of dark LEDs is mostly zeros, one run each. Each run after
+    its code, in one comprehension, while no run is 254 bytes long."""
+    runs = bytes(data).split(b"\x00")
+    codes = _CODES
+    try:
+        return b"".join([codes[len(run)] + run for run in runs])
+    except IndexError:  # a run of 254 bytes or more: cut into blocks
+        pass
     out = bytearray()
-    for run in bytes(data).split(b"\x00"):
+    for run in runs:
         # blocks of at most 254 data bytes, then the rest up to the zero
         while len(run) >= 254:
             out.append(0xFF)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import binascii
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_bridge import protocol as p
 from firmware_bridge.errors import BridgeError, FrameError, VersionRefused, decode_message
@@ -32,6 +34,23 @@ def test_crc_is_ccitt_false_in_both_implementations() -> None:
 def test_cobs_matches_the_published_examples(raw: bytes, encoded: bytes) -> None:
     assert p.cobs_encode(raw) == encoded
     assert p.cobs_decode(encoded) == raw
+
+
+#: bytes with many zeros and long runs without one (a frame of LEDs, dark or lit)
+_RUNS = st.lists(
+    st.one_of(st.just(b"\x00"), st.binary(max_size=600).map(lambda b: b.replace(b"\x00", b"\x07"))),
+    max_size=40,
+).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_RUNS)
+def test_cobs_stuffs_every_zero_away_and_back(raw: bytes) -> None:
+    encoded = p.cobs_encode(raw)
+    assert b"\x00" not in encoded
+    assert p.cobs_decode(encoded) == raw
+    # a code byte in place of each zero, one more, one per block of 254 bytes at most
+    assert len(raw) + 1 <= len(encoded) <= len(raw) + 1 + len(raw) // 254
 
 
 def _roundtrip(msg: p.Message) -> p.Message:
