@@ -250,6 +250,34 @@ def test_a_listing_derived_from_the_position_before_is_the_listing_made_afresh(
         state = engine.apply_unchecked(state, action)
 
 
+@settings(max_examples=6, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=5))
+def test_another_engine_with_the_same_options_lists_a_position_alike(
+    seed: int, players: int
+) -> None:
+    """A position played by one engine is listed the same by a fresh engine
+    made with the same options (the bench's own engine, a record's reader):
+    its listing derives from the parent's lays although that engine never
+    listed any."""
+    engine = create("linie1", {"players": players})
+    rng = random.Random(seed)
+    state = engine.initial()
+    for _ in range(60):
+        if engine.outcome(state).over:
+            break
+        if engine.actor(state) is CHANCE:
+            outcomes = engine.chance_outcomes(state)
+            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+        else:
+            fresh = None
+            if rng.random() < 0.3:  # the fresh engine lists it first
+                fresh = list(create("linie1", {"players": players}).legal_actions(state))
+            legal = list(engine.legal_actions(state))
+            assert fresh is None or fresh == legal
+            action = rng.choice(legal)
+        state = engine.apply_unchecked(state, action)
+
+
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), limit=st.integers(0, 300))
 def test_the_lays_touching_a_cell_are_those_of_the_whole_list_in_its_order(

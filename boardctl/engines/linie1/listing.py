@@ -370,8 +370,8 @@ class Placements:
                 lays = _read(board, rows[code] or self._lays_of_code(code))
             else:
                 if old != board:
-                    row = rows[code]
-                    assert row is not None  # made when the code was first listed
+                    # the parent may have been listed by another engine
+                    row = rows[code] or self._lays_of_code(code)
                     if (old ^ board).bit_count() * 2 <= board.bit_count():
                         lays = _spliced(lays, old, board, row)
                     else:
