@@ -6,6 +6,8 @@ move, undo, a new game while it thinks, and a thinker that fails."""
 from __future__ import annotations
 
 import itertools
+import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from boardctl.controller.opponent import ComputerFailed, ComputerMoved, Think
 from boardctl.controller.scenes import Palette, render, scale
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
+from boardctl.daemon.chance import RandomChance
 from boardctl.engines import create
 from boardctl.records import GameRecord
 from boardctl.seats import Seats
@@ -410,6 +413,26 @@ def test_linie1_with_the_cards_on_the_table_deals_the_computers_own_and_no_one_e
     c, _ = _controller("linie1", "hands,hands")
     assert c.engine.options_json()["dealt_to"] == ""
     assert c.engine.task(c.match.state) == "lay two tiles or start the trip"
+
+
+def test_linie1_a_person_who_drew_the_computers_line_card_starts_their_trip_as_any_other() -> None:
+    """With the cards on the table the person draws their line card from the
+    table, and it may be the one the game dealt the computer: telling their
+    start (`boardctl play`) is taken, and nothing the room sees tells that
+    it was the computer's; the computer's line is dealt again, privately."""
+    for clash in (True, False):
+        c, _ = _controller("linie1", "hands,computer:1", chance=RandomChance(random.Random(20)))
+        table = Table(c)
+        table.settle()
+        dealt = int(c.engine.private_view(c.match.state, 1)["line"])
+        line = dealt if clash else dealt % 6 + 1
+        assert c.play(f"start:t{line}a/B2", table.now) == f"start:t{line}a/B2"
+        status = c.status()
+        assert status["moves"][-1] == f"start:t{line}a/B2"
+        assert status["position"]["lines"] == [line, None]
+        assert "refused" not in json.dumps(status) and "dealt" not in str(status.get("fault"))
+        mine = int(c.engine.private_view(c.match.state, 1)["line"])
+        assert (mine != dealt) is clash and mine != line
 
 
 def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_line(
