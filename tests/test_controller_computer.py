@@ -419,13 +419,18 @@ def test_linie1_a_person_who_drew_the_computers_line_card_starts_their_trip_as_a
     """With the cards on the table the person draws their line card from the
     table, and it may be the one the game dealt the computer: telling their
     start (`boardctl play`) is taken, and nothing the room sees tells that
-    it was the computer's; the computer's line is dealt again, privately."""
+    it was the computer's (before it, the LEDs light every line's terminals);
+    the computer's line is dealt again, privately."""
     for clash in (True, False):
         c, _ = _controller("linie1", "hands,computer:1", chance=RandomChance(random.Random(20)))
         table = Table(c)
         table.settle()
         dealt = int(c.engine.private_view(c.match.state, 1)["line"])
         line = dealt if clash else dealt % 6 + 1
+        # the LEDs light where the person may lay and start: every line's
+        # terminals alike, the computer's among them
+        lit = c.view().legal
+        assert {f"t{n}{end}" for n in range(1, 7) for end in "ab"} <= lit, sorted(lit)
         assert c.play(f"start:t{line}a/B2", table.now) == f"start:t{line}a/B2"
         status = c.status()
         assert status["moves"][-1] == f"start:t{line}a/B2"
