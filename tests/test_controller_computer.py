@@ -440,6 +440,25 @@ def test_linie1_a_person_who_drew_the_computers_line_card_starts_their_trip_as_a
         assert (mine != dealt) is clash and mine != line
 
 
+def test_linie1_beside_the_computer_a_streetcar_set_in_is_answered_with_every_start_to_tell() -> (
+    None
+):
+    """A person sets their streetcar in a terminal, their cards on the table:
+    the board names the starts they may tell there, every route card alike,
+    and the same whether that terminal's line is the one the game dealt the
+    computer or not (before, beside the computer it named none)."""
+    for clash in (True, False):
+        c, _ = _controller("linie1", "hands,computer:1", chance=RandomChance(random.Random(20)))
+        table = Table(c)
+        table.settle()
+        dealt = int(c.engine.private_view(c.match.state, 1)["line"])
+        line = dealt if clash else dealt % 6 + 1
+        table.hands(f"place t{line}a car{line}")
+        table.wait(c.timing.grace + 0.5)
+        assert c.state is Phase.WRONG_BOARD
+        assert c.status()["to_tell"] == [f"start:t{line}a/B{n}" for n in range(1, 7)]
+
+
 def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_line(
     tmp_path: Path,
 ) -> None:
