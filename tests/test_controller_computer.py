@@ -457,6 +457,9 @@ def test_linie1_beside_the_computer_a_streetcar_set_in_is_answered_with_every_st
         table.wait(c.timing.grace + 0.5)
         assert c.state is Phase.WRONG_BOARD
         assert c.status()["to_tell"] == [f"start:t{line}a/B{n}" for n in range(1, 7)]
+    # a tile told where it cannot go is refused with the rules' reason, as without the computer
+    with pytest.raises(ControllerError, match="a rail would lead off the board"):
+        c.play("a1:1N", table.now)
 
 
 def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_line(
