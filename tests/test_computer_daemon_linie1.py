@@ -238,6 +238,7 @@ def test_with_the_cards_on_the_table_the_computers_own_are_dealt_to_it_privately
         engine = create("linie1", status["options"])
         secrets = [f"deal:L{line}", f"deal:{card}", f'"{card}"', f"line {line}"]
         secrets += [f'"{t}"' for t in mine["terminals"]]
+        secrets.append('"spares"')  # the lines it is dealt when a person shows its own
         terminals = [site.name for site in engine.board().sites if site.kind == "terminal"]
         publisher = sim.daemon.web.publisher
 

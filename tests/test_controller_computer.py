@@ -6,6 +6,8 @@ move, undo, a new game while it thinks, and a thinker that fails."""
 from __future__ import annotations
 
 import itertools
+import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from boardctl.controller.opponent import ComputerFailed, ComputerMoved, Think
 from boardctl.controller.scenes import Palette, render, scale
 from boardctl.controller.store import Store
 from boardctl.controller.view import Phase
+from boardctl.daemon.chance import RandomChance
 from boardctl.engines import create
 from boardctl.records import GameRecord
 from boardctl.seats import Seats
@@ -410,6 +413,53 @@ def test_linie1_with_the_cards_on_the_table_deals_the_computers_own_and_no_one_e
     c, _ = _controller("linie1", "hands,hands")
     assert c.engine.options_json()["dealt_to"] == ""
     assert c.engine.task(c.match.state) == "lay two tiles or start the trip"
+
+
+def test_linie1_a_person_who_drew_the_computers_line_card_starts_their_trip_as_any_other() -> None:
+    """With the cards on the table the person draws their line card from the
+    table, and it may be the one the game dealt the computer: telling their
+    start (`boardctl play`) is taken, and nothing the room sees tells that
+    it was the computer's (before it, the LEDs light every line's terminals);
+    the computer's line is dealt again, privately."""
+    for clash in (True, False):
+        c, _ = _controller("linie1", "hands,computer:1", chance=RandomChance(random.Random(20)))
+        table = Table(c)
+        table.settle()
+        dealt = int(c.engine.private_view(c.match.state, 1)["line"])
+        line = dealt if clash else dealt % 6 + 1
+        # the LEDs light where the person may lay and start: every line's
+        # terminals alike, the computer's among them
+        lit = c.view().legal
+        assert {f"t{n}{end}" for n in range(1, 7) for end in "ab"} <= lit, sorted(lit)
+        assert c.play(f"start:t{line}a/B2", table.now) == f"start:t{line}a/B2"
+        status = c.status()
+        assert status["moves"][-1] == f"start:t{line}a/B2"
+        assert status["position"]["lines"] == [line, None]
+        assert "refused" not in json.dumps(status) and "dealt" not in str(status.get("fault"))
+        mine = int(c.engine.private_view(c.match.state, 1)["line"])
+        assert (mine != dealt) is clash and mine != line
+
+
+def test_linie1_beside_the_computer_a_streetcar_set_in_is_answered_with_every_start_to_tell() -> (
+    None
+):
+    """A person sets their streetcar in a terminal, their cards on the table:
+    the board names the starts they may tell there, every route card alike,
+    and the same whether that terminal's line is the one the game dealt the
+    computer or not (before, beside the computer it named none)."""
+    for clash in (True, False):
+        c, _ = _controller("linie1", "hands,computer:1", chance=RandomChance(random.Random(20)))
+        table = Table(c)
+        table.settle()
+        dealt = int(c.engine.private_view(c.match.state, 1)["line"])
+        line = dealt if clash else dealt % 6 + 1
+        table.hands(f"place t{line}a car{line}")
+        table.wait(c.timing.grace + 0.5)
+        assert c.state is Phase.WRONG_BOARD
+        assert c.status()["to_tell"] == [f"start:t{line}a/B{n}" for n in range(1, 7)]
+    # a tile told where it cannot go is refused with the rules' reason, as without the computer
+    with pytest.raises(ControllerError, match="a rail would lead off the board"):
+        c.play("a1:1N", table.now)
 
 
 def test_a_configuration_that_seats_the_computer_where_it_cannot_play_names_the_line(

@@ -324,3 +324,33 @@ def test_a_state_copied_with_changes_is_the_state_built_with_them(
         assert getattr(copy, name) == getattr(built, name), name
     assert copy._rails is state._rails and copy._listing is None
     assert _replace(state, _rails=None)._rails is None
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=5), st.integers(min_value=1, max_value=2**5 - 1))
+def test_beside_the_computer_a_persons_moves_never_depend_on_the_cards_it_was_dealt(
+    seed: int, players: int, computers: int
+) -> None:
+    """Cards on the table, some seats' cards dealt by the game (the
+    computer's): in random games, where people start on any line (often the
+    one a computer was dealt), no line is ever held twice, and what a person
+    may do and what the room sees are the same whatever cards the unshown
+    computer seats hold (their lines, route cards and spare lines drawn
+    again)."""
+    dealt = [q for q in range(1, players) if computers >> q & 1] or [players - 1]  # seat 1 a person
+    engine = create("linie1", {"players": players, "dealt_to": ",".join(str(q + 1) for q in dealt)})
+    assert isinstance(engine, Linie1)
+    match = _playout(engine, seed, 2 * players + 200)
+    rng = random.Random(seed)
+    for state in match.states[engine.spare_deals * len(dealt) + 2 * len(dealt) :]:
+        held = [state.lines[q] for q in range(players) if state.shown[q] or q in dealt]
+        assert len(held) == len(set(held)), "one streetcar a line"
+        other = state
+        for _ in range(3):  # another draw of the unshown computers' cards
+            other = engine.determinize(state, 0, rng)
+            p = state.player
+            if p not in dealt and engine.actor(state) == p:
+                assert set(engine.legal_actions(other)) == set(engine.legal_actions(state))
+                assert engine.hints_public(other) == engine.hints_public(state)
+            assert engine.public_view(other) == engine.public_view(state)
+            assert engine.public_render(other) == engine.public_render(state)

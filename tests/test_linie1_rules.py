@@ -98,6 +98,7 @@ def test_bad_notation_says_what_is_wrong(text: str, words: str) -> None:
         ({"colour": "red"}, "unknown option 'colour'"),
         ({"dealt_to": "3"}, "'dealt_to' lists seats from 1 to 2"),
         ({"dealt_to": "two"}, "like '2' or '2,3'"),
+        ({"dealt_clash": "swap"}, "'redeal' or 'refuse'"),
     ],
 )
 def test_bad_options_are_refused_with_the_fix(options: dict[str, Any], words: str) -> None:
@@ -241,9 +242,10 @@ def test_only_dealt_cards_are_secrets_of_the_state() -> None:
 
 def test_with_the_cards_on_the_table_the_computers_seat_is_dealt_its_own_privately() -> None:
     """The person's cards stay on the table, the computer's seat (player 2)
-    gets a line and a route card from the game, each dealt face down; its
-    line is taken (one streetcar a line) but no public view, action or hint
-    tells it before the trip, which shows both as a person's start does."""
+    gets a line and a route card from the game, each dealt face down, then
+    its spare line cards (every other line, in order); no public view,
+    action or hint tells them before the trip, which shows line and route
+    card as a person's start does."""
     plain = _engine()
     assert plain.computer_refused is not None
     engine = plain.seated(frozenset({1}))
@@ -255,20 +257,18 @@ def test_with_the_cards_on_the_table_the_computers_seat_is_dealt_its_own_private
     assert engine.task(state) == "deal a line card to player 2"
     assert {engine.public_action(state, a) for a, _ in engine.chance_outcomes(state)} == {"deal:L?"}
     match: Match[State, Any] = Match.from_moves(engine, ["deal:L3", "deal:B4"])
-    state = match.state
+    assert engine.task(match.state) == "deal the spare line cards of player 2"
+    spares = {engine.format_action(a) for a, _ in engine.chance_outcomes(match.state)}
+    assert spares == {"deal:L1", "deal:L2", "deal:L4", "deal:L5", "deal:L6"}
+    state = _spares_dealt(engine, match.state)
     assert engine.actor(state) == 0 and state.lines == (-1, 2) and state.routes == (-1, 3)
     assert engine.private_view(state, 0) == {}
     assert engine.private_view(state, 1)["route_card"] == "B4"
-    other = Match.from_moves(engine, ["deal:L5", "deal:B1"]).state
+    other = _spares_dealt(engine, Match.from_moves(engine, ["deal:L5", "deal:B1"]).state)
     assert engine.public_view(state) == engine.public_view(other)
     assert engine.public_render(state) == engine.public_render(other)
-    # the person's starts (a route card on the table) leave out the line the
-    # game dealt, so they are no hint while it is secret
-    starts = [a for a in engine.legal_actions(state) if isinstance(a, Start)]
-    assert starts and all(engine.geo.terminals[a.terminal].line != 2 for a in starts)
-    assert not engine.hints_public(state) and engine.hints_public(_laid(engine, state))
-    why = engine.why_illegal(state, engine.parse_action("start:t3a/B2"))
-    assert why is not None and "line 3 is player 2's" in str(why)
+    assert "spares" not in engine.public_view(state) and "spares" in engine.state_to_json(state)
+    assert engine.state_from_json(engine.state_to_json(state)) == state
     # a route card the game dealt is no card of the table's
     assert engine.why_illegal(state, engine.parse_action("start:t1a/B4")) is None
     # the computer's start names the terminal only, and shows its cards
@@ -283,6 +283,73 @@ def test_with_the_cards_on_the_table_the_computers_seat_is_dealt_its_own_private
     shown = engine.apply(turn, Start(4))
     assert engine.public_view(shown)["lines"] == [None, 3]
     assert engine.public_view(shown)["route_cards"] == [None, "B4"]
+
+
+def _spares_dealt(engine: Linie1, state: State) -> State:
+    """``state`` after the deal of the spare line cards, lowest line first."""
+    while engine.actor(state) is CHANCE:
+        state = engine.apply(state, engine.chance_outcomes(state)[0][0])
+    return state
+
+
+def _starts(engine: Linie1, state: State) -> list[str]:
+    return [engine.format_action(a) for a in engine.legal_actions(state) if isinstance(a, Start)]
+
+
+def test_a_person_may_show_the_line_card_the_game_dealt_the_computer() -> None:
+    """A person drew from the table the line card the game dealt the
+    computer (player 3): their start stands as any other (no refusal tells
+    them whose line it was) and the game deals the computer its first spare
+    line no trip has shown, privately; a second person showing that one
+    moves it on again. Nothing public differs from a game without the
+    clash, and the starts a person is offered never depend on the dealt
+    line."""
+    engine = _engine(players=3).seated(frozenset({2}))
+    assert engine.options_json()["dealt_clash"] == "redeal"
+
+    def dealt(line: str) -> State:
+        return _spares_dealt(engine, Match.from_moves(engine, [f"deal:{line}", "deal:B4"]).state)
+
+    clash, other = dealt("L3"), dealt("L5")
+    assert _starts(engine, clash) == _starts(engine, other)
+    assert "start:t3a/B2" in _starts(engine, clash) and engine.hints_public(clash)
+    start = engine.parse_action("start:t3a/B2")
+    assert engine.why_illegal(clash, start) is None
+    clash, other = engine.apply(clash, start), engine.apply(other, start)
+    assert engine.public_view(clash) == engine.public_view(other)
+    assert engine.public_render(clash) == engine.public_render(other)
+    assert engine.private_view(clash, 2)["line"] == 1  # its first spare
+    assert engine.private_view(other, 2)["line"] == 5  # no clash: kept
+    assert engine.private_view(clash, 2)["route_card"] == "B4"
+    # the next person shows line 1: the computer is dealt its next spare, 2
+    state = clash
+    while engine.actor(state) != 1:
+        state = engine.apply(state, next(iter(engine.legal_actions(state))))
+    assert engine.why_illegal(state, engine.parse_action("start:t1a/B3")) is None
+    state = engine.apply(state, engine.parse_action("start:t1a/B3"))
+    assert engine.private_view(state, 2)["line"] == 2
+    assert engine.public_view(state)["lines"] == [3, 1, None]
+    # a line shown at a trip is the shower's: the computer is never offered it
+    while engine.actor(state) != 2:
+        state = engine.apply(state, next(iter(engine.legal_actions(state))))
+    assert set(_starts(engine, state)) == {"start:t2a", "start:t2b"}
+
+
+def test_with_dealt_clash_refuse_the_computers_line_is_kept_and_the_person_is_refused() -> None:
+    """Option dealt_clash=refuse: the computer keeps the line it was dealt
+    (no spare lines are dealt); a person's start with it is refused, which
+    tells that person the line is taken, but not by whom; until the
+    computer's cards are shown, the hints of a person's first tile stay
+    dark (their starts leave its line out)."""
+    engine = _engine(dealt_clash="refuse").seated(frozenset({1}))
+    assert engine.options_json()["dealt_clash"] == "refuse"
+    state = Match.from_moves(engine, ["deal:L3", "deal:B4"]).state
+    assert engine.actor(state) == 0 and state.spares == ((), ())
+    starts = [a for a in engine.legal_actions(state) if isinstance(a, Start)]
+    assert starts and all(engine.geo.terminals[a.terminal].line != 2 for a in starts)
+    assert not engine.hints_public(state) and engine.hints_public(_laid(engine, state))
+    why = engine.why_illegal(state, engine.parse_action("start:t3a/B2"))
+    assert why is not None and "line 3 is taken" in str(why) and "player 2" not in str(why)
 
 
 def _laid(engine: Linie1, state: State) -> State:

@@ -12,7 +12,7 @@ from controller_support import Table, profile_for
 
 from boardctl.controller.machine import Controller, ControllerError
 from boardctl.controller.phones import NotYourTurn, Phones
-from boardctl.engines import create
+from boardctl.engines import CHANCE, Match, create
 from boardctl.seats import Seats
 from boardctl.sim.session import Simulation
 
@@ -149,3 +149,31 @@ def test_a_game_is_not_put_away_while_the_phone_player_chooses() -> None:
     table.hands("insert E1", "p1")
     table.settle()
     assert c.status()["moves"] == ["W3", "E1"]
+
+
+def test_a_phone_page_beside_the_computer_lists_starts_that_do_not_tell_its_line() -> None:
+    """Linie 1 with the cards on the table and the computer in seat 2 (its
+    cards dealt privately): the moves the page of a person in seat 1 would
+    list are the same whichever line and route card the computer was dealt,
+    starts at its line's terminals and with its route card among them;
+    choosing one is taken as any move. (A phone is not
+    seated in a game that keeps secrets yet: this is the page's list for
+    such a seat's turn.)"""
+    from boardctl.controller.opponent import Think
+    from boardctl.seats import PHONE
+
+    engine = create("linie1").seated(frozenset({1}))
+    every = {f"start:t{n}{end}" for n in range(1, 7) for end in "ab"}
+    pages = set()
+    for line in range(1, 7):
+        match = Match.from_moves(engine, [f"deal:L{line}", f"deal:B{7 - line}"])
+        while engine.actor(match.state) is CHANCE:  # its spare lines
+            match.play(engine.chance_outcomes(match.state)[0][0])
+        phones = Phones()
+        phones.ask(Think(1, engine, match.state, 0, 0, 0, len(match.states) - 1, kind=PHONE))
+        turn = phones.turn(0)
+        assert {m.split("/")[0] for m in turn["moves"] if m.startswith("start:")} == every
+        pages.add(tuple(turn["moves"]))
+        chosen = phones.chosen(0, f"start:t{line}a/B{7 - line}")  # its route card too
+        assert chosen.actions == (f"start:t{line}a/B{7 - line}",)
+    assert len(pages) == 1, "the page's moves are the same whichever cards the computer holds"

@@ -254,7 +254,7 @@ def play(c: Controller, text: str, now: float, ply: int | None = None) -> str:
         raise ControllerError(said(exc)) from None
     why = c.engine.why_illegal(state, action)
     if why is not None:
-        if c.engine.has_secrets:  # the reason may name a secret ("your line 2")
+        if not c.engine.hints_public(state):  # the reason may name a secret ("your line 2")
             raise ControllerError(M_("{text} is not a legal action now", text=repr(text)))
         raise ControllerError(M_("{text} cannot be played now: {why}", text=repr(text), why=why))
     public = c.engine.public_action(state, action)

@@ -640,12 +640,13 @@ class Reconciler:
             return None
 
     def _told(self, exp: Expectation, diff: frozenset[str]) -> tuple[str, ...]:
-        """A few actions a person must tell that work on ``diff``; none in a
-        game with secrets, where which actions are legal may tell one (Linie 1's
-        dealt cards: a player starts only at their own line's terminals)."""
-        if not self.tells or not diff or self.engine.has_secrets:
-            return ()
+        """A few actions a person must tell that work on ``diff``; none where
+        the hints are not the room's (``hints_public``), since which actions
+        are legal may tell a secret there (Linie 1's dealt cards: a player
+        starts only at their own line's terminals)."""
         engine, state = self.engine, exp.state
+        if not self.tells or not diff or not engine.hints_public(state):
+            return ()
         found: list[str] = []
         for action in engine.actions_touching(state, diff):
             if engine.told(state, action):

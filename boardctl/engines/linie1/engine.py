@@ -170,6 +170,21 @@ class Linie1(Engine[State, Action]):
             ),
         ),
         OptionSpec(
+            "dealt_clash",
+            M_("A dealt line shown from the table"),
+            M_(
+                "when a person's trip shows the line card the game dealt a seat privately "
+                "(the computer's): the game deals that seat another line, privately, or the "
+                "start is refused, which tells the person that the line is taken"
+            ),
+            "choice",
+            ("redeal", "refuse"),
+            (
+                M_("the start stands; the game deals that seat another line"),
+                M_("the start is refused; the person takes another line card"),
+            ),
+        ),
+        OptionSpec(
             "movement",
             M_("Driving"),
             M_("how far a streetcar drives each turn"),
@@ -207,6 +222,11 @@ class Linie1(Engine[State, Action]):
             raise BadOptions(
                 f"linie1: option 'secrets' must be 'cards' or 'dealt', not {excerpt(opts.secrets)}"
             )
+        if opts.dealt_clash not in ("redeal", "refuse"):
+            raise BadOptions(
+                f"linie1: option 'dealt_clash' must be 'redeal' or 'refuse', "
+                f"not {excerpt(opts.dealt_clash)}"
+            )
         if opts.movement not in ("die", "speed"):
             raise BadOptions(
                 f"linie1: option 'movement' must be 'die' or 'speed', not {excerpt(opts.movement)}"
@@ -225,6 +245,10 @@ class Linie1(Engine[State, Action]):
         # with the cards on the table the state holds no secret until a trip
         # starts and shows them: the LEDs may then offer every hint
         self.has_secrets = bool(self.dealt_seats)  # type: ignore[misc]
+        #: a person may show a line card the game dealt (option dealt_clash):
+        #: the game deals that seat another, from the spare line cards it
+        #: dealt it at the start (every other line, in order)
+        self.redeal = not self.dealt and bool(self.dealt_seats) and opts.dealt_clash == "redeal"
         if not self.dealt_seats:
             self.computer_refused = (
                 "with the line and route cards on the table it would not know its own "
@@ -243,6 +267,8 @@ class Linie1(Engine[State, Action]):
             )
         if opts.players > len(data.lines):
             raise BadOptions(f"linie1: the board has {len(data.lines)} lines, too few for everyone")
+        #: spare line cards dealt to each seat of ``dealt_seats``
+        self.spare_deals = len(data.lines) - 1 if self.redeal else 0
         self.set_letter = sets[opts.players]
         self.cards: tuple[tuple[str, ...], ...] = dict(data.route_cards)[self.set_letter]
         if opts.players > len(self.cards):
@@ -301,6 +327,7 @@ class Linie1(Engine[State, Action]):
             origin=unknown,
             visited=(0,) * n,
             last=(0,) * n,
+            spares=((),) * n,
         )
 
     def to_move(self, state: State) -> int | None:
@@ -324,6 +351,12 @@ class Linie1(Engine[State, Action]):
             n = len(self.dealt_seats)
             if state.dealt < n:
                 used = set(state.lines)
+                return tuple(
+                    (Deal(f"L{i + 1}"), 1) for i in range(len(self.geo.data.lines)) if i not in used
+                )
+            if state.dealt >= 2 * n:  # a seat's spare line cards: every other line
+                q = self.dealt_seats[(state.dealt - 2 * n) // self.spare_deals]
+                used = {state.lines[q], *state.spares[q]}
                 return tuple(
                     (Deal(f"L{i + 1}"), 1) for i in range(len(self.geo.data.lines)) if i not in used
                 )
@@ -425,7 +458,13 @@ class Linie1(Engine[State, Action]):
             free = [v for v in range(total) if v not in known]
             for q in hidden:
                 values[q] = free.pop(rng.randrange(len(free)))
-        return _replace(state, lines=tuple(lines), routes=tuple(routes))
+        spares = state.spares
+        for q in hidden:  # the order of a seat's spare lines is as secret as its line
+            if spares[q]:
+                rest = [v for v in range(len(self.geo.data.lines)) if v != lines[q]]
+                order = [rest.pop(rng.randrange(len(rest))) for _ in range(len(rest))]
+                spares = _set(spares, q, tuple(order))
+        return _replace(state, lines=tuple(lines), routes=tuple(routes), spares=spares)
 
     def considered(self, state: State) -> tuple[Action, ...] | None:
         """While laying, with the cards known: once the mover's route can be
@@ -857,12 +896,12 @@ class Linie1(Engine[State, Action]):
         for q in self._line_holders(state):
             if q != p and state.lines[q] == line:
                 if not state.shown[q]:
-                    # the game dealt it that line: no streetcar for two
+                    # the game dealt it that line (option dealt_clash=refuse):
+                    # no streetcar for two; the seat is not named
                     return M_(
-                        "line {line} is player {number}'s: the game dealt them that line "
-                        "card; take another line card",
+                        "line {line} is taken: the game dealt that line card to a player "
+                        "who has not shown it yet; take another line card",
                         line=line + 1,
-                        number=q + 1,
                     )
                 return M_(
                     "line {line} is player {number}'s: they showed that line card",
@@ -1043,6 +1082,8 @@ class Linie1(Engine[State, Action]):
         lines = _set(state.lines, p, line)
         routes = _set(state.routes, p, card)
         shown = _set(state.shown, p, True)
+        if self.redeal and p not in self.dealt_seats:
+            lines = self._redealt(lines, shown, state)
         after = _replace(state, lines=lines, routes=routes, shown=shown)
         if self.route_of(after, p) is None:
             return _replace(after, caught=True)  # back to laying track
@@ -1091,9 +1132,26 @@ class Linie1(Engine[State, Action]):
         return self._next_turn(after)
 
     def _line_holders(self, state: State) -> list[int]:
-        """The players whose line is in play: shown at a trip, or dealt by
-        the game (a line has one streetcar)."""
+        """The players whose line a person may not show: shown at a trip, or
+        dealt by the game (a line has one streetcar) unless the game deals
+        that seat another when a person shows it (option dealt_clash)."""
+        if self.redeal:
+            return [q for q in range(self.players) if state.shown[q]]
         return [q for q in range(self.players) if state.shown[q] or q in self.dealt_seats]
+
+    def _redealt(
+        self, lines: tuple[int, ...], shown: tuple[bool, ...], state: State
+    ) -> tuple[int, ...]:
+        """``lines`` after a person's start showed a line: a seat the game
+        dealt that line privately is dealt its first spare line that no trip
+        has shown and no other such seat holds (option dealt_clash=redeal)."""
+        for q in self.dealt_seats:
+            if shown[q] or not any(lines[r] == lines[q] for r in range(self.players) if shown[r]):
+                continue
+            taken = {lines[r] for r in range(self.players) if shown[r] or r in self.dealt_seats}
+            spare = next((v for v in state.spares[q] if v not in taken), lines[q])
+            lines = _set(lines, q, spare)
+        return lines
 
     def _card_shown(self, state: State) -> list[int]:
         """The players whose route card a player with the cards on the table
@@ -1108,9 +1166,13 @@ class Linie1(Engine[State, Action]):
         value = int(action.card[1:]) - 1
         if i < n:
             after = _replace(state, lines=_set(state.lines, seats[i], value), dealt=i + 1)
-        else:
+        elif i < 2 * n:
             after = _replace(state, routes=_set(state.routes, seats[i - n], value), dealt=i + 1)
-        if after.dealt == 2 * n:
+        else:
+            q = seats[(i - 2 * n) // self.spare_deals]
+            spares = _set(state.spares, q, (*state.spares[q], value))
+            after = _replace(state, spares=spares, dealt=i + 1)
+        if after.dealt == (2 + self.spare_deals) * n:
             return _replace(after, phase=LAY)
         return after
 
@@ -1127,7 +1189,10 @@ class Linie1(Engine[State, Action]):
             who = seats[state.dealt % len(seats)] + 1
             if state.dealt < len(seats):
                 return M_("deal a line card to player {number}", number=who)
-            return M_("deal a route card to player {number}", number=who)
+            if state.dealt < 2 * len(seats):
+                return M_("deal a route card to player {number}", number=who)
+            who = seats[(state.dealt - 2 * len(seats)) // self.spare_deals] + 1
+            return M_("deal the spare line cards of player {number}", number=who)
         if phase == LAY:
             if next(self._lays(state), None) is None:
                 if state.caught:
@@ -1185,8 +1250,11 @@ class Linie1(Engine[State, Action]):
         if state.shown[p] or state.phase != LAY or state.laid or state.caught:
             return True
         # a player's starts name their own line, or leave out the lines the
-        # game dealt: hidden while those are secret
-        return p not in self.dealt_seats and all(state.shown[q] for q in self.dealt_seats)
+        # game dealt (unless it deals another when a person shows one):
+        # hidden while those are secret
+        return p not in self.dealt_seats and (
+            self.redeal or all(state.shown[q] for q in self.dealt_seats)
+        )
 
     def choosing(self, state: State) -> bool:
         """While driving: the player picks one of several ways forward."""
@@ -1404,7 +1472,7 @@ class Linie1(Engine[State, Action]):
                 return f"{geo.terminals[t].name} end {end}"
             return f"{geo.names[pos >> 2]} from {'NESW'[pos & 3]}"
 
-        return {
+        out = {
             "cells": {
                 geo.names[c]: geo.code_name(state.tiles[c])
                 for c in geo.track_cells
@@ -1446,6 +1514,9 @@ class Linie1(Engine[State, Action]):
             "winner": None if state.winner < 0 else state.winner,
             "end": state.end,
         }
+        if not public and any(state.spares):  # the spare line cards the game dealt
+            out["spares"] = [[v + 1 for v in spare] for spare in state.spares]
+        return out
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         try:
@@ -1508,6 +1579,9 @@ class Linie1(Engine[State, Action]):
             idle=int(data.get("idle_turns", 0)),
             winner=-1 if winner is None else int(winner),
             end=str(data.get("end", "")),
+            spares=tuple(
+                tuple(int(v) - 1 for v in spare) for spare in data.get("spares", [[]] * n)
+            ),
         )
 
     # -- the physical board ----------------------------------------------

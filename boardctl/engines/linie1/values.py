@@ -19,6 +19,12 @@ class Options:
     #: "2,3") whose cards the game deals them privately all the same: the
     #: computer's (the controller sets it from the seats)
     dealt_to: str = ""
+    #: with cards the game deals to some seats only (``dealt_to``), what a
+    #: person's start showing the line card the game dealt such a seat does:
+    #: "redeal" (the start stands and the game deals that seat another line,
+    #: privately, from the order it dealt it at the start) or "refuse" (the
+    #: start is refused: the seat keeps its line, which the person then knows)
+    dealt_clash: str = "redeal"
     #: "die" (roll, then drive) or "speed" (drive up to one cell more than the
     #: previous move, the first move one cell)
     movement: str = "die"
@@ -143,6 +149,10 @@ class State:
     origin: tuple[int, ...] = ()
     visited: tuple[int, ...] = ()
     last: tuple[int, ...] = ()
+    #: per player, the line cards the game deals them privately, in order,
+    #: when a person shows their line at a trip (option dealt_clash=redeal):
+    #: every other line, dealt at the start; empty for the others
+    spares: tuple[tuple[int, ...], ...] = ()
     #: whether the player to act was caught starting a trip on an
     #: incomplete route this turn (they lay track instead)
     caught: bool = False
