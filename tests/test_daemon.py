@@ -178,6 +178,33 @@ def test_a_board_now_playing_another_game_does_not_resume_the_old_one(tmp_path: 
         assert [g["status"] for g in games if g["game"] == "shiftago"] == ["abandoned"]
 
 
+def test_a_stored_game_whose_moves_no_longer_replay_is_kept_as_abandoned(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A record the rules of this version refuse (written by another version,
+    or damaged) does not keep the daemon from starting: it begins a new game
+    and says why the old one was not resumed."""
+    from boardctl.controller.store import Store
+
+    with Store(tmp_path / "state" / "games.db") as store:
+        store.begin(PROFILE.game, {})
+        store.record("Q9")
+    sock = tmp_path / "control.sock"
+    with _daemon(tmp_path, ScriptedSource(PROFILE.channel_count), SimStrip(PROFILE.leds)) as (
+        daemon,
+        _,
+    ):
+        assert _wait(daemon.ready.is_set)
+        status = request(sock, {"cmd": "status"})
+        assert (status["game"], status["moves_applied"]) == (PROFILE.game, 0)
+        games = request(sock, {"cmd": "games"})["games"]
+        assert [g["status"] for g in games][:2] in (
+            ["abandoned", "playing"],
+            ["playing", "abandoned"],
+        )
+    assert "the unfinished shiftago game cannot go on here: move 1 ('Q9')" in caplog.text
+
+
 def test_a_control_socket_below_a_file_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

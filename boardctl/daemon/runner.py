@@ -47,7 +47,7 @@ from boardctl.daemon.statistics import Statistics
 from boardctl.daemon.systemd_notify import Notifier
 from boardctl.daemon.thinker import ProcessThinker
 from boardctl.daemon.timesync import ClockWatch
-from boardctl.engines import Engine, create
+from boardctl.engines import Engine, Match, create
 from boardctl.errors import BadOptions, BoardctlError, ConfigError
 from boardctl.sensing import SensorSource
 from boardctl.sound.settings import SoundSettings
@@ -151,12 +151,14 @@ def resumable(
     stored: StoredGame | None, config: Config, profile: BoardProfile
 ) -> StoredGame | None:
     """The stored unfinished game ``(game, options, moves)`` if the board still
-    plays that game; None when it now plays another (the daemon then keeps the
-    stored one as abandoned and begins a new one)."""
+    plays that game and its moves replay; None when it now plays another, its
+    options do not fit this board or this version's rules refuse a move (the
+    daemon then keeps the stored one as abandoned, says why, and begins a new
+    one)."""
     if stored is None or stored[0] != plays(config, profile):
         return None
     try:
-        fitting(profile)(stored[0], stored[1])
+        Match.from_moves(fitting(profile)(stored[0], stored[1]), stored[2])
     except BoardctlError as exc:
         log.warning("the unfinished %s game cannot go on here: %s", stored[0], exc)
         return None
@@ -341,7 +343,7 @@ class Daemon:
             game = cfg.board.game or None
             stored = store.current()
             resume = resumable(stored, cfg, self.profile)
-            if stored is not None and resume is None:
+            if stored is not None and stored[0] != plays(cfg, self.profile):
                 log.warning(
                     "the unfinished %s game is kept as abandoned: this board now plays %s",
                     stored[0],
