@@ -62,6 +62,10 @@ TIMING = Timing(
     amend=0.0,
 )
 DEADLINE = 10.0
+#: how long a twin's serial link may stay silent before either end calls it
+#: down: the virtual microcontroller runs in the test's process, where a
+#: silence means a loaded machine, not a pulled cable (that closes the port)
+SILENCE = 5.0
 #: how far a whole game's :class:`StillClock` moves on each time a waiting test looks again
 STEP = 0.02
 
@@ -479,12 +483,14 @@ def rig(
                     profile.channel_count,
                     leds=profile.leds.count if serial_leds else 0,
                     kinds=kinds_for(profile),
+                    host_silence_ms=int(SILENCE * 1000),
                 )
             )
             source = SerialSensorSource(
                 vmcu.port,
                 expected_sensors=profile.channel_count,
                 backoff=Backoff(0.01, 0.1),
+                silence=SILENCE,
             )
             strip = create_strip(profile.leds, link=source) if serial_leds else None
         else:
