@@ -360,7 +360,9 @@ class Rig:
         return self.loop.palette
 
     def status(self) -> dict[str, Any]:
-        reply = self.loop.submit({"cmd": "status"})
+        # a loaded machine may hold the loop's thread for seconds: the answer
+        # is awaited as long as any other wait of the rig
+        reply = self.loop.submit({"cmd": "status"}, timeout=DEADLINE)
         assert reply["ok"], reply
         return reply
 
