@@ -12,15 +12,23 @@ from pathlib import Path
 
 import pytest
 from controller_support import Table, profile_for
+from twin_support import daemon_at, wait_for
 
+from boardctl.board import BoardProfile
 from boardctl.controller.amending import Amendable
+from boardctl.controller.control import request
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.reconcile import InProgress, Played, Takeback, Verdict, Waiting, Wrong
 from boardctl.controller.store import Store, StoreError
 from boardctl.controller.view import Phase
-from boardctl.engines import create
+from boardctl.daemon.runner import DATABASE
+from boardctl.engines import Match, create
 from boardctl.sensing import SensorChange, SensorSnapshot
+from boardctl.sim.board import values_of
+from boardctl.sim.hands import Change
+from hardware.profiles import load_profile
+from hardware.sim_sensing import ScriptedSource
 
 TIMING = Timing(settle=0.06, amend=0.15, attract_after=0)
 _OPTIONS = {"handicap_player": 0, "handicap_turns": 0, "players": 2, "variant": "express"}
@@ -309,3 +317,117 @@ def test_the_record_keeps_what_the_board_showed_before_an_amendment(tmp_path: Pa
         game = store.games()[0]["id"]
         assert store.moves(game) == ["W4", "E7"]
         assert store.amended(game) == {0: ("W3",)}
+
+
+# -- resumed after a power cut in the middle of an amendment -------------------------
+#
+# The power failed after W3 was recorded and before its amendment to W4 was:
+# the record says W3 while the board shows W4 (see the power cut above).
+
+
+def _board_showing(profile: BoardProfile, moves: list[str]) -> list[int]:
+    """The sensors' readings of a board showing the Shiftago ``moves``."""
+    match = Match.from_moves(create("shiftago", _OPTIONS), moves)
+    return values_of(profile, match.engine.layout(match.state))
+
+
+def test_the_daemon_resumes_a_game_cut_in_mid_amendment_with_the_action_the_board_shows(
+    tmp_path: Path,
+) -> None:
+    """Resumed as the window would have left it: W4 in W3's place, marked
+    as an amendment (not a takeback: no wrong board, no takeback offered)."""
+    profile = load_profile("shiftago-colour")
+    (tmp_path / "state").mkdir()
+    with Store(tmp_path / "state" / DATABASE) as store:
+        store.begin("shiftago", _OPTIONS)
+        store.record("W3")
+    source = ScriptedSource(profile.channel_count, _board_showing(profile, ["W4"]))
+    got: dict[str, object] = {}
+
+    def resumed() -> bool:
+        got.update(request(sock, {"cmd": "status"}))
+        return got["moves"] == ["W4"] and got["phase"] == "awaiting_move"
+
+    with daemon_at(tmp_path, profile, source) as sock:
+        try:
+            wait_for(resumed, what="W4 read in W3's place")
+        except AssertionError as exc:
+            last = f"{got.get('phase')} {got.get('moves')}"
+            raise AssertionError(f"{exc}; last status {last}") from None
+    with Store(tmp_path / "state" / DATABASE) as store:
+        game = store.games()[0]["id"]
+        assert store.moves(game) == ["W4"]
+        assert store.amended(game) == {0: ("W3",)}
+
+
+def _resumed(store: Store | None, moves: list[str], board: list[str]) -> Table:
+    """A controller resuming the Shiftago ``moves`` (as the daemon does) on a
+    board that shows ``board`` from its first reading on."""
+    engine = create("shiftago", _OPTIONS)
+    profile = profile_for(engine)
+    c = Controller(profile, timing=TIMING, recorder=store, resume=("shiftago", _OPTIONS, moves))
+    table = Table(c, step=0.0)
+    table.apply([Change(site, piece) for site, piece in _layout(board).items()])
+    return table
+
+
+def _layout(moves: list[str]) -> dict[str, str]:
+    match = Match.from_moves(create("shiftago", _OPTIONS), moves)
+    return dict(match.engine.layout(match.state))
+
+
+def _phases(table: Table, seconds: float) -> set[Phase]:
+    seen = set()
+    for _ in range(round(seconds / 0.01)):
+        table.wait(0.01)
+        seen.add(table.controller.state)
+    return seen
+
+
+def test_a_resumed_board_showing_the_last_action_amended_is_read_so_at_once(
+    tmp_path: Path,
+) -> None:
+    with Store(tmp_path / "g.db") as store:
+        store.begin("shiftago", _OPTIONS)
+        for move in ("W1", "E7", "W3"):
+            store.record(move)
+        table = _resumed(store, ["W1", "E7", "W3"], ["W1", "E7", "W4"])
+        c = table.controller
+        phases = _phases(table, 5.0)  # past the grace and the takeback's hold
+        assert c.match.moves_text() == ["W1", "E7", "W4"]
+        assert c.state is Phase.AWAITING_MOVE
+        assert Phase.WRONG_BOARD not in phases and Phase.TAKEBACK_OFFERED not in phases
+        assert c.view().last_move == {"W4", "a4"}
+        game = store.games()[0]["id"]
+        assert store.moves(game) == ["W1", "E7", "W4"]
+        assert store.amended(game) == {2: ("W3",)}
+
+
+def test_a_resumed_board_showing_the_position_before_the_last_action_is_one_to_restore() -> None:
+    """Not a withdrawal: a board read before it has matched the resumed game
+    never takes an action back by itself (a marble may have been knocked off
+    while the power was off); what goes back is shown."""
+    table = _resumed(None, ["W1", "E7", "W3"], ["W1", "E7"])
+    c = table.controller
+    _phases(table, 5.0)
+    assert c.match.moves_text() == ["W1", "E7", "W3"]
+    assert c.state is Phase.WRONG_BOARD
+    assert c.status()["restore"] == {"a3": "p0"}
+
+
+def test_a_resumed_board_further_off_than_one_action_is_not_amended() -> None:
+    """Two actions from the record (W3 amended and red's move made): a board
+    to put right, as before."""
+    table = _resumed(None, ["W1", "E7", "W3"], ["W1", "E7", "W4", "E6"])
+    c = table.controller
+    _phases(table, 5.0)
+    assert c.match.moves_text() == ["W1", "E7", "W3"]
+    assert c.state is Phase.WRONG_BOARD
+
+
+def test_a_resumed_board_showing_the_record_is_simply_played_on() -> None:
+    table = _resumed(None, ["W1", "E7", "W3"], ["W1", "E7", "W3"])
+    c = table.controller
+    assert _phases(table, 1.0) == {Phase.AWAITING_MOVE}
+    table.hands("insert E6", "p1")
+    assert c.match.moves_text() == ["W1", "E7", "W3", "E6"]

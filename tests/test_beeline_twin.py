@@ -22,7 +22,7 @@ from test_twin_games import (
     taken_back_and_replayed,
     unknown_piece_corrected,
 )
-from twin_support import Rig, rig
+from twin_support import STEP, Rig, StillClock, rig
 
 from boardctl.controller.scenes import Frame
 from boardctl.controller.store import Store
@@ -98,7 +98,10 @@ def test_the_sample_game_through_the_virtual_microcontroller(tmp_path: Path) -> 
         19: [reset_mcu],
         23: [taken_back_and_replayed],  # the send-back of play 6 undone and made again
     }
-    with Store(tmp_path / "g.db") as store, rig(PROFILE, store, {}, serial_leds=True) as r:
+    with (
+        Store(tmp_path / "g.db") as store,
+        rig(PROFILE, store, {}, serial_leds=True, clock=StillClock(STEP)) as r,
+    ):
         made = play(r, SAMPLE, incidents)
         r.wait_phase("game_over")
         check_winner(r, Match.from_moves(r.controller.engine, SAMPLE))

@@ -179,6 +179,23 @@ def test_a_wrong_board_put_right_makes_its_unsaid_words_stale() -> None:
     assert notices == (), "the same turn is not announced again"
 
 
+def test_the_turn_is_said_again_when_the_sensors_answer_after_a_fault() -> None:
+    """A fault (the sensors stopped answering) makes the turn's unsaid words
+    stale; when the board answers again, whose turn it is is said anew, as
+    where play resumes (else a turn announced just before the fault is
+    never heard)."""
+    heard, _ = listen(None, _status(phase="linking"), BOARD)
+    heard, notices = listen(heard, _status(), BOARD)
+    assert [n.slot for n in notices] == ["turn"]
+    heard, notices = listen(heard, _status(phase="fault"), BOARD)
+    assert "turn" in heard.over and notices == ()
+    said = _hear(_status(), _status(phase="fault"), _status(phase="linking"), _status())
+    assert said == [[], [], [("your_turn", "Blue to play")]]
+    # a move made while the sensors were away: the next player's turn, once
+    said = _hear(_status(), _status(phase="fault"), _status(moves=["W3"], to_move=1))
+    assert said == [[], [("accepted", None), ("your_turn", "Red to play")]]
+
+
 def test_a_choice_is_announced_with_how_many_moves_fit() -> None:
     said = _hear(_status(), _status(phase="choosing", choices=["W1 then E1", "W1 then E2"]))
     assert said == [[("choose", "Choose one of 2 moves")]]

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from twin_support import (
+    STEP,
     Rig,
     SerialTwin,
     StillClock,
@@ -92,7 +93,7 @@ def check_legal_lit(r: Rig, match: Match[Any, Any], recorded: str) -> None:
     def lit(frame: Frame) -> bool:
         return all(r.colour(frame, s) == want for s in sites)
 
-    wait_for(lambda: lit(r.frames.last), what=f"legal sites {sites} lit for player {mover}")
+    r.wait(lambda: lit(r.frames.last), f"legal sites {sites} lit for player {mover}")
 
 
 def check_scoring_lit(r: Rig, match: Match[Any, Any], text: str) -> None:
@@ -216,7 +217,7 @@ def taken_back_and_replayed(r: Rig, match: Match[Any, Any], _next: str) -> bool:
     r.hands.arrange(match.engine.layout(match.state))
     # the offer may last a single turn when the loop is held up: look at
     # what the LEDs showed, not at a status read at some moment
-    wait_for(lambda: "takeback_offered" in r.phases.since(drawn), what="the takeback offered")
+    r.wait(lambda: "takeback_offered" in r.phases.since(drawn), "the takeback offered")
     r.wait_frame(
         lambda f: r.palette.restore in f or r.palette.highlight in f, "takeback sites", start
     )
@@ -295,7 +296,7 @@ def test_a_whole_shiftago_game_through_the_twin(
         incidents.setdefault(scores[0] + 1, []).append(taken_back_and_replayed)
     with (
         Store(tmp_path / "g.db") as store,
-        rig(profile, store, options, serial_leds=serial_leds) as r,
+        rig(profile, store, options, serial_leds=serial_leds, clock=StillClock(STEP)) as r,
     ):
         made = play(r, moves, incidents)
         r.wait_phase("game_over")
@@ -322,7 +323,7 @@ def test_a_whole_duploline_game_through_the_virtual_microcontroller(tmp_path: Pa
         9: [cable_pulled],
         12: [reset_mcu],
     }
-    with Store(tmp_path / "g.db") as store, rig(profile, store, {}) as r:
+    with Store(tmp_path / "g.db") as store, rig(profile, store, {}, clock=StillClock(STEP)) as r:
         made = play(r, moves, incidents)
         r.wait_phase("game_over")
         check_winner(r, Match.from_moves(r.controller.engine, moves))
@@ -450,7 +451,7 @@ def check_ends_lit(r: Rig, match: Match[Any, Any], last: str) -> None:
             and r.colour(f, last) == player_colour(r.palette, None, 0.5)
         )
 
-    wait_for(lambda: lit(r.frames.last), what=f"ends {ends} and sticks {sorted(extensions)} lit")
+    r.wait(lambda: lit(r.frames.last), f"ends {ends} and sticks {sorted(extensions)} lit")
 
 
 def far_from_the_ends(r: Rig, match: Match[Any, Any]) -> str:
@@ -511,7 +512,7 @@ def test_a_whole_bidiline_game_through_the_twin(tmp_path: Path, board: str, seed
     }
     if profile.codes:
         incidents[8] = [wrong_colour]
-    with Store(tmp_path / "g.db") as store, rig(profile, store, {}) as r:
+    with Store(tmp_path / "g.db") as store, rig(profile, store, {}, clock=StillClock(STEP)) as r:
         lay_sticks(r, moves, incidents)
         r.wait_phase("game_over")
         match = Match.from_moves(r.controller.engine, moves)

@@ -62,6 +62,12 @@ TIMING = Timing(
     amend=0.0,
 )
 DEADLINE = 10.0
+#: how long a twin's serial link may stay silent before either end calls it
+#: down: the virtual microcontroller runs in the test's process, where a
+#: silence means a loaded machine, not a pulled cable (that closes the port)
+SILENCE = 5.0
+#: how far a whole game's :class:`StillClock` moves on each time a waiting test looks again
+STEP = 0.02
 
 
 def wait_for(predicate: Callable[[], bool], timeout: float = DEADLINE, what: str = "") -> None:
@@ -77,11 +83,14 @@ def wait_for(predicate: Callable[[], bool], timeout: float = DEADLINE, what: str
 class StillClock:
     """A loop's monotonic clock that stands still until the test moves it on:
     what the loop reads at one moment does happen at that moment, however
-    slow the machine (an amend window is met or missed as the test says)."""
+    slow the machine (an amend window is met or missed as the test says).
+    With a ``step``, a rig's waits move it on by that much each time they
+    look again (:meth:`Rig.wait`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, step: float = 0.0) -> None:
         self._now = time.monotonic()
         self._lock = threading.Lock()
+        self.step = step
 
     def __call__(self) -> float:
         with self._lock:
@@ -110,6 +119,9 @@ class Seen:
         self.snapshots = 0
 
     def __call__(self, event: SensorEvent) -> None:
+        # queued first: once a reading is seen here, the loop takes it before
+        # anything the test asks after (on a still clock, at the same moment)
+        self._emit(event)
         with self._lock:
             if isinstance(event, SensorSnapshot):
                 self.picture = list(event.values)
@@ -124,7 +136,6 @@ class Seen:
             elif isinstance(event, LinkDown):
                 self.up = False
                 self.downs += 1
-        self._emit(event)
 
     def reads(self, channel: int, value: int) -> bool:
         with self._lock:
@@ -334,6 +345,8 @@ class Rig:
     source: SensorSource | None = None
     runner: threading.Thread | None = None
     phases: Phases = field(default_factory=Phases)
+    #: the loop's clock when it stands still until the rig's waits move it on
+    clock: StillClock | None = None
 
     def stop(self) -> None:
         """Stop the loop (it shows a dark frame) while the sensors still run."""
@@ -347,16 +360,45 @@ class Rig:
         return self.loop.palette
 
     def status(self) -> dict[str, Any]:
-        reply = self.loop.submit({"cmd": "status"})
+        # a loaded machine may hold the loop's thread for seconds: the answer
+        # is awaited as long as any other wait of the rig
+        reply = self.loop.submit({"cmd": "status"}, timeout=DEADLINE)
         assert reply["ok"], reply
         return reply
+
+    def wait(self, predicate: Callable[[], bool], what: str, timeout: float = DEADLINE) -> None:
+        """Wait until ``predicate`` holds. On a still clock with a step, time
+        moves on by that step each time the rig looks again, once the loop
+        has taken every reading queued before (a status asked): the hands'
+        readings all arrive at one moment and time passes only while the test
+        waits, so a loaded machine neither lets a reading settle halfway
+        through a hand's move nor lets a phase go by unseen."""
+
+        def look() -> bool:
+            if predicate():
+                return True
+            self.tick()
+            return False
+
+        wait_for(look if self.clock is not None and self.clock.step else predicate, timeout, what)
+
+    def tick(self) -> None:
+        """Move a still clock on by its step, and wake the loop up at that time."""
+        assert self.clock is not None
+        self.clock.advance(self.clock.step)
+        self.status()
 
     def wait_status(
         self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = DEADLINE
     ) -> dict[str, Any]:
         got: dict[str, Any] = {}
+        looked = False
 
         def check() -> bool:
+            nonlocal looked
+            if looked and self.clock is not None:
+                self.clock.advance(self.clock.step)
+            looked = True
             got.clear()  # the last reply alone: an earlier one's keys would mislead
             got.update(self.status())
             return predicate(got)
@@ -384,7 +426,7 @@ class Rig:
                     return True
             return False
 
-        wait_for(check, what=what)
+        self.wait(check, what)
         return found[0]
 
     def leds(self, site: str) -> tuple[int, ...]:
@@ -443,12 +485,14 @@ def rig(
                     profile.channel_count,
                     leds=profile.leds.count if serial_leds else 0,
                     kinds=kinds_for(profile),
+                    host_silence_ms=int(SILENCE * 1000),
                 )
             )
             source = SerialSensorSource(
                 vmcu.port,
                 expected_sensors=profile.channel_count,
                 backoff=Backoff(0.01, 0.1),
+                silence=SILENCE,
             )
             strip = create_strip(profile.leds, link=source) if serial_leds else None
         else:
@@ -474,6 +518,7 @@ def rig(
         r = Rig(profile, controller, loop, frames, Hands(twin, profile), seen, store, vmcu, source)
         r.phases = phases
         r.runner = runner
+        r.clock = clock if isinstance(clock, StillClock) else None
         stack.callback(r.stop)
         r.wait_phase("setup", "awaiting_move")
         yield r

@@ -18,8 +18,19 @@ amendable while the board changes again within
   lifted to be moved on), nothing is amended.
 
 Once the window has passed with the board unchanged, or the board went on,
-the action is final as any other. Pure: given the times, the states and the
-verdicts, :meth:`Amendable.follow` answers how many actions to take back.
+the action is final as any other.
+
+A power cut may fall inside the window: the record then keeps the action
+shown first while the board shows the one the hand finished. A game resumed
+with actions reads its first settled board once as the window would have
+(:meth:`Amendable.on_resume`): another action in place of the record's last
+one amends it. The position before that action is not a withdrawal then: a
+board read before it matched the resumed game never takes an action back by
+itself (a piece may have been knocked off while the power was off), it is a
+board to put right.
+
+Pure: given the times, the states and the verdicts, :meth:`Amendable.follow`
+answers how many actions to take back.
 """
 
 from __future__ import annotations
@@ -48,6 +59,14 @@ class Amendable:
     until: float
     #: the board changed again within the window: amendable until it settles
     moved: bool = False
+    #: opened on a resumed game's record: an amendment only, never a withdrawal
+    resumed: bool = False
+
+    @classmethod
+    def on_resume(cls, states: tuple[Any, ...], actions: tuple[Any, ...]) -> Amendable:
+        """The last of a resumed game's ``actions`` (``states`` its states, the
+        first before any action), amendable until the board first settles."""
+        return cls(states[:-1], actions[-1:], states[-1], 0.0, 0.0, moved=True, resumed=True)
 
     def follow(
         self,
@@ -79,7 +98,7 @@ class Amendable:
             return None, 0  # the game after the action explains the board, or goes on
         found = earlier()
         if isinstance(found, Waiting):
-            return None, len(self.actions)
+            return None, 0 if self.resumed else len(self.actions)
         if isinstance(found, Played) and tuple(o.action for o in found.path) != self.actions:
             return None, len(self.actions)
         return None, 0

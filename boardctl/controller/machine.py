@@ -185,6 +185,25 @@ class Controller(Conditions):
         ]
         self.reconciler = Reconciler(self.engine, profile)
         self.machine = build_machine(self)
+        if resume is not None and self._amendable_on_resume():
+            # a power cut inside the amend window kept the action shown first
+            self.amendable = Amendable.on_resume(
+                tuple(self.match.states), tuple(self.match.actions)
+            )
+
+    def _amendable_on_resume(self) -> bool:
+        """Whether the resumed game's last action may be amended by the board
+        (:meth:`.amending.Amendable.on_resume`): one the hands made, as the
+        window is opened for, in a game not over and not shared with another
+        board."""
+        if not self.match.actions or self.match.outcome().over:
+            return False
+        before, action = self.match.states[-2], self.match.actions[-1]
+        return not (
+            self.opponent.seats.any_remote
+            or chances.chance_acts(self.engine, before)
+            or self.engine.told(before, action)
+        )
 
     # -- what the tracker knows, by its old names ------------------------------
     @property
@@ -527,7 +546,11 @@ class Controller(Conditions):
             ),
         )
         if steps and can("take_back", self.state):
-            log.info("the hand went on: %s amended", ", ".join(self.public_moves[-steps:]))
+            log.info(
+                "%s: %s amended",
+                "the resumed board shows another action" if window.resumed else "the hand went on",
+                ", ".join(self.public_moves[-steps:]),
+            )
             with self.recorder.amending():
                 self.fire("take_back", steps, False, True)
                 self._play_settled(self.board.verdict, now)

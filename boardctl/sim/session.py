@@ -38,6 +38,13 @@ log = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
 
+#: how long the simulated link may stay silent before either end calls it
+#: down, in seconds. The microcontroller's twin runs in this process: a
+#: silence means the machine is busy, not that a cable was pulled (a pulled
+#: cable closes the port, which is seen at once), so it is longer than a real
+#: board's 0.75 s
+SILENCE = 5.0
+
 
 class SimError(BoardctlError, RuntimeError):
     """The simulated board or its daemon did not do what was asked in time."""
@@ -216,13 +223,16 @@ class Simulation:
                 leds=profile.leds.count,
                 kinds=kinds_for(profile),
                 board_id="sim",
+                host_silence_ms=int(SILENCE * 1000),
             )
         )
         for channel, value in enumerate(board.values_of(profile, self.layout)):
             if value:
                 self.vmcu.place(channel, value)
         self.vmcu.reset()
-        source = SerialSensorSource(self.vmcu.port, expected_sensors=profile.channel_count)
+        source = SerialSensorSource(
+            self.vmcu.port, expected_sensors=profile.channel_count, silence=SILENCE
+        )
         self.tap = Tap(source)
         self.strip = SimStrip(simulated(profile.leds), profile)
         self.audio = RecordingAudio(AplayOutput() if self.play else None)

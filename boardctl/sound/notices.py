@@ -7,7 +7,7 @@ or both. It notices
 - an action accepted (the moves grew), and a score that rose with it;
 - a wrong board (the phase turned ``wrong_board``), said as what to do:
   take a piece off a site, or put one back;
-- a player at this board (or on a phone) to act;
+- a player at this board (or on a phone) to act (again after a fault);
 - a choice to make;
 - the computer's (or another board's) move lit for the hands to make;
 - the end of the game: who won, or a draw.
@@ -44,6 +44,8 @@ END = "end"
 
 #: at most this many sites are named in one sentence
 MAX_SITES = 3
+#: the phases in which the board does not follow play (the sensors lost)
+_FAULTS = frozenset({"fault", "linking"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +123,11 @@ def listen(
         moves == 0 and before.moves > 0
     )
     # the turn last announced stays so while a move is under way or the board
-    # is wrong: it is not announced again when the board comes back to it
+    # is wrong: it is not announced again when the board comes back to it; a
+    # fault forgets it (its unsaid words went stale): said anew when play resumes
     kept = turn if turn is not None else (before.turn if same_game else None)
+    if phase in _FAULTS:
+        kept = None
     notices: list[Notice] = []
     over: set[str] = set()
     if same_game and moves > before.moves:
