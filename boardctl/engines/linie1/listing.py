@@ -36,6 +36,8 @@ from boardctl.engines.linie1.values import Lay
 #: layouts kept linked to the one they were made from: the chain is cut every
 #: this many lays (a cut layout works its boards out whole when asked)
 KEEP = 16
+#: hands whose codes are kept at most (6,188 hands of five tiles of 12 kinds)
+HANDS_KEPT = 8192
 
 
 #: what a layout holds until its boards are worked out (never changed)
@@ -130,14 +132,6 @@ class Placements:
         canon = [c for k in range(1, geo.kinds + 1) for c in geo.codes_of[k]]
         #: per code: the sides of its rails
         self.sides = sides
-        #: per ``rail << 4 | bare``: the codes (bits) an empty cell takes
-        self.fits = [0] * 256
-        for rb in range(256):
-            rail, bare = rb >> 4, rb & 15
-            for c in canon:
-                s = sides[c]
-                if not (s & ~rail) and not (~s & 15 & ~bare):
-                    self.fits[rb] |= 1 << c
         #: per set of rails: the boards of ``Rails.ok`` that take it, side by side
         self.sides_ok = [tuple(d if s >> d & 1 else 4 + d for d in range(4)) for s in range(16)]
         #: per tile code: the sides of its rails, one by one
@@ -150,10 +144,22 @@ class Placements:
         self.upgrade_bits = [sum(1 << u for u in ups) for ups in self.upgrades]
         #: the codes with a rail on each side, as bits
         self.side_bits = [sum(1 << c for c in canon if sides[c] >> d & 1) for d in range(4)]
-        #: per set of kinds in a hand (a bit per kind): its codes in order
-        self.hand_memo: dict[int, tuple[int, ...]] = {}
-        #: per hand's codes: those with a rail on each side
-        self.by_side: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+        #: per hand (tiles per kind): its codes in order
+        self.hand_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+        #: per hand's codes: those with a rail on each side, and all of them as bits
+        self.by_side: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], int]] = {}
+        #: per side ``d`` and tile code: the codes (bits) with a rail on ``d``
+        #: that may replace it
+        self.replacing = [
+            [self.upgrade_bits[c] & self.side_bits[d] for c in range(len(sides))] for d in range(4)
+        ]
+        #: per side ``d`` and tile code: the boards of ``Rails.ok`` that take
+        #: it on its three other sides (ANDed: the cells where it fits with a
+        #: rail on ``d`` whatever lies there)
+        self.but = [
+            [tuple(i for i in self.sides_ok[sides[c]] if i != d) for c in range(len(sides))]
+            for d in range(4)
+        ]
         #: every single-tile Lay of a code, made when the code is first listed:
         #: lay[code][cell]
         self.lay: list[list[Lay] | None] = [None] * len(sides)
@@ -294,35 +300,17 @@ class Placements:
             fit = r.fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
         return fit & (r.empty | r.upg[code])
 
-    @staticmethod
-    def masks(r: Rails, cell: int) -> int:
-        """``rail << 4 | bare`` of ``cell`` in layout ``r`` (worked out): the
-        sides where a rail may lead, those where none need be."""
-        ok = r.ok
-        return (
-            (ok[0] >> cell & 1) << 4
-            | (ok[1] >> cell & 1) << 5
-            | (ok[2] >> cell & 1) << 6
-            | (ok[3] >> cell & 1) << 7
-            | (ok[4] >> cell & 1)
-            | (ok[5] >> cell & 1) << 1
-            | (ok[6] >> cell & 1) << 2
-            | (ok[7] >> cell & 1) << 3
-        )
-
     # -- lays
 
-    def hand_codes(self, hand: Sequence[int]) -> tuple[int, ...]:
+    def hand_codes(self, hand: tuple[int, ...]) -> tuple[int, ...]:
         """The tile codes of the kinds in ``hand``, in order (by kind, then turn)."""
-        key = 0
-        for k in range(1, len(hand)):
-            if hand[k]:
-                key |= 1 << k
-        got = self.hand_memo.get(key)
+        got = self.hand_memo.get(hand)
         if got is None:
+            if len(self.hand_memo) >= HANDS_KEPT:
+                self.hand_memo.clear()
             codes_of = self.geo.codes_of
-            got = self.hand_memo[key] = tuple(
-                c for k in range(1, len(hand)) if key >> k & 1 for c in codes_of[k]
+            got = self.hand_memo[hand] = tuple(
+                c for k in range(1, len(hand)) if hand[k] for c in codes_of[k]
             )
         return got
 
@@ -396,21 +384,22 @@ class Placements:
                     yield row[low.bit_length() - 1]
                     b ^= low
 
-    def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> list[Lay]:
+    def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> tuple[Lay, ...]:
         """The exchanges of two tiles side by side, not yet joined, each
         joined to the other by the tiles that replace them, in order: by the
         first cell, east before south, then by the tiles' codes."""
-        out: list[Lay] = []
         if sum(hand) < 2:
-            return out
+            return ()
         upg = r.upg
         # per side, the cells whose tile a code of the hand with a rail on
         # that side may replace
-        by_side = self.by_side.get(codes)
-        if by_side is None:
-            by_side = self.by_side[codes] = tuple(
-                tuple(c for c in codes if self.sides[c] >> d & 1) for d in range(4)
+        got = self.by_side.get(codes)
+        if got is None:
+            got = self.by_side[codes] = (
+                tuple(tuple(c for c in codes if self.sides[c] >> d & 1) for d in range(4)),
+                sum(1 << c for c in codes),
             )
+        by_side, bits = got
         n = e = s = w = 0
         for code in by_side[0]:
             n |= upg[code]
@@ -425,44 +414,50 @@ class Placements:
         south = s & ~r.rail[2] & (n >> width)
         pairs = east | south
         if not pairs:
-            return out
+            return ()
         tiles = r.tiles
-        masks = self.masks
-        bits = 0
-        for code in codes:
-            bits |= 1 << code
-        fits = self.fits
-        upgrade = self.upgrade_bits
-        side_bits = self.side_bits
+        ok = r.ok
+        replacing = self.replacing
+        but = self.but
+        out: list[Lay] = []
         while pairs:
             low = pairs & -pairs
             a = low.bit_length() - 1
             pairs ^= low
-            old_a = tiles[a]
             for d, b, there in ((1, a + 1, east), (2, a + width, south)):
                 if not there & low:  # east and south neighbours: each pair once
                     continue
-                m_a = fits[masks(r, a) | 16 << d] & upgrade[old_a] & bits & side_bits[d]
-                if not m_a:
+                # the codes of the hand that may replace either tile with a
+                # rail towards the other and fit on their three other sides
+                fit_a = []
+                m = replacing[d][tiles[a]] & bits
+                while m:
+                    low_c = m & -m
+                    m ^= low_c
+                    code = low_c.bit_length() - 1
+                    i, j, k = but[d][code]
+                    if (ok[i] & ok[j] & ok[k]) >> a & 1:
+                        fit_a.append(code)
+                if not fit_a:
                     continue
                 d_b = (d + 2) & 3
-                m_b = fits[masks(r, b) | 16 << d_b] & upgrade[tiles[b]] & bits & side_bits[d_b]
-                if not m_b:
-                    continue
+                fit_b = []
+                m = replacing[d_b][tiles[b]] & bits
+                while m:
+                    low_c = m & -m
+                    m ^= low_c
+                    code = low_c.bit_length() - 1
+                    i, j, k = but[d_b][code]
+                    if (ok[i] & ok[j] & ok[k]) >> b & 1:
+                        fit_b.append(code)
                 # the codes in order (an upgrade's codes are in order too)
-                while m_a:
-                    low_a = m_a & -m_a
-                    m_a ^= low_a
-                    ca = low_a.bit_length() - 1
-                    left = m_b
-                    while left:
-                        low_b = left & -left
-                        left ^= low_b
-                        cb = low_b.bit_length() - 1
+                for ca in fit_a:
+                    ka = ca >> 2
+                    for cb in fit_b:
                         kb = cb >> 2
-                        if hand[kb] - (kb == ca >> 2) > 0:
+                        if hand[kb] - (kb == ka) > 0:
                             out.append(Lay(((a, ca), (b, cb))))
-        return out
+        return tuple(out)
 
 
 def _listed_before(r: Rails | None, code: int) -> tuple[int | None, tuple[Lay, ...]]:
