@@ -11,18 +11,22 @@ within two cells. ANDed over a tile code's four sides they give the *board of
 the code*: every cell where that tile may be laid or may replace the tile
 there.
 
-The lays of a code are a tuple of ready-made :class:`~.values.Lay` in the
-order of their cells, kept with the layout beside the code's board. A layout
-made by a lay takes its parent's tuple and inserts or removes only the lays
-whose bit changed between the two boards (a handful: the cells within two of
-the tiles laid); a code its parent never listed is read off its board.
-
 A position lists, for the kinds in the hand of the player to act, the lays of
-each code in the order of the codes (by kind, then turn), then the exchanges
-of two tiles side by side (:meth:`Placements.doubles`). A tile leaving the
-hand is one tuple fewer; nothing lists the whole board again. The same
-boards answer the reconciler's ``actions_touching`` (the bits of the cells it
-asks about), the LEDs, ``task`` and the computer.
+each code in the order of the codes (by kind, then turn), each code's in the
+order of its cells, then the exchanges of two tiles side by side
+(:meth:`Placements.doubles`), all made into one tuple at once. A table kept
+with the layouts (:attr:`Rails.last`) holds, per tile code, its board in the
+last listing that had it and where its lays stand among that listing's
+actions. A code's lays are taken from there, and only those whose bit differs
+between the two boards (a handful: the cells within two of the tiles laid
+since) are inserted or removed; a code not listed before, or whose board
+changed in many cells, is read off its board. Any listing's board and place
+serve, so one table is shared by a layout and the layouts made from it (the
+positions a search looks at included); a position read back from its record
+starts its own. A tile kind leaving the hand is a code's lays not taken;
+nothing lists the whole board again. The same boards answer the reconciler's
+``actions_touching`` (the bits of the cells it asks about), the LEDs,
+``task`` and the computer.
 """
 
 from __future__ import annotations
@@ -36,14 +40,20 @@ from boardctl.engines.linie1.values import Lay
 #: layouts kept linked to the one they were made from: the chain is cut every
 #: this many lays (a cut layout works its boards out whole when asked)
 KEEP = 16
+#: the most bits of a code's board that may differ from its last listing's
+#: for its lays to be changed one by one (more: read off the board afresh)
+SPLICE_MOST = 8
 #: hands whose codes are kept at most (6,188 hands of five tiles of 12 kinds)
 HANDS_KEPT = 8192
 
 
 #: what a layout holds until its boards are worked out (never changed)
 _NONE: list[int] = []
-_FOUND_NONE: dict[int, int] = {}
-_LISTED_NONE: dict[int, tuple[Lay, ...]] = {}
+
+
+#: a tile code's last listing: its board, where its lays begin among the
+#: actions, and a list that holds those actions once they are made
+Last = tuple[int, int, list[tuple[object, ...] | None]]
 
 
 class Rails:
@@ -54,17 +64,17 @@ class Rails:
     ``code`` may replace, ``empty`` the track cells without one; ``ok`` per
     side ``d`` the cells where a rail may lead that way (``ok[d]``) and those
     where none need be (``ok[4 + d]``); ``fit`` per set of rails the cells that
-    take it (``-1`` until asked for); ``found`` per tile code listed its board
-    and ``listed`` its lays (two dicts: no pair made per code). ``parent``
-    the layout this one was made by laying on ``changed``."""
+    take it (``-1`` until asked for); ``last`` per tile code its last listing
+    (``None`` until this layout lists; one table shared with the layouts
+    before and after it, see the module's words). ``parent`` the layout this
+    one was made by laying on ``changed``."""
 
     __slots__ = (
         "changed",
         "depth",
         "empty",
         "fit",
-        "found",
-        "listed",
+        "last",
         "ok",
         "parent",
         "rail",
@@ -86,8 +96,7 @@ class Rails:
         self.ok: list[int] = _NONE
         self.empty = 0
         self.fit: list[int] = _NONE
-        self.found: dict[int, int] = _FOUND_NONE
-        self.listed: dict[int, tuple[Lay, ...]] = _LISTED_NONE
+        self.last: list[Last | None] | None = None
         if parent is not None and self.depth % KEEP == 0:
             up = parent
             for _ in range(KEEP - 2):
@@ -285,8 +294,6 @@ class Placements:
         ok1, ok5 = rail_in >> 1, bare_in >> 1  # x is west of j: x's east
         r.empty = empty
         r.fit = [-1] * 16
-        r.found = {}
-        r.listed = {}
         r.ok = [ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7]
 
     def board(self, r: Rails, code: int) -> int:
@@ -321,13 +328,14 @@ class Placements:
             row = self.lay[code] = [Lay(((cell, code),)) for cell in range(cells)]
         return row
 
-    def lays(self, r: Rails, codes: tuple[int, ...]) -> list[tuple[Lay, ...]]:
-        """Per code of ``codes``, its single-tile lays in layout ``r`` (worked
-        out) in the order of their cells: changed from those of the nearest
-        layout before it that listed the code (a few lays change a few of its
-        bits), else read off the code's board."""
-        found = r.found
-        listed = r.listed
+    def actions(
+        self, r: Rails, codes: tuple[int, ...], head: Sequence[object], tail: Sequence[object]
+    ) -> tuple[object, ...]:
+        """``head``, the single-tile lays of ``codes`` in layout ``r`` (worked
+        out), by code and then cell, and ``tail``, as one tuple. Each code's
+        lays are those of its last listing (:attr:`Rails.last`) with the lays of the
+        bits that differ between the two boards inserted or removed; read off
+        the code's board if none was kept or too many bits differ."""
         fit = r.fit
         ok = r.ok
         empty = r.empty
@@ -335,39 +343,55 @@ class Placements:
         sides = self.sides
         sides_ok = self.sides_ok
         rows = self.lay
-        up = r.parent
-        near, near_lays = (up.found, up.listed) if up is not None else (found, listed)
-        out = []
+        last = r.last
+        if last is None:  # the nearest layout's before this one
+            up = r.parent
+            while up is not None:
+                if up.last is not None:
+                    last = up.last
+                    break
+                up = up.parent
+            else:
+                last = [None] * len(sides)
+            r.last = last
+        out = list(head)
+        held: list[tuple[object, ...] | None] = [None]
         for code in codes:
-            got = listed.get(code)
-            if got is not None:
-                out.append(got)
-                continue
             s = sides[code]
             board = fit[s]
             if board < 0:
                 i0, i1, i2, i3 = sides_ok[s]
                 board = fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
             board &= empty | upg[code]
-            old = near.get(code)
-            if old is not None:
-                lays = near_lays[code]
-            elif up is not None:
-                old, lays = _listed_before(up.parent, code)
-            if old is None:
-                lays = _read(board, rows[code] or self._lays_of_code(code))
-            else:
-                if old != board:
-                    row = rows[code]
-                    assert row is not None  # made when the code was first listed
-                    if (old ^ board).bit_count() * 2 <= board.bit_count():
-                        lays = _spliced(lays, old, board, row)
-                    else:
-                        lays = _read(board, row)
-            found[code] = board
-            listed[code] = lays
-            out.append(lays)
-        return out
+            base = len(out)
+            was = last[code]
+            last[code] = (board, base, held)
+            if was is not None:
+                old, at, row_of = was
+                before = row_of[0]
+                if before is not None:
+                    if old == board:
+                        out += before[at : at + board.bit_count()]
+                        continue
+                    diff = old ^ board
+                    if diff.bit_count() <= SPLICE_MOST:
+                        out += before[at : at + old.bit_count()]
+                        row = rows[code] or self._lays_of_code(code)
+                        # from the last cell back: the places before it stay
+                        while diff:
+                            top = diff.bit_length() - 1
+                            bit = 1 << top
+                            diff ^= bit
+                            i = base + (old & (bit - 1)).bit_count()
+                            if board & bit:
+                                out.insert(i, row[top])
+                            else:
+                                del out[i]
+                        continue
+            out += _read(board, rows[code] or self._lays_of_code(code))
+        out += tail
+        got = held[0] = tuple(out)
+        return got
 
     def touching(self, r: Rails, codes: tuple[int, ...], cells: Sequence[int]) -> Iterator[Lay]:
         """The single-tile lays of ``codes`` on ``cells`` (sorted), in the order
@@ -458,37 +482,6 @@ class Placements:
                         if hand[kb] - (kb == ka) > 0:
                             out.append(Lay(((a, ca), (b, cb))))
         return tuple(out)
-
-
-def _listed_before(r: Rails | None, code: int) -> tuple[int | None, tuple[Lay, ...]]:
-    """The board and lays of ``code`` in ``r`` or the nearest layout before it
-    that listed the code (``None`` and no lays if none did)."""
-    while r is not None:
-        got = r.found.get(code)
-        if got is not None:
-            return got, r.listed[code]
-        r = r.parent
-    return None, ()
-
-
-def _spliced(lays: tuple[Lay, ...], old: int, new: int, row: list[Lay]) -> tuple[Lay, ...]:
-    """``lays`` (one per bit of board ``old``, in order) changed to one per
-    bit of board ``new``: only the bits that differ are inserted or removed,
-    from the last cell back (the places before it stay as they were). One
-    list and one tuple made, whatever the bits (slices made more, and each
-    object made brings the collection of cycles nearer)."""
-    out = list(lays)
-    diff = old ^ new
-    while diff:
-        top = diff.bit_length() - 1
-        bit = 1 << top
-        diff ^= bit
-        i = (old & (bit - 1)).bit_count()
-        if new & bit:
-            out.insert(i, row[top])
-        else:
-            del out[i]
-    return tuple(out)
 
 
 #: ``bin()``'s digits as selectors for :func:`itertools.compress`
