@@ -14,7 +14,7 @@ there.
 A position lists, for the kinds in the hand of the player to act, the lays of
 each code in the order of the codes (by kind, then turn), each code's in the
 order of its cells, then the exchanges of two tiles side by side
-(:meth:`Placements.doubles`), all made into one tuple at once. A table kept
+(:meth:`Placements.doubles`), all made into one list at once. A table kept
 with the layouts (:attr:`Rails.last`) holds, per tile code, its board in the
 last listing that had it and where its lays stand among that listing's
 actions. A code's lays are taken from there, and only those whose bit differs
@@ -51,9 +51,9 @@ HANDS_KEPT = 8192
 _NONE: list[int] = []
 
 
-#: a tile code's last listing: its board, where its lays begin among the
-#: actions, and a list that holds those actions once they are made
-Last = tuple[int, int, list[tuple[object, ...] | None]]
+#: a tile code's last listing: its board, where its lays begin among that
+#: listing's actions, and those actions
+Last = tuple[int, int, list[object]]
 
 
 class Rails:
@@ -117,7 +117,7 @@ class Listing:
     def __init__(self) -> None:
         self.codes: tuple[int, ...] = ()
         self.doubles: tuple[Lay, ...] = ()
-        self.actions: tuple[object, ...] | None = None
+        self.actions: Sequence[object] | None = None
         self.first = 0
         self.count = 0
 
@@ -330,9 +330,10 @@ class Placements:
 
     def actions(
         self, r: Rails, codes: tuple[int, ...], head: Sequence[object], tail: Sequence[object]
-    ) -> tuple[object, ...]:
+    ) -> list[object]:
         """``head``, the single-tile lays of ``codes`` in layout ``r`` (worked
-        out), by code and then cell, and ``tail``, as one tuple. Each code's
+        out), by code and then cell, and ``tail``, in one list (never changed
+        once made). Each code's
         lays are those of its last listing (:attr:`Rails.last`) with the lays of the
         bits that differ between the two boards inserted or removed; read off
         the code's board if none was kept or too many bits differ."""
@@ -354,8 +355,7 @@ class Placements:
             else:
                 last = [None] * len(sides)
             r.last = last
-        out = list(head)
-        held: list[tuple[object, ...] | None] = [None]
+        out: list[object] = [*head]
         for code in codes:
             s = sides[code]
             board = fit[s]
@@ -365,33 +365,32 @@ class Placements:
             board &= empty | upg[code]
             base = len(out)
             was = last[code]
-            last[code] = (board, base, held)
             if was is not None:
-                old, at, row_of = was
-                before = row_of[0]
-                if before is not None:
-                    if old == board:
-                        out += before[at : at + board.bit_count()]
-                        continue
-                    diff = old ^ board
-                    if diff.bit_count() <= SPLICE_MOST:
-                        out += before[at : at + old.bit_count()]
-                        row = rows[code] or self._lays_of_code(code)
-                        # from the last cell back: the places before it stay
-                        while diff:
-                            top = diff.bit_length() - 1
-                            bit = 1 << top
-                            diff ^= bit
-                            i = base + (old & (bit - 1)).bit_count()
-                            if board & bit:
-                                out.insert(i, row[top])
-                            else:
-                                del out[i]
-                        continue
+                old, at, before = was
+                if old == board:
+                    out += before[at : at + board.bit_count()]
+                    last[code] = (board, base, out)
+                    continue
+                diff = old ^ board
+                if diff.bit_count() <= SPLICE_MOST:
+                    out += before[at : at + old.bit_count()]
+                    row = rows[code] or self._lays_of_code(code)
+                    # from the last cell back: the places before it stay
+                    while diff:
+                        top = diff.bit_length() - 1
+                        bit = 1 << top
+                        diff ^= bit
+                        i = base + (old & (bit - 1)).bit_count()
+                        if board & bit:
+                            out.insert(i, row[top])
+                        else:
+                            del out[i]
+                    last[code] = (board, base, out)
+                    continue
             out += _read(board, rows[code] or self._lays_of_code(code))
+            last[code] = (board, base, out)  # its lays stay where they are
         out += tail
-        got = held[0] = tuple(out)
-        return got
+        return out
 
     def touching(self, r: Rails, codes: tuple[int, ...], cells: Sequence[int]) -> Iterator[Lay]:
         """The single-tile lays of ``codes`` on ``cells`` (sorted), in the order
