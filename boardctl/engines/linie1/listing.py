@@ -45,6 +45,8 @@ KEEP = 16
 SPLICE_MOST = 8
 #: hands whose codes are kept at most (6,188 hands of five tiles of 12 kinds)
 HANDS_KEPT = 8192
+#: exchanges of two tiles kept made at most
+PAIRS_KEPT = 65536
 
 
 #: what a layout holds until its boards are worked out (never changed)
@@ -172,6 +174,10 @@ class Placements:
         #: every single-tile Lay of a code, made when the code is first listed:
         #: lay[code][cell]
         self.lay: list[list[Lay] | None] = [None] * len(sides)
+        #: the exchanges of two tiles made so far, by their cells and codes
+        #: (at most ``PAIRS_KEPT``)
+        self.pair_lays: dict[int, Lay] = {}
+        assert len(sides) <= 64  # a code in six bits of their key
 
     # -- boards
 
@@ -440,37 +446,45 @@ class Placements:
             return ()
         tiles = r.tiles
         ok = r.ok
-        replacing = self.replacing
+        rep = self.replacing
         but = self.but
+        # east and south neighbours (each pair once): per tile of the pair,
+        # the codes with a rail towards the other that may replace it and
+        # the boards of their three other sides; the step to the second cell
+        ways = (
+            (east, rep[1], but[1], rep[3], but[3], 1, 0),
+            (south, rep[2], but[2], rep[0], but[0], width, 1),
+        )
+        made = self.pair_lays
         out: list[Lay] = []
         while pairs:
             low = pairs & -pairs
             a = low.bit_length() - 1
             pairs ^= low
-            for d, b, there in ((1, a + 1, east), (2, a + width, south)):
-                if not there & low:  # east and south neighbours: each pair once
+            for there, rep_a, but_a, rep_b, but_b, step, way in ways:
+                if not there & low:
                     continue
                 # the codes of the hand that may replace either tile with a
                 # rail towards the other and fit on their three other sides
                 fit_a = []
-                m = replacing[d][tiles[a]] & bits
+                m = rep_a[tiles[a]] & bits
                 while m:
                     low_c = m & -m
                     m ^= low_c
                     code = low_c.bit_length() - 1
-                    i, j, k = but[d][code]
+                    i, j, k = but_a[code]
                     if (ok[i] & ok[j] & ok[k]) >> a & 1:
                         fit_a.append(code)
                 if not fit_a:
                     continue
-                d_b = (d + 2) & 3
+                b = a + step
                 fit_b = []
-                m = replacing[d_b][tiles[b]] & bits
+                m = rep_b[tiles[b]] & bits
                 while m:
                     low_c = m & -m
                     m ^= low_c
                     code = low_c.bit_length() - 1
-                    i, j, k = but[d_b][code]
+                    i, j, k = but_b[code]
                     if (ok[i] & ok[j] & ok[k]) >> b & 1:
                         fit_b.append(code)
                 # the codes in order (an upgrade's codes are in order too)
@@ -479,7 +493,13 @@ class Placements:
                     for cb in fit_b:
                         kb = cb >> 2
                         if hand[kb] - (kb == ka) > 0:
-                            out.append(Lay(((a, ca), (b, cb))))
+                            key = (a * 2 + way) << 12 | ca << 6 | cb
+                            lay = made.get(key)
+                            if lay is None:
+                                if len(made) >= PAIRS_KEPT:
+                                    made.clear()
+                                lay = made[key] = Lay(((a, ca), (b, cb)))
+                            out.append(lay)
         return tuple(out)
 
 
