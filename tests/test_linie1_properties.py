@@ -278,6 +278,41 @@ def test_another_engine_with_the_same_options_lists_a_position_alike(
         state = engine.apply_unchecked(state, action)
 
 
+@settings(max_examples=6, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=5), st.integers(min_value=0, max_value=150))
+def test_positions_listed_in_any_order_list_as_they_would_afresh(
+    seed: int, players: int, start: int
+) -> None:
+    """A search looks at a position's children, and at theirs, in any order,
+    and may play on from a position it has not listed yet: each listing
+    derived from whatever was listed before it equals the same position's read
+    back from its record, with nothing to derive from, in the same order."""
+    engine = create("linie1", {"players": players})
+    rng = random.Random(seed)
+    waiting = [_playout(engine, seed, start).state]
+    unlisted = []
+    for _ in range(40):
+        if not waiting:
+            break
+        state = waiting.pop(rng.randrange(len(waiting)))
+        if engine.outcome(state).over:
+            continue
+        if engine.actor(state) is CHANCE:
+            outcomes = [a for a, _ in engine.chance_outcomes(state)]
+            picked = rng.sample(outcomes, min(2, len(outcomes)))
+        else:
+            copy = engine.state_from_json(engine.state_to_json(state))
+            afresh = list(engine.legal_actions(copy))
+            if rng.random() < 0.3:
+                unlisted.append((state, afresh))  # its children list first
+            else:
+                assert list(engine.legal_actions(state)) == afresh
+            picked = rng.sample(afresh, min(3, len(afresh)))
+        waiting += [engine.apply_unchecked(state, a) for a in picked]
+    for state, afresh in reversed(unlisted):
+        assert list(engine.legal_actions(state)) == afresh
+
+
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), limit=st.integers(0, 300))
 def test_the_lays_touching_a_cell_are_those_of_the_whole_list_in_its_order(

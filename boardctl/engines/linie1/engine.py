@@ -630,12 +630,9 @@ class Linie1(Engine[State, Action]):
         place = self._place
         rails = place.boards(_rails_of(state))
         codes = listing.codes = place.hand_codes(hand)
-        pieces: list[tuple[object, ...]] = [starts] if starts else []
-        pieces += place.lays(rails, codes)
         if state.laid == 0:
-            listing.doubles = tuple(place.doubles(rails, hand, codes))
-            pieces.append(listing.doubles)
-        actions = tuple(chain.from_iterable(pieces))
+            listing.doubles = place.doubles(rails, hand, codes)
+        actions = place.actions(rails, codes, starts, listing.doubles)
         listing.count = len(actions) - listing.first
         listing.actions = actions if listing.count else (*starts, _PASS)
         return listing
@@ -654,7 +651,7 @@ class Linie1(Engine[State, Action]):
         else:  # not listed: the lays on these cells alone
             hand = state.hands[state.player]
             codes = place.hand_codes(hand)
-            doubles = tuple(place.doubles(rails, hand, codes)) if state.laid == 0 else ()
+            doubles = place.doubles(rails, hand, codes) if state.laid == 0 else ()
         return chain(
             place.touching(rails, codes, sorted(only)),
             [d for d in doubles if d.parts[0][0] in only or d.parts[1][0] in only],

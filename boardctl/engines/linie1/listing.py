@@ -11,18 +11,22 @@ within two cells. ANDed over a tile code's four sides they give the *board of
 the code*: every cell where that tile may be laid or may replace the tile
 there.
 
-The lays of a code are a tuple of ready-made :class:`~.values.Lay` in the
-order of their cells, kept with the layout beside the code's board. A layout
-made by a lay takes its parent's tuple and inserts or removes only the lays
-whose bit changed between the two boards (a handful: the cells within two of
-the tiles laid); a code its parent never listed is read off its board.
-
 A position lists, for the kinds in the hand of the player to act, the lays of
-each code in the order of the codes (by kind, then turn), then the exchanges
-of two tiles side by side (:meth:`Placements.doubles`). A tile leaving the
-hand is one tuple fewer; nothing lists the whole board again. The same
-boards answer the reconciler's ``actions_touching`` (the bits of the cells it
-asks about), the LEDs, ``task`` and the computer.
+each code in the order of the codes (by kind, then turn), each code's in the
+order of its cells, then the exchanges of two tiles side by side
+(:meth:`Placements.doubles`), all made into one list at once. A table kept
+with the layouts (:attr:`Rails.last`) holds, per tile code, its board in the
+last listing that had it and where its lays stand among that listing's
+actions. A code's lays are taken from there, and only those whose bit differs
+between the two boards (a handful: the cells within two of the tiles laid
+since) are inserted or removed; a code not listed before, or whose board
+changed in many cells, is read off its board. Any listing's board and place
+serve, so one table is shared by a layout and the layouts made from it (the
+positions a search looks at included); a position read back from its record
+starts its own. A tile kind leaving the hand is a code's lays not taken;
+nothing lists the whole board again. The same boards answer the reconciler's
+``actions_touching`` (the bits of the cells it asks about), the LEDs,
+``task`` and the computer.
 """
 
 from __future__ import annotations
@@ -36,12 +40,22 @@ from boardctl.engines.linie1.values import Lay
 #: layouts kept linked to the one they were made from: the chain is cut every
 #: this many lays (a cut layout works its boards out whole when asked)
 KEEP = 16
+#: the most bits of a code's board that may differ from its last listing's
+#: for its lays to be changed one by one (more: read off the board afresh)
+SPLICE_MOST = 8
+#: hands whose codes are kept at most (6,188 hands of five tiles of 12 kinds)
+HANDS_KEPT = 8192
+#: exchanges of two tiles kept made at most
+PAIRS_KEPT = 65536
 
 
 #: what a layout holds until its boards are worked out (never changed)
 _NONE: list[int] = []
-_FOUND_NONE: dict[int, int] = {}
-_LISTED_NONE: dict[int, tuple[Lay, ...]] = {}
+
+
+#: a tile code's last listing: its board, where its lays begin among that
+#: listing's actions, and those actions
+Last = tuple[int, int, list[object]]
 
 
 class Rails:
@@ -52,17 +66,17 @@ class Rails:
     ``code`` may replace, ``empty`` the track cells without one; ``ok`` per
     side ``d`` the cells where a rail may lead that way (``ok[d]``) and those
     where none need be (``ok[4 + d]``); ``fit`` per set of rails the cells that
-    take it (``-1`` until asked for); ``found`` per tile code listed its board
-    and ``listed`` its lays (two dicts: no pair made per code). ``parent``
-    the layout this one was made by laying on ``changed``."""
+    take it (``-1`` until asked for); ``last`` per tile code its last listing
+    (``None`` until this layout lists; one table shared with the layouts
+    before and after it, see the module's words). ``parent`` the layout this
+    one was made by laying on ``changed``."""
 
     __slots__ = (
         "changed",
         "depth",
         "empty",
         "fit",
-        "found",
-        "listed",
+        "last",
         "ok",
         "parent",
         "rail",
@@ -84,8 +98,7 @@ class Rails:
         self.ok: list[int] = _NONE
         self.empty = 0
         self.fit: list[int] = _NONE
-        self.found: dict[int, int] = _FOUND_NONE
-        self.listed: dict[int, tuple[Lay, ...]] = _LISTED_NONE
+        self.last: list[Last | None] | None = None
         if parent is not None and self.depth % KEEP == 0:
             up = parent
             for _ in range(KEEP - 2):
@@ -106,7 +119,7 @@ class Listing:
     def __init__(self) -> None:
         self.codes: tuple[int, ...] = ()
         self.doubles: tuple[Lay, ...] = ()
-        self.actions: tuple[object, ...] | None = None
+        self.actions: Sequence[object] | None = None
         self.first = 0
         self.count = 0
 
@@ -130,14 +143,6 @@ class Placements:
         canon = [c for k in range(1, geo.kinds + 1) for c in geo.codes_of[k]]
         #: per code: the sides of its rails
         self.sides = sides
-        #: per ``rail << 4 | bare``: the codes (bits) an empty cell takes
-        self.fits = [0] * 256
-        for rb in range(256):
-            rail, bare = rb >> 4, rb & 15
-            for c in canon:
-                s = sides[c]
-                if not (s & ~rail) and not (~s & 15 & ~bare):
-                    self.fits[rb] |= 1 << c
         #: per set of rails: the boards of ``Rails.ok`` that take it, side by side
         self.sides_ok = [tuple(d if s >> d & 1 else 4 + d for d in range(4)) for s in range(16)]
         #: per tile code: the sides of its rails, one by one
@@ -150,13 +155,29 @@ class Placements:
         self.upgrade_bits = [sum(1 << u for u in ups) for ups in self.upgrades]
         #: the codes with a rail on each side, as bits
         self.side_bits = [sum(1 << c for c in canon if sides[c] >> d & 1) for d in range(4)]
-        #: per set of kinds in a hand (a bit per kind): its codes in order
-        self.hand_memo: dict[int, tuple[int, ...]] = {}
-        #: per hand's codes: those with a rail on each side
-        self.by_side: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+        #: per hand (tiles per kind): its codes in order
+        self.hand_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+        #: per hand's codes: those with a rail on each side, and all of them as bits
+        self.by_side: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], int]] = {}
+        #: per side ``d`` and tile code: the codes (bits) with a rail on ``d``
+        #: that may replace it
+        self.replacing = [
+            [self.upgrade_bits[c] & self.side_bits[d] for c in range(len(sides))] for d in range(4)
+        ]
+        #: per side ``d`` and tile code: the boards of ``Rails.ok`` that take
+        #: it on its three other sides (ANDed: the cells where it fits with a
+        #: rail on ``d`` whatever lies there)
+        self.but = [
+            [tuple(i for i in self.sides_ok[sides[c]] if i != d) for c in range(len(sides))]
+            for d in range(4)
+        ]
         #: every single-tile Lay of a code, made when the code is first listed:
         #: lay[code][cell]
         self.lay: list[list[Lay] | None] = [None] * len(sides)
+        #: the exchanges of two tiles made so far, by their cells and codes
+        #: (at most ``PAIRS_KEPT``)
+        self.pair_lays: dict[int, Lay] = {}
+        assert len(sides) <= 64  # a code in six bits of their key
 
     # -- boards
 
@@ -279,8 +300,6 @@ class Placements:
         ok1, ok5 = rail_in >> 1, bare_in >> 1  # x is west of j: x's east
         r.empty = empty
         r.fit = [-1] * 16
-        r.found = {}
-        r.listed = {}
         r.ok = [ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7]
 
     def board(self, r: Rails, code: int) -> int:
@@ -294,35 +313,17 @@ class Placements:
             fit = r.fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
         return fit & (r.empty | r.upg[code])
 
-    @staticmethod
-    def masks(r: Rails, cell: int) -> int:
-        """``rail << 4 | bare`` of ``cell`` in layout ``r`` (worked out): the
-        sides where a rail may lead, those where none need be."""
-        ok = r.ok
-        return (
-            (ok[0] >> cell & 1) << 4
-            | (ok[1] >> cell & 1) << 5
-            | (ok[2] >> cell & 1) << 6
-            | (ok[3] >> cell & 1) << 7
-            | (ok[4] >> cell & 1)
-            | (ok[5] >> cell & 1) << 1
-            | (ok[6] >> cell & 1) << 2
-            | (ok[7] >> cell & 1) << 3
-        )
-
     # -- lays
 
-    def hand_codes(self, hand: Sequence[int]) -> tuple[int, ...]:
+    def hand_codes(self, hand: tuple[int, ...]) -> tuple[int, ...]:
         """The tile codes of the kinds in ``hand``, in order (by kind, then turn)."""
-        key = 0
-        for k in range(1, len(hand)):
-            if hand[k]:
-                key |= 1 << k
-        got = self.hand_memo.get(key)
+        got = self.hand_memo.get(hand)
         if got is None:
+            if len(self.hand_memo) >= HANDS_KEPT:
+                self.hand_memo.clear()
             codes_of = self.geo.codes_of
-            got = self.hand_memo[key] = tuple(
-                c for k in range(1, len(hand)) if key >> k & 1 for c in codes_of[k]
+            got = self.hand_memo[hand] = tuple(
+                c for k in range(1, len(hand)) if hand[k] for c in codes_of[k]
             )
         return got
 
@@ -333,13 +334,15 @@ class Placements:
             row = self.lay[code] = [Lay(((cell, code),)) for cell in range(cells)]
         return row
 
-    def lays(self, r: Rails, codes: tuple[int, ...]) -> list[tuple[Lay, ...]]:
-        """Per code of ``codes``, its single-tile lays in layout ``r`` (worked
-        out) in the order of their cells: changed from those of the nearest
-        layout before it that listed the code (a few lays change a few of its
-        bits), else read off the code's board."""
-        found = r.found
-        listed = r.listed
+    def actions(
+        self, r: Rails, codes: tuple[int, ...], head: Sequence[object], tail: Sequence[object]
+    ) -> list[object]:
+        """``head``, the single-tile lays of ``codes`` in layout ``r`` (worked
+        out), by code and then cell, and ``tail``, in one list (never changed
+        once made). Each code's
+        lays are those of its last listing (:attr:`Rails.last`) with the lays of the
+        bits that differ between the two boards inserted or removed; read off
+        the code's board if none was kept or too many bits differ."""
         fit = r.fit
         ok = r.ok
         empty = r.empty
@@ -347,38 +350,52 @@ class Placements:
         sides = self.sides
         sides_ok = self.sides_ok
         rows = self.lay
-        up = r.parent
-        near, near_lays = (up.found, up.listed) if up is not None else (found, listed)
-        out = []
+        last = r.last
+        if last is None:  # the nearest layout's before this one
+            up = r.parent
+            while up is not None:
+                if up.last is not None:
+                    last = up.last
+                    break
+                up = up.parent
+            else:
+                last = [None] * len(sides)
+            r.last = last
+        out: list[object] = [*head]
         for code in codes:
-            got = listed.get(code)
-            if got is not None:
-                out.append(got)
-                continue
             s = sides[code]
             board = fit[s]
             if board < 0:
                 i0, i1, i2, i3 = sides_ok[s]
                 board = fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
             board &= empty | upg[code]
-            old = near.get(code)
-            if old is not None:
-                lays = near_lays[code]
-            elif up is not None:
-                old, lays = _listed_before(up.parent, code)
-            if old is None:
-                lays = _read(board, rows[code] or self._lays_of_code(code))
-            else:
-                if old != board:
-                    # the parent may have been listed by another engine
+            base = len(out)
+            was = last[code]
+            if was is not None:
+                old, at, before = was
+                if old == board:
+                    out += before[at : at + board.bit_count()]
+                    last[code] = (board, base, out)
+                    continue
+                diff = old ^ board
+                if diff.bit_count() <= SPLICE_MOST:
+                    out += before[at : at + old.bit_count()]
                     row = rows[code] or self._lays_of_code(code)
-                    if (old ^ board).bit_count() * 2 <= board.bit_count():
-                        lays = _spliced(lays, old, board, row)
-                    else:
-                        lays = _read(board, row)
-            found[code] = board
-            listed[code] = lays
-            out.append(lays)
+                    # from the last cell back: the places before it stay
+                    while diff:
+                        top = diff.bit_length() - 1
+                        bit = 1 << top
+                        diff ^= bit
+                        i = base + (old & (bit - 1)).bit_count()
+                        if board & bit:
+                            out.insert(i, row[top])
+                        else:
+                            del out[i]
+                    last[code] = (board, base, out)
+                    continue
+            out += _read(board, rows[code] or self._lays_of_code(code))
+            last[code] = (board, base, out)  # its lays stay where they are
+        out += tail
         return out
 
     def touching(self, r: Rails, codes: tuple[int, ...], cells: Sequence[int]) -> Iterator[Lay]:
@@ -396,21 +413,22 @@ class Placements:
                     yield row[low.bit_length() - 1]
                     b ^= low
 
-    def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> list[Lay]:
+    def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> tuple[Lay, ...]:
         """The exchanges of two tiles side by side, not yet joined, each
         joined to the other by the tiles that replace them, in order: by the
         first cell, east before south, then by the tiles' codes."""
-        out: list[Lay] = []
         if sum(hand) < 2:
-            return out
+            return ()
         upg = r.upg
         # per side, the cells whose tile a code of the hand with a rail on
         # that side may replace
-        by_side = self.by_side.get(codes)
-        if by_side is None:
-            by_side = self.by_side[codes] = tuple(
-                tuple(c for c in codes if self.sides[c] >> d & 1) for d in range(4)
+        got = self.by_side.get(codes)
+        if got is None:
+            got = self.by_side[codes] = (
+                tuple(tuple(c for c in codes if self.sides[c] >> d & 1) for d in range(4)),
+                sum(1 << c for c in codes),
             )
+        by_side, bits = got
         n = e = s = w = 0
         for code in by_side[0]:
             n |= upg[code]
@@ -425,75 +443,64 @@ class Placements:
         south = s & ~r.rail[2] & (n >> width)
         pairs = east | south
         if not pairs:
-            return out
+            return ()
         tiles = r.tiles
-        masks = self.masks
-        bits = 0
-        for code in codes:
-            bits |= 1 << code
-        fits = self.fits
-        upgrade = self.upgrade_bits
-        side_bits = self.side_bits
+        ok = r.ok
+        rep = self.replacing
+        but = self.but
+        # east and south neighbours (each pair once): per tile of the pair,
+        # the codes with a rail towards the other that may replace it and
+        # the boards of their three other sides; the step to the second cell
+        ways = (
+            (east, rep[1], but[1], rep[3], but[3], 1, 0),
+            (south, rep[2], but[2], rep[0], but[0], width, 1),
+        )
+        made = self.pair_lays
+        out: list[Lay] = []
         while pairs:
             low = pairs & -pairs
             a = low.bit_length() - 1
             pairs ^= low
-            old_a = tiles[a]
-            for d, b, there in ((1, a + 1, east), (2, a + width, south)):
-                if not there & low:  # east and south neighbours: each pair once
+            for there, rep_a, but_a, rep_b, but_b, step, way in ways:
+                if not there & low:
                     continue
-                m_a = fits[masks(r, a) | 16 << d] & upgrade[old_a] & bits & side_bits[d]
-                if not m_a:
+                # the codes of the hand that may replace either tile with a
+                # rail towards the other and fit on their three other sides
+                fit_a = []
+                m = rep_a[tiles[a]] & bits
+                while m:
+                    low_c = m & -m
+                    m ^= low_c
+                    code = low_c.bit_length() - 1
+                    i, j, k = but_a[code]
+                    if (ok[i] & ok[j] & ok[k]) >> a & 1:
+                        fit_a.append(code)
+                if not fit_a:
                     continue
-                d_b = (d + 2) & 3
-                m_b = fits[masks(r, b) | 16 << d_b] & upgrade[tiles[b]] & bits & side_bits[d_b]
-                if not m_b:
-                    continue
+                b = a + step
+                fit_b = []
+                m = rep_b[tiles[b]] & bits
+                while m:
+                    low_c = m & -m
+                    m ^= low_c
+                    code = low_c.bit_length() - 1
+                    i, j, k = but_b[code]
+                    if (ok[i] & ok[j] & ok[k]) >> b & 1:
+                        fit_b.append(code)
                 # the codes in order (an upgrade's codes are in order too)
-                while m_a:
-                    low_a = m_a & -m_a
-                    m_a ^= low_a
-                    ca = low_a.bit_length() - 1
-                    left = m_b
-                    while left:
-                        low_b = left & -left
-                        left ^= low_b
-                        cb = low_b.bit_length() - 1
+                for ca in fit_a:
+                    ka = ca >> 2
+                    for cb in fit_b:
                         kb = cb >> 2
-                        if hand[kb] - (kb == ca >> 2) > 0:
-                            out.append(Lay(((a, ca), (b, cb))))
-        return out
-
-
-def _listed_before(r: Rails | None, code: int) -> tuple[int | None, tuple[Lay, ...]]:
-    """The board and lays of ``code`` in ``r`` or the nearest layout before it
-    that listed the code (``None`` and no lays if none did)."""
-    while r is not None:
-        got = r.found.get(code)
-        if got is not None:
-            return got, r.listed[code]
-        r = r.parent
-    return None, ()
-
-
-def _spliced(lays: tuple[Lay, ...], old: int, new: int, row: list[Lay]) -> tuple[Lay, ...]:
-    """``lays`` (one per bit of board ``old``, in order) changed to one per
-    bit of board ``new``: only the bits that differ are inserted or removed,
-    from the last cell back (the places before it stay as they were). One
-    list and one tuple made, whatever the bits (slices made more, and each
-    object made brings the collection of cycles nearer)."""
-    out = list(lays)
-    diff = old ^ new
-    while diff:
-        top = diff.bit_length() - 1
-        bit = 1 << top
-        diff ^= bit
-        i = (old & (bit - 1)).bit_count()
-        if new & bit:
-            out.insert(i, row[top])
-        else:
-            del out[i]
-    return tuple(out)
+                        if hand[kb] - (kb == ka) > 0:
+                            key = (a * 2 + way) << 12 | ca << 6 | cb
+                            lay = made.get(key)
+                            if lay is None:
+                                if len(made) >= PAIRS_KEPT:
+                                    made.clear()
+                                lay = made[key] = Lay(((a, ca), (b, cb)))
+                            out.append(lay)
+        return tuple(out)
 
 
 #: ``bin()``'s digits as selectors for :func:`itertools.compress`
