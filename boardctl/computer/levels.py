@@ -89,9 +89,12 @@ class Level:
         return depths[self.number - 1]
 
     def judge(self, engine: Playing[Any, Any]) -> Callable[[Any], tuple[float, ...]]:
-        """How this level values a position of ``engine``'s game: the
-        glance where it reads a fixed number of actions ahead."""
-        if self.sight is Sight.GLANCE or self.reads(engine) is not None:
+        """How this level values a position of ``engine``'s game: where it
+        reads a fixed number of actions ahead, the game's view for this
+        level (:meth:`Playing.reading_view`); else by its :attr:`sight`."""
+        if self.reads(engine) is not None:
+            return engine.reading_view(self.number)
+        if self.sight is Sight.GLANCE:
             return engine.glance
         return engine.evaluate
 
