@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import abc
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Generic, Protocol, Self, TypeVar
 
 S = TypeVar("S")
@@ -146,6 +146,16 @@ class Playing(abc.ABC, Generic[S, A]):
         to the other's threats; the sticks counted, not the race). Values as
         :meth:`evaluate`'s, the outcome exact once the game is over."""
         return self.evaluate(state)
+
+    def judged_at(self, number: int) -> Callable[[S], tuple[float, ...]] | None:
+        """How the computer's level ``number`` (1 to 5) judges this game's
+        positions, where the game gives its levels views of their own
+        because one search budget or another does not tell them apart
+        (Linie 1, whose turns offer a hundred lays: every level below 4
+        looks one tile ahead, so its levels differ by what they see);
+        None (the default): the level's sight, :meth:`glance` or
+        :meth:`evaluate`. Values as :meth:`glance`'s."""
+        return None
 
     def considered(self, state: S) -> Sequence[A] | None:
         """The actions the search weighs in ``state``, where the player to

@@ -29,6 +29,7 @@ Pure and fast: the search calls it at every position it reaches.
 
 from __future__ import annotations
 
+import math
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -44,8 +45,13 @@ FAR = 40
 ROLL = 2.8
 #: turns a trip counts as at most (a route of some 22 cells)
 TRIP = 8.0
-#: how sure a lead of one turn is
-SCALE = 1.5
+#: how sure a lead is: a seat needing a tenth fewer turns than another holds
+#: about twice its share ((10 / 9) ** SURE); by ratios, not differences, so a
+#: seat far ahead still gains by every tile of its own more than by the same
+#: tile's help to another
+SURE = 7.0
+#: the turns at which a seat judged alone (:func:`glance`) holds half a value
+ALONE = 10.0
 
 
 class Network:
@@ -376,9 +382,15 @@ def route_tiles(engine: Linie1, net: Network, flood: Flood, state: State, p: int
     an empty cell (a tile to lay, any way through but back) at one. A stop
     is made in the cell of its sign or, with no sign yet, in an empty cell
     beside the building. :data:`FAR` when no such route can be built."""
-    line, card = state.lines[p], state.routes[p]
-    need = engine.need[card][line]
-    return _one_car(net, flood, state, need, line * 2, line * 2 + 1, False)[0]
+    return tiles_for(engine, net, flood, state, state.lines[p], state.routes[p])
+
+
+def tiles_for(
+    engine: Linie1, net: Network, flood: Flood, state: State, line: int, card: int
+) -> int:
+    """:func:`route_tiles` for whoever holds line ``line`` and route card
+    ``card`` (their indexes)."""
+    return _one_car(net, flood, state, engine.need[card][line], line * 2, line * 2 + 1, False)[0]
 
 
 def corridor(engine: Linie1, net: Network, state: State, p: int) -> int:
@@ -416,11 +428,14 @@ def corridor(engine: Linie1, net: Network, state: State, p: int) -> int:
     return out
 
 
-def turns_left(engine: Linie1, net: Network, flood: Flood, state: State, p: int) -> float:
+def turns_left(
+    engine: Linie1, net: Network, flood: Flood, state: State, p: int, trip: bool = True
+) -> float:
     """About how many of p's turns until p wins: the tiles to lay, two a
     turn; a turn to start; the trip, a roll a turn, counted as at most
     :data:`TRIP` turns (so a route completed, and a trip started, always
-    count as progress)."""
+    count as progress). Without ``trip`` a route completed counts the trip
+    as :data:`TRIP` turns whatever its length (the glance's view)."""
     if state.lines[p] < 0 or state.routes[p] < 0:
         return FAR / 2 + 1.0 + TRIP
     if state.cars[p] >= 0:
@@ -439,20 +454,16 @@ def turns_left(engine: Linie1, net: Network, flood: Flood, state: State, p: int)
     if tiles == 0:
         route = engine.route_of(state, p)
         if route is not None:
-            return 1.0 + min(TRIP, (len(route) - 1) / ROLL)
+            return 1.0 + (min(TRIP, (len(route) - 1) / ROLL) if trip else TRIP)
         tiles = 1  # the floods pass where a car cannot turn
     return tiles / 2 + 1.0 + TRIP
 
 
-def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
-    """Each seat's value in [0, 1] (adding up to 1); the outcome once over."""
-    n = engine.players
-    if state.phase == OVER:
-        return terminal_values(n, state.winner if state.winner >= 0 else None)
-    if all(line < 0 for line in state.lines):
-        return (1.0 / n,) * n  # nobody's route is known (cards on the table)
+def _turns(engine: Linie1, net: Network, state: State, trip: bool) -> list[float]:
+    """Each seat's :func:`turns_left`, the mover's less the tiles still to lay
+    this turn, as far as its route needs them."""
     flood = Flood(net, state.tiles)
-    turns = [turns_left(engine, net, flood, state, p) for p in range(n)]
+    turns = [turns_left(engine, net, flood, state, p, trip) for p in range(engine.players)]
     mover = state.player
     if state.phase == LAY and state.cars[mover] < 0:
         # the tiles still to lay this turn count as laid, as far as the route
@@ -460,4 +471,34 @@ def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
         # tile laid beside a complete route is no progress, a start is
         to_lay = max(0.0, turns[mover] - 1.0 - TRIP) * 2
         turns[mover] -= min(to_lay, max(0, 2 - state.laid)) / 2
-    return shares([-t for t in turns], SCALE)
+    return turns
+
+
+def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
+    """Each seat's value in [0, 1] (adding up to 1); the outcome once over.
+    Shares by the ratio of the turns each seat still needs (:func:`race`):
+    a tile of one's own route counts more, the nearer the goal; a tile
+    across another's, the further behind."""
+    n = engine.players
+    if state.phase == OVER:
+        return terminal_values(n, state.winner if state.winner >= 0 else None)
+    if all(line < 0 for line in state.lines):
+        return (1.0 / n,) * n  # nobody's route is known (cards on the table)
+    return race(_turns(engine, net, state, True))
+
+
+def race(turns: list[float]) -> tuple[float, ...]:
+    """Each seat's share from the turns each still needs (all above 0), by
+    their ratios (:data:`SURE`)."""
+    return shares([-SURE * math.log(t) for t in turns], 1.0)
+
+
+def glance(engine: Linie1, net: Network, state: State, trip: bool) -> tuple[float, ...]:
+    """Each seat's value from its own route alone, blind to the others'
+    (the values do not add up to 1): fewer turns to go, more value
+    (:data:`ALONE`). Without ``trip``, a completed route's drive counts the
+    same whatever its length. The outcome once the game is over."""
+    n = engine.players
+    if state.phase == OVER:
+        return terminal_values(n, state.winner if state.winner >= 0 else None)
+    return tuple(ALONE / (ALONE + t) for t in _turns(engine, net, state, trip))
