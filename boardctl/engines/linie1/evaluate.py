@@ -84,7 +84,7 @@ class Flood:
     the side it came in by; an empty cell (a tile to lay) it may leave by any
     side. It enters a cell by a side where the cell is empty or has a rail."""
 
-    __slots__ = ("empty", "enter", "joins", "tiled", "width")
+    __slots__ = ("empty", "enter", "enter_tiled", "joins", "tiled", "width")
 
     def __init__(self, net: Network, tiles: bytes) -> None:
         joins = [[0] * 4 for _ in range(4)]
@@ -111,6 +111,8 @@ class Flood:
         self.joins = joins
         #: the cells a car may enter by each side
         self.enter = [empty | e for e in enter]
+        #: the tiled cells a car may enter by each side
+        self.enter_tiled = [e & tiled for e in enter]
 
     def _moves(self, came: list[int], loose: int, leave: list[int] | None = None) -> list[int]:
         """Where a car goes next from the tiled cells it entered by each side
@@ -138,7 +140,7 @@ class Flood:
         j01, j21, j31 = j[0][1], j[2][1], j[3][1]
         j02, j12, j32 = j[0][2], j[1][2], j[3][2]
         j03, j13, j23 = j[0][3], j[1][3], j[2][3]
-        e0, e1, e2, e3 = (e & self.tiled for e in self.enter)
+        e0, e1, e2, e3 = self.enter_tiled
         s0, s1, s2, s3 = settled
         f0, f1, f2, f3 = front
         l0, l1, l2, l3 = leave
@@ -324,11 +326,18 @@ def _one_car(
     fresh = [[0, 0, 0, 0] for _ in range(layers)]
     front[0] = [c & tiled for c in came]
     settled[0] = list(front[0])
+    # per layer, what it held when the car last went on a tile further:
+    # only the cells reached since lead to new empty cells
+    grown_s = [[0, 0, 0, 0] for _ in range(layers)]
+    grown_e = [[0, 0, 0, 0] for _ in range(layers)]
     kept: list[list[int]] = []
     level = 0
     while True:
         for m in order:
-            s = settled[m] = flood.along_rails(settled[m], front[m], _leaving(fresh[m]))
+            f, n = front[m], fresh[m]
+            if not (f[0] | f[1] | f[2] | f[3] | n[0] | n[1] | n[2] | n[3]):
+                continue  # nothing new here: its stops were carried on before
+            s = settled[m] = flood.along_rails(settled[m], f, _leaving(n))
             e = filled[m]
             front[m] = [0, 0, 0, 0]
             fresh[m] = [0, 0, 0, 0]
@@ -356,10 +365,19 @@ def _one_car(
             return FAR, kept
         grew = False
         for m in range(layers):
-            moved = flood._moves(settled[m], 0, _leaving(filled[m]))
+            s, e, gs, ge = settled[m], filled[m], grown_s[m], grown_e[m]
+            if s == gs and e == ge and (m or level > 1):
+                continue
+            grown_s[m] = s.copy()
+            grown_e[m] = e.copy()
+            moved = flood._moves(
+                [s[0] & ~gs[0], s[1] & ~gs[1], s[2] & ~gs[2], s[3] & ~gs[3]],
+                0,
+                _leaving([e[0] & ~ge[0], e[1] & ~ge[1], e[2] & ~ge[2], e[3] & ~ge[3]]),
+            )
             if m == 0 and level == 1:
                 moved = [a | b for a, b in zip(moved, mouths, strict=True)]
-            have = filled[m]
+            have = e
             for d in range(4):
                 new = moved[d] & empty & ~have[d]
                 if new:
