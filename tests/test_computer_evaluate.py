@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from itertools import pairwise
 from typing import Any
@@ -358,9 +359,10 @@ def test_linie1_far_ahead_a_tile_of_its_own_route_still_counts() -> None:
     assert race([16.0, 10.5])[0] > race([15.5, 10.0])[0]
 
 
-def test_linie1_the_weakest_levels_look_at_their_own_route_alone() -> None:
-    """Levels 1 and 2 judge a position by the computer's own route only
-    (the others' cards change nothing); level 3 weighs the others' routes."""
+def test_linie1_level_1_looks_at_its_own_route_alone_level_2_at_the_others_by_half() -> None:
+    """Level 1 judges a position by the computer's own route only (the
+    others' cards change nothing); level 2 weighs the others' routes, less
+    than level 3 does."""
     from boardctl.engines import Match
 
     engine = create("linie1", {"secrets": "dealt"})
@@ -374,11 +376,15 @@ def test_linie1_the_weakest_levels_look_at_their_own_route_alone() -> None:
         for card in range(6)
         if line != state.lines[1] and card != state.routes[1]
     ]
-    for lv in (1, 2):
+
+    def spread(lv: int) -> float:
+        """How far the others' cards move the level's odds."""
         judge = level(lv).judge(engine)
-        assert len({judge(other)[me] for other in others}) == 1, f"level {lv}"
-    judge = level(3).judge(engine)
-    assert len({judge(other)[me] for other in others}) > 1
+        odds = [math.log(v / (1 - v)) for v in (judge(other)[me] for other in others)]
+        return max(odds) - min(odds)
+
+    assert spread(1) == 0
+    assert 0 < spread(2) < spread(3)
 
 
 def test_linie1_the_others_cards_are_drawn_as_the_tiles_on_the_board_suggest() -> None:

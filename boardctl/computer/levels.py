@@ -11,7 +11,12 @@ elsewhere. A game may instead fix how many actions ahead each level reads
 (:attr:`Playing.reading_depths`): bidiline's levels 2 to 4 read 3, 4
 and 6 actions ahead by alpha-beta (each its whole depth) and count
 the sticks beyond, since its race evaluation makes every level given it play
-alike. Its moves are still the best it found, so they look natural.
+alike. A game may also give each level a view of its own
+(:meth:`Playing.judged_at`): Linie 1's levels 1 to 3 all look one tile
+ahead (a turn offers more lays than their budgets), so level 1 sees its own
+route alone, level 2 also the drive and the others' routes by half, levels
+3 to 5 the whole race. Its moves are still the best it found, so they look
+natural.
 
 The budget is a number of positions evaluated (never a time, so a level
 plays the same everywhere, on this machine or a Raspberry Pi), multiplied by

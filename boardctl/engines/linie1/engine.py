@@ -91,6 +91,9 @@ HAND = 5
 #: a pair of cards whose route the board has brought one tile nearer than
 #: another's is drawn e ** SUGGESTS (about twice) as often
 SUGGESTS = 0.7
+#: how much level 2 counts the others' routes (level 1 not at all, levels 3
+#: to 5 in full): a tile across another's route is worth half
+HALF = 0.5
 #: boards whose suggested cards are kept (the search asks about one)
 SUGGESTED_KEPT = 8
 _PASS = Pass()
@@ -411,18 +414,18 @@ class Linie1(Engine[State, Action]):
     def glance(self, state: State) -> tuple[float, ...]:
         """Each player's own route alone, blind to the others': tiles still
         to lay, then cells to drive (:func:`.evaluate.glance`)."""
-        return glance(self, self._network(), state, True)
+        return glance(self, self._network(), state, True, 0.0)
 
     def judged_at(self, number: int) -> Callable[[State], tuple[float, ...]] | None:
-        """Level 1 looks at its own route's tiles alone (a completed route's
-        drive counts the same whatever its length); level 2 at its own route
-        and the drive it leaves; levels 3 to 5 at the race of every route
-        (:meth:`evaluate`), the others' drawn as their tiles suggest
-        (:meth:`determinize`)."""
+        """Level 1 looks at its own route alone (a completed route's drive
+        counts the same whatever its length); level 2 also at the drive its
+        route leaves and, at half weight, at the others' routes; levels 3
+        to 5 at the race of every route (:meth:`evaluate`), the others'
+        cards drawn as the board suggests (:meth:`determinize`)."""
         if number == 1:
-            return lambda state: glance(self, self._network(), state, False)
+            return lambda state: glance(self, self._network(), state, False, 0.0)
         if number == 2:
-            return self.glance
+            return lambda state: glance(self, self._network(), state, True, HALF)
         return self.evaluate
 
     def _network(self) -> Network:

@@ -50,7 +50,9 @@ TRIP = 8.0
 #: seat far ahead still gains by every tile of its own more than by the same
 #: tile's help to another
 SURE = 7.0
-#: the turns at which a seat judged alone (:func:`glance`) holds half a value
+#: the turns against which a seat judged by a glance (:func:`glance`) sets its
+#: own where it does not count the others' in full: about a route one tile
+#: from complete
 ALONE = 10.0
 
 
@@ -505,18 +507,34 @@ def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
     return race(_turns(engine, net, state, True))
 
 
-def race(turns: list[float]) -> tuple[float, ...]:
+def race(turns: list[float], others: float = 1.0) -> tuple[float, ...]:
     """Each seat's share from the turns each still needs (all above 0), by
-    their ratios (:data:`SURE`)."""
-    return shares([-SURE * math.log(t) for t in turns], 1.0)
+    their ratios (:data:`SURE`). With ``others`` below 1, each seat counts
+    the others' turns only that much (in the exponent; the rest as
+    :data:`ALONE` turns): at 0 it judges its own alone, at 1/2 a tile
+    across another's route is worth half what it is at 1. The values then
+    add up to 1 only at ``others`` 1."""
+    logs = [math.log(t) for t in turns]
+    if others == 1.0:
+        return shares([-SURE * x for x in logs], 1.0)
+    alone = (1.0 - others) * math.log(ALONE)
+    out = []
+    for p, mine in enumerate(logs):
+        strengths = [-SURE * (others * x + alone) for x in logs]
+        strengths[p] = -SURE * mine
+        out.append(shares(strengths, 1.0)[p])
+    return tuple(out)
 
 
-def glance(engine: Linie1, net: Network, state: State, trip: bool) -> tuple[float, ...]:
-    """Each seat's value from its own route alone, blind to the others'
-    (the values do not add up to 1): fewer turns to go, more value
-    (:data:`ALONE`). Without ``trip``, a completed route's drive counts the
-    same whatever its length. The outcome once the game is over."""
+def glance(
+    engine: Linie1, net: Network, state: State, trip: bool, others: float
+) -> tuple[float, ...]:
+    """Each seat's value as a weaker level sees it (:func:`race` with
+    ``others``: 0, its own route alone, blind to the others'; the values
+    need not add up to 1). Without ``trip``, a completed route's drive
+    counts the same whatever its length. The outcome once the game is
+    over."""
     n = engine.players
     if state.phase == OVER:
         return terminal_values(n, state.winner if state.winner >= 0 else None)
-    return tuple(ALONE / (ALONE + t) for t in _turns(engine, net, state, trip))
+    return race(_turns(engine, net, state, trip), others)
