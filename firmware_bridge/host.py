@@ -10,8 +10,8 @@ The writer writes what the link answers, one write at a time, without the lock:
 nobody waits for the port. A board that stops taking bytes (a wedged firmware, a
 USB adapter whose buffer is full) holds only the writer; an LED frame handed
 over meanwhile waits in the link, replaced by any newer one, and the newest is
-sent when the port is free. A write that takes no byte for the port's write
-timeout calls the link down, as a pulled cable does.
+sent when the port is free. A write that does not go through within the port's
+write timeout calls the link down, as a pulled cable does.
 """
 
 from __future__ import annotations
@@ -176,8 +176,8 @@ class SerialSensorSource:
             log.debug("write to %s failed: %s", self.port, e)
             if is_write_timeout(e):
                 return (
-                    f"the microcontroller took no bytes for {WRITE_TIMEOUT:g} s (firmware hung or "
-                    "USB adapter stuck): check its USB cable and power"
+                    f"writes to the microcontroller stalled for {WRITE_TIMEOUT:g} s (its firmware "
+                    "hung or its USB adapter is stuck): check its USB cable and power"
                 )
             return f"write failed ({e})"
         return None

@@ -15,8 +15,8 @@ from firmware_bridge.errors import PortError
 
 BY_ID = "/dev/serial/by-id"
 
-#: seconds a write may take no byte before the port counts as lost (a board
-#: that stopped reading, a pulled cable); only the writer thread waits for it
+#: seconds a write may take to go through before the port counts as lost (a
+#: board that stopped reading, a pulled cable); only the writer thread waits for it
 WRITE_TIMEOUT = 1.0
 
 
@@ -55,7 +55,7 @@ def open_port(path: str, *, baudrate: int = 115200, read_timeout: float = 0.1) -
 
 
 def is_write_timeout(error: BaseException) -> bool:
-    """Whether ``error`` is pyserial's: a write took no byte for its timeout."""
+    """Whether ``error`` is pyserial's: a write did not go through within its timeout."""
     try:
         import serial
     except ImportError:

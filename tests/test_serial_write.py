@@ -151,7 +151,9 @@ def test_writes_stalled_past_the_timeout_call_the_link_down_as_a_pulled_cable(ga
     gate.time_out()  # the write timeout passes: the board took nothing all that time
     assert log.wait_for(lambda: not log.up, 5)
     downs = [e.reason for e in log.events if type(e).__name__ == "LinkDown"]
-    assert "took no bytes" in downs[-1] and "USB cable" in downs[-1], downs[-1]
+    assert "writes to the microcontroller stalled" in downs[-1] and "USB cable" in downs[-1], downs[
+        -1
+    ]
     # reconnected by the same name: the newest frame is shown again
     assert log.wait_for(lambda: log.up, 5)
     assert len(gates) >= 2
