@@ -433,9 +433,11 @@ class Linie1(Engine[State, Action]):
                     yield Start(t.index, f"{self.set_letter}{i + 1}")
 
     # -- for the computer ------------------------------------------------
-    #: a position costs the search some thirty times a two-player Shiftago one
-    #: (its routes measured by flooding the board several times a player)
-    search_scale = 0.035
+    #: a position costs the search some hundred times a two-player Shiftago one
+    #: (its routes measured by flooding the board several times a player, per
+    #: side a car enters by); level 5 (280 positions) thinks about half a
+    #: second a move here (docs/benchmarks.md)
+    search_scale = 0.0093
 
     def evaluate(self, state: State) -> tuple[float, ...]:
         """The race of the routes: tiles still to lay, then cells to drive
