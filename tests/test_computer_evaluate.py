@@ -182,6 +182,27 @@ def test_bidiline_a_lead_of_two_segments_is_ahead(seed: int, length: int) -> Non
         assert values[1] > 0.5
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), length=st.integers(2, 40))
+def test_bidiline_level_3_sees_the_race_only_when_an_end_is_one_move_from_a_dead_end(
+    seed: int, length: int
+) -> None:
+    from boardctl.engines.bidiline.evaluate import moves_to_dead_end
+
+    engine = create("bidiline")
+    state = play_randomly(engine, random.Random(seed), length)
+    near = engine.reading_view(3)(state)
+    assert engine.reading_view(2) == engine.reading_view(4) == engine.glance
+    if engine.actor(state) is None:
+        assert near == engine.evaluate(state), "a finished game is its outcome"
+        return
+    nearest = min(moves_to_dead_end(engine, state.drawn, end) for end in (state.end_a, state.end_b))
+    if nearest == 1 or nearest > 3:
+        assert near == engine.evaluate(state), "about to end, or far from it: the same race"
+    else:
+        assert near != engine.evaluate(state), "a dead end two or three moves away: not seen"
+
+
 def test_beeline_the_line_nearer_its_goal_is_ahead_and_its_winning_node_is_played() -> None:
     """The seed's sample game: Black's two NODES reach Red's start in play 11."""
     import json

@@ -192,22 +192,28 @@ def test_alphabeta_bounded_in_depth_misses_a_win_beyond_it() -> None:
         assert (search.best()[1] > 0.99) is sure, depth
 
 
-def test_bidiline_levels_2_to_4_read_further_each_and_level_4_sees_a_win_5_actions_deep() -> None:
+def test_bidiline_level_3_finds_a_win_5_actions_deep_that_level_2_misses_and_4_reads_it() -> None:
     bidiline = create("bidiline")
     depths = [level(n).reads(bidiline) for n in range(1, 6)]
     assert depths[0] is None and depths[4] is None, "level 1 looks once, level 5 reads the race"
-    assert depths[1] < depths[2] < depths[3]
+    assert depths[1] <= depths[2] < depths[3]
     state = bidiline.state_from_json(BIDILINE_DEEP_WIN)
-    easy = think(bidiline, state, level(2), random.Random(3))
-    medium = think(bidiline, state, level(3), random.Random(3))
-    hard = think(bidiline, state, level(4), random.Random(3))
-    assert easy.value < 0.99 and medium.value < 0.99, "levels 2 and 3 do not see the win"
     seat = bidiline.actor(state)
-    assert hard.value > 0.99
-    assert _solve(bidiline, bidiline.apply(state, hard.action), seat, 4) == 1.0
+    actions = list(bidiline.legal_actions(state))
+    (win,) = [a for a in actions if _solve(bidiline, bidiline.apply(state, a), seat, 4) == 1.0]
+    for seed in range(4):
+        easy, medium, hard, master = (
+            think(bidiline, state, level(n), random.Random(seed)) for n in (2, 3, 4, 5)
+        )
+        assert easy.action != win, "level 2 counts the sticks: every move looks alike"
+        assert medium.action == win, "level 3 sees the blue end one move from a dead end"
+        assert hard.action == win and master.action == win
+        assert medium.value < 0.99 < hard.value, "level 4 reads the win to its end"
     for game in ("duploline", "shiftago"):
         engine = create(game)
         assert all(level(n).reads(engine) is None for n in range(1, 6)), game
+        assert all(level(n).judge(engine) == engine.glance for n in (1, 2)), game
+        assert all(level(n).judge(engine) == engine.evaluate for n in (3, 4, 5)), game
 
 
 def test_bidiline_levels_2_to_4_read_their_whole_depth_from_the_empty_board() -> None:

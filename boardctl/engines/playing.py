@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import abc
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Generic, Protocol, Self, TypeVar
 
 S = TypeVar("S")
@@ -97,7 +97,8 @@ class Playing(abc.ABC, Generic[S, A]):
     #: How many actions ahead each level (1 to 5, in order) reads this game,
     #: where a level's budget of positions does not tell the levels apart:
     #: a number makes that level search by alpha-beta exactly so many
-    #: actions deep and judge what lies beyond by :meth:`glance`; None
+    #: actions deep and judge what lies beyond by :meth:`reading_view`
+    #: (the :meth:`glance` unless the game says otherwise); None
     #: leaves the level as it is. A game that sets it (it must also set
     #: ``suits_alphabeta``) is one whose evaluation reads the decisive
     #: sequences so well that every level given it plays alike (bidiline's
@@ -146,6 +147,15 @@ class Playing(abc.ABC, Generic[S, A]):
         to the other's threats; the sticks counted, not the race). Values as
         :meth:`evaluate`'s, the outcome exact once the game is over."""
         return self.evaluate(state)
+
+    def reading_view(self, level: int) -> Callable[[S], tuple[float, ...]]:
+        """How level ``level`` (1 to 5) judges the positions at the depth it
+        reads, where :attr:`reading_depths` fixes one: the default is
+        :meth:`glance` for every level. A game whose levels differ too
+        little by depth alone gives a level a view of its own, between the
+        glance and :meth:`evaluate` (bidiline's level 3 also sees an end
+        one move from a dead end). Values as :meth:`evaluate`'s."""
+        return self.glance
 
     def considered(self, state: S) -> Sequence[A] | None:
         """The actions the search weighs in ``state``, where the player to

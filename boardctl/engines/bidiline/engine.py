@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from boardctl.engines.base import PLAYING, Engine, Outcome, Status
-from boardctl.engines.bidiline.evaluate import evaluate, glance
+from boardctl.engines.bidiline.evaluate import NEAR, evaluate, glance
 from boardctl.engines.bidiline.grid import Grid, bits
 from boardctl.engines.bidiline.text import parse_action, render, state_from_json, state_to_json
 from boardctl.engines.bidiline.values import (
@@ -102,12 +102,14 @@ class BidiLine(Engine[State, Extend]):
     #: two players, nothing hidden, no chance; the race of the ends to a dead
     #: end is a matter of exact sequences
     suits_alphabeta = True
-    #: levels 2 to 4 read 3, 4 and 6 actions ahead (each its whole depth,
-    #: within level 5's budget) and count the sticks beyond: the race evaluation reads
-    #: the race so well that every level given it plays alike once the first
-    #: sticks are down, so a level is as strong as how far it reads; level 1
-    #: looks one action ahead, level 5 reads the race as far as its budget goes
-    reading_depths = (None, 3, 4, 6, None)
+    #: levels 2 to 4 read 3, 3 and 6 actions ahead (each its whole depth,
+    #: within level 5's budget); beyond, levels 2 and 4 count the sticks and
+    #: level 3 also sees an end one move from a dead end (:meth:`reading_view`).
+    #: The race evaluation reads the race so well that every level given it
+    #: plays alike once the first sticks are down, and depth alone parts
+    #: levels 2 and 3 too little; level 1 looks one action ahead, level 5
+    #: reads the race as far as its budget goes
+    reading_depths = (None, 3, 3, 6, None)
     Options: ClassVar[type[_Options]] = _Options
 
     def __init__(self, options: _Options | None = None) -> None:
@@ -293,6 +295,16 @@ class BidiLine(Engine[State, Extend]):
     def glance(self, state: State) -> tuple[float, ...]:
         """The sticks counted, the race not seen (the weakest level's view)."""
         return glance(state)
+
+    def reading_view(self, level: int) -> Callable[[State], tuple[float, ...]]:
+        """Level 3 judges by the race seen only as far as an end one move
+        from a dead end; levels 2 and 4 count the sticks (:meth:`glance`)."""
+        if level == 3:
+            return self._near
+        return self.glance
+
+    def _near(self, state: State) -> tuple[float, ...]:
+        return evaluate(self, state, NEAR)
 
     def outcome(self, state: State) -> Outcome:
         end = state.end

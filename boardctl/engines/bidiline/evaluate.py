@@ -12,9 +12,11 @@ value. With neither end near a dead end, the lead counts, made less sure the
 more room the two ends have. The values come from
 :func:`~boardctl.engines.playing.shares`.
 
-:func:`glance` is the beginner's view the weakest level judges by: the
+:func:`glance` is the beginner's view the weakest levels judge by: the
 sticks counted and nothing else, so it takes a win it can see but walks
-into a race it has lost.
+into a race it has lost. Between the two, the middle level judges by the
+race seen only as far as an end one move from a dead end (``horizon``
+:data:`NEAR`): it sees a race about to end, not one that ends later.
 
 Pure and fast: the search calls it at every position it reaches.
 """
@@ -35,6 +37,9 @@ TEMPO = 0.5
 DOUBT = 0.35
 #: moves of one end looked at for a dead end
 HORIZON = 3
+#: the same for the middle level's view (:meth:`BidiLine.reading_view`): only
+#: an end one move from a dead end, the race about to end
+NEAR = 1
 #: how sure a race's result is: the scale of the margin, plus this per move to go
 RACE_SURE, RACE_DOUBT = 0.6, 0.25
 
@@ -52,15 +57,15 @@ def room(engine: BidiLine, drawn: int, end: int) -> int:
     return count
 
 
-def moves_to_dead_end(engine: BidiLine, drawn: int, end: int) -> int:
+def moves_to_dead_end(engine: BidiLine, drawn: int, end: int, horizon: int = HORIZON) -> int:
     """The fewest moves of the end at point ``end`` (each along a free
-    segment) that leave it where it can go no further; ``HORIZON + 1`` when
-    more than :data:`HORIZON` are needed."""
+    segment) that leave it where it can go no further; ``horizon + 1`` when
+    more than ``horizon`` are needed."""
     grid = engine.grid
     incident = grid.incident
     steps = grid.steps
     frontier = [(end, drawn)]
-    for depth in range(1, HORIZON + 1):
+    for depth in range(1, horizon + 1):
         further = []
         for point, used in frontier:
             for bit, there in steps[point]:
@@ -71,12 +76,14 @@ def moves_to_dead_end(engine: BidiLine, drawn: int, end: int) -> int:
                     return depth
                 further.append((there, now))
         frontier = further
-    return HORIZON + 1
+    return horizon + 1
 
 
-def evaluate(engine: BidiLine, state: State) -> tuple[float, ...]:
+def evaluate(engine: BidiLine, state: State, horizon: int = HORIZON) -> tuple[float, ...]:
     """Amber's and blue's values in [0, 1] (adding up to 1); the outcome
-    once the game is over."""
+    once the game is over. ``horizon``: how many moves of each end it
+    follows to look for a dead end (fewer: the race seen less far, as the
+    middle level sees it, :data:`NEAR`)."""
     if state.end:
         a = state.amber.bit_count()
         b = state.drawn.bit_count() - a
@@ -86,9 +93,9 @@ def evaluate(engine: BidiLine, state: State) -> tuple[float, ...]:
     drawn = state.drawn
     lead = 2 * state.amber.bit_count() - drawn.bit_count()
     mover = state.moves % 2
-    amber_moves = moves_to_dead_end(engine, drawn, state.end_a)
-    blue_moves = moves_to_dead_end(engine, drawn, state.end_b)
-    if amber_moves <= HORIZON or blue_moves <= HORIZON:
+    amber_moves = moves_to_dead_end(engine, drawn, state.end_a, horizon)
+    blue_moves = moves_to_dead_end(engine, drawn, state.end_b, horizon)
+    if amber_moves <= horizon or blue_moves <= horizon:
         # plies until each player can end the game with a move of their own
         amber_plies = 2 * amber_moves - (mover == 0)
         blue_plies = 2 * blue_moves - (mover == 1)
