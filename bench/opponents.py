@@ -2,7 +2,7 @@
 against a random player and against a greedy one-ply player, per game.
 
 Run: ``.venv/bin/python bench/opponents.py [--games N] [--game NAME ...]
-[--levels] [--workers 2]`` (``make ladder`` runs the full ladder). Not a test:
+[--levels] [--workers 2] [--progress]`` (``make ladder`` runs the full ladder). Not a test:
 it prints its figures.
 
 Games are played in pairs from the same opening (``--opening`` random actions,
@@ -308,6 +308,9 @@ def main() -> None:
         default=None,
         help=f"random actions to open a game (default {DEFAULT_OPENING}; bidiline 0)",
     )
+    parser.add_argument(
+        "--progress", action="store_true", help="print each game's result as it ends (stderr)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -333,8 +336,17 @@ def main() -> None:
     with ctx.Pool(args.workers, maxtasksperchild=1) as pool:
         if args.levels:
             timed = pool.map(_time_levels_task, [(c, args.positions, args.seed) for c in configs])
-        for result in pool.imap_unordered(play, tasks):
+        for done, result in enumerate(pool.imap_unordered(play, tasks), 1):
             results[result.task.config].append(result)
+            if args.progress:
+                t = result.task
+                outcome = "won" if result.won else "drawn" if result.drawn else "lost"
+                print(
+                    f"{done}/{len(tasks)} {t.config} {t.player}/{t.opponent} game {t.number}: "
+                    f"{outcome} in {result.actions} actions from seat {result.seat + 1}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     for config in configs:
         report(config, results[config], args.games)
     if args.levels:

@@ -1,10 +1,17 @@
 """The serial link as a :class:`boardctl.sensing.SensorSource`.
 
-:class:`SerialSensorSource` owns one reader thread. The thread opens the port by
-its stable name, feeds :class:`~firmware_bridge.link.HostLink`, writes what it
-answers and hands every event to ``emit``; on any port error it emits
-``LinkDown``, closes the port and opens it again with a growing delay, forever,
-until :meth:`SerialSensorSource.close`.
+:class:`SerialSensorSource` owns a reader thread and a writer thread. The
+reader opens the port by its stable name, feeds
+:class:`~firmware_bridge.link.HostLink` and hands every event to ``emit``; on
+any port error it emits ``LinkDown``, closes the port and opens it again with a
+growing delay, forever, until :meth:`SerialSensorSource.close`.
+
+The writer writes what the link answers, one write at a time, without the lock:
+nobody waits for the port. A board that stops taking bytes (a wedged firmware, a
+USB adapter whose buffer is full) holds only the writer; an LED frame handed
+over meanwhile waits in the link, replaced by any newer one, and the newest is
+sent when the port is free. A write that does not go through within the port's
+write timeout calls the link down, as a pulled cable does.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from typing import Any
 from boardctl.sensing import Emit, LinkUp, SensorEvent
 from firmware_bridge.errors import PortError
 from firmware_bridge.link import HostLink, Identity, LinkState, LinkStats
-from firmware_bridge.serial_port import Backoff, open_port
+from firmware_bridge.serial_port import WRITE_TIMEOUT, Backoff, is_write_timeout, open_port
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +63,11 @@ class SerialSensorSource:
         )
         self._lock = threading.Lock()
         self._up = threading.Condition(self._lock)
+        #: notified when the link has output for the writer (or on close)
+        self._writable = threading.Condition(self._lock)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._writer: threading.Thread | None = None
         self._serial: Any = None
         self._emit: Emit | None = None
         self._broken: str | None = None
@@ -65,19 +75,28 @@ class SerialSensorSource:
     # ------------------------------------------------------------ SensorSource
 
     def start(self, emit: Emit) -> None:
-        """Start the reader thread; every event goes to ``emit`` from that thread."""
+        """Start the reader and writer threads; every event goes to ``emit``
+        from the reader thread."""
         if self._thread is not None:
             raise RuntimeError(f"the serial source on {self.port} is already started")
         self._emit = emit
+        self._writer = threading.Thread(
+            target=self._write_loop, name=f"serial writer {self.port}", daemon=True
+        )
+        self._writer.start()
         self._thread = threading.Thread(target=self._run, name=f"serial {self.port}", daemon=True)
         self._thread.start()
 
     def close(self) -> None:
-        """Stop the reader thread and close the port."""
+        """Stop the threads and close the port."""
         self._stop.set()
+        with self._lock:
+            self._writable.notify_all()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
-        self._close_port()
+        self._close_port()  # also ends a write the board does not take
+        if self._writer is not None and self._writer is not threading.current_thread():
+            self._writer.join(timeout=5)
 
     def __enter__(self) -> SerialSensorSource:
         return self
@@ -89,7 +108,8 @@ class SerialSensorSource:
 
     def set_leds(self, pixels: bytes | Sequence[tuple[int, int, int]]) -> None:
         """Show ``pixels`` (bytes, r g b per LED of the chain, or an (r, g, b)
-        per LED); only the newest frame matters."""
+        per LED); only the newest frame matters. Never waits for the port: the
+        writer thread sends the frame (or a newer one) when the port is free."""
         with self._lock:
             self._link.set_leds(pixels)
             self._link.poll(time.monotonic())
@@ -117,16 +137,50 @@ class SerialSensorSource:
         with self._up:
             return self._up.wait_for(lambda: self._link.state is LinkState.UP, timeout)
 
-    # ------------------------------------------------------------ the thread
+    # ------------------------------------------------------------ the threads
 
     def _flush_output(self) -> None:
-        out = self._link.take_output()
-        if out and self._serial is not None:
-            try:
-                self._serial.write(out)
-            except Exception as e:  # any write failure means a lost port
-                log.debug("write to %s failed: %s", self.port, e)
-                self._broken = str(e)
+        """Wake the writer if the link has something to send (lock held)."""
+        if self._link.output_waiting:
+            self._writable.notify()
+
+    def _write_loop(self) -> None:
+        """The writer thread: what the link has to send, one write at a time,
+        written with the lock released."""
+        while True:
+            with self._lock:
+                self._writable.wait_for(
+                    lambda: (
+                        self._stop.is_set()
+                        or (self._serial is not None and self._link.output_waiting)
+                    )
+                )
+                if self._stop.is_set():
+                    return
+                ser = self._serial
+                out = self._link.take_output()
+                self._link.port_busy = True
+            broken = self._write(ser, out)
+            with self._lock:
+                self._link.port_busy = False
+                if broken is None:
+                    self._link.poll(time.monotonic())  # the newest LED frame, if one waited
+                elif self._serial is ser:  # not an old port's write ending late
+                    self._broken = broken
+
+    def _write(self, ser: Any, out: bytes) -> str | None:
+        """Write ``out``; None, or why the port is lost."""
+        try:
+            ser.write(out)
+        except Exception as e:  # any write failure means a lost port
+            log.debug("write to %s failed: %s", self.port, e)
+            if is_write_timeout(e):
+                return (
+                    f"writes to the microcontroller stalled for {WRITE_TIMEOUT:g} s (its firmware "
+                    "hung or its USB adapter is stuck): check its USB cable and power"
+                )
+            return f"write failed ({e})"
+        return None
 
     def _deliver(self, events: list[SensorEvent]) -> None:
         assert self._emit is not None
@@ -191,5 +245,5 @@ class SerialSensorSource:
                 broken = self._broken
             self._deliver(events)
             if broken is not None:
-                return f"write failed ({broken}); reconnecting"
+                return f"{broken}; reconnecting"
         return "closed"

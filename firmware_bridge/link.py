@@ -148,8 +148,16 @@ class HostLink:
         self._led_shown = -1
         #: the number and bytes of the last frame sent (what a part changes)
         self._sent: tuple[int, bytes] | None = None
+        #: the port is still writing earlier output: LED frames wait, and only
+        #: the newest is sent once it is free (older ones are never encoded)
+        self.port_busy = False
 
     # ------------------------------------------------------------ outputs
+
+    @property
+    def output_waiting(self) -> bool:
+        """Whether :meth:`take_output` has bytes to give."""
+        return bool(self._out)
 
     def take_output(self) -> bytes:
         out = bytes(self._out)
@@ -233,7 +241,7 @@ class HostLink:
 
     def _send_leds(self, now: float) -> None:
         leds = self._leds
-        if self.state is not LinkState.UP or leds is None:
+        if self.state is not LinkState.UP or leds is None or self.port_busy:
             return
         if self._led_shown == self._led_no:
             return

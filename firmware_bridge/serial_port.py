@@ -15,6 +15,10 @@ from firmware_bridge.errors import PortError
 
 BY_ID = "/dev/serial/by-id"
 
+#: seconds a write may take to go through before the port counts as lost (a
+#: board that stopped reading, a pulled cable); only the writer thread waits for it
+WRITE_TIMEOUT = 1.0
+
 
 def candidate_ports() -> list[str]:
     """The stable names of the serial ports plugged in now."""
@@ -40,7 +44,7 @@ def open_port(path: str, *, baudrate: int = 115200, read_timeout: float = 0.1) -
             path,
             baudrate=baudrate,
             timeout=read_timeout,
-            write_timeout=1.0,
+            write_timeout=WRITE_TIMEOUT,
             exclusive=True,
         )
     except (serial.SerialException, OSError, ValueError) as e:
@@ -48,6 +52,15 @@ def open_port(path: str, *, baudrate: int = 115200, read_timeout: float = 0.1) -
             f"cannot open serial port {path}: {e}; check that no other program holds it "
             "and that this user is in the 'dialout' group"
         ) from e
+
+
+def is_write_timeout(error: BaseException) -> bool:
+    """Whether ``error`` is pyserial's: a write did not go through within its timeout."""
+    try:
+        import serial
+    except ImportError:
+        return False
+    return isinstance(error, serial.SerialTimeoutException)
 
 
 class Backoff:

@@ -44,8 +44,10 @@ from boardctl.sim.session import Simulation
 FAST = ["controller.settle_ms=40", "controller.grace_ms=100"]
 WAIT = 30.0
 VISITOR, COMPUTER = 0, 1
-#: the seed of the game's seeds (draws, rolls, the computer's thinking)
-SEED = 20
+#: the seed of the game's seeds (draws, rolls, the computer's thinking): one
+#: whose game has the visitor exchange a tile and the computer a drive with
+#: several ways (with other seeds the computer wins all the same)
+SEED = 25
 
 
 @pytest.fixture

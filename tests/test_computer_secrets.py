@@ -173,7 +173,8 @@ def test_linie1_the_others_cards_are_drawn_from_those_the_player_has_not_seen(se
     assert engine.determinize(shown, me, random.Random(3)) == shown
 
 
-def test_linie1_the_computers_choice_does_not_depend_on_the_others_secret_cards() -> None:
+@pytest.mark.parametrize("lv", [2, 3])
+def test_linie1_the_computers_choice_does_not_depend_on_the_others_secret_cards(lv: int) -> None:
     engine, state = _linie1_position(3)
     me, other = state.player, 1 - state.player
     choices = set()
@@ -183,7 +184,7 @@ def test_linie1_the_computers_choice_does_not_depend_on_the_others_secret_cards(
         changed = dataclasses.replace(
             state, lines=tuple(line if q == other else state.lines[q] for q in range(2))
         )
-        choices.add(think(engine, changed, level(2), random.Random(5)).action)
+        choices.add(think(engine, changed, level(lv), random.Random(5)).action)
     assert len(choices) == 1
 
 

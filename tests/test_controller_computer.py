@@ -415,6 +415,17 @@ def test_linie1_with_the_cards_on_the_table_deals_the_computers_own_and_no_one_e
     assert c.engine.task(c.match.state) == "lay two tiles or start the trip"
 
 
+def _beside_the_computer_on_a_line(clash: bool) -> tuple[Controller, Table, int, int]:
+    """Linie 1, a person beside the computer, its cards on the table: the
+    controller, its table, the line dealt the computer, and the line the
+    person drew (the computer's on a ``clash``, else another)."""
+    c, _ = _controller("linie1", "hands,computer:1", chance=RandomChance(random.Random(20)))
+    table = Table(c)
+    table.settle()
+    dealt = int(c.engine.private_view(c.match.state, 1)["line"])
+    return c, table, dealt, dealt if clash else dealt % 6 + 1
+
+
 def test_linie1_a_person_who_drew_the_computers_line_card_starts_their_trip_as_any_other() -> None:
     """With the cards on the table the person draws their line card from the
     table, and it may be the one the game dealt the computer: telling their
@@ -422,11 +433,7 @@ def test_linie1_a_person_who_drew_the_computers_line_card_starts_their_trip_as_a
     it was the computer's (before it, the LEDs light every line's terminals);
     the computer's line is dealt again, privately."""
     for clash in (True, False):
-        c, _ = _controller("linie1", "hands,computer:1", chance=RandomChance(random.Random(20)))
-        table = Table(c)
-        table.settle()
-        dealt = int(c.engine.private_view(c.match.state, 1)["line"])
-        line = dealt if clash else dealt % 6 + 1
+        c, table, dealt, line = _beside_the_computer_on_a_line(clash)
         # the LEDs light where the person may lay and start: every line's
         # terminals alike, the computer's among them
         lit = c.view().legal
@@ -448,11 +455,7 @@ def test_linie1_beside_the_computer_a_streetcar_set_in_is_answered_with_every_st
     and the same whether that terminal's line is the one the game dealt the
     computer or not (before, beside the computer it named none)."""
     for clash in (True, False):
-        c, _ = _controller("linie1", "hands,computer:1", chance=RandomChance(random.Random(20)))
-        table = Table(c)
-        table.settle()
-        dealt = int(c.engine.private_view(c.match.state, 1)["line"])
-        line = dealt if clash else dealt % 6 + 1
+        c, table, _, line = _beside_the_computer_on_a_line(clash)
         table.hands(f"place t{line}a car{line}")
         table.wait(c.timing.grace + 0.5)
         assert c.state is Phase.WRONG_BOARD

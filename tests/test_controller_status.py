@@ -204,7 +204,8 @@ def test_a_view_read_after_the_game_moved_on_still_says_what_it_showed() -> None
 
 
 def test_a_status_read_key_by_key_says_what_it_says_whole() -> None:
-    """The watchers read a few keys of the status every turn (``get``, ``in``)."""
+    """The watchers read a few keys of the status every turn (``get``, ``in``),
+    the web pages' publisher the whole status (its items)."""
     table = _table("shiftago")
     c = table.controller
     table.hands("insert W1", "p0")
@@ -216,6 +217,10 @@ def test_a_status_read_key_by_key_says_what_it_says_whole() -> None:
         assert key in status and status.get(key) == value == status[key]
     assert "no such key" not in status
     assert status.get("no such key") is None and status.get("no such key", 7) == 7
+    one_by_one = {key: status[key] for key in iter(status)}
+    assert len(one_by_one) == len(status)
+    assert whole == {**status} == one_by_one
+    assert list(status.keys()) == list(one_by_one) and list(status.values()) == list(whole.values())
 
 
 def test_games_lists_who_won_each_finished_game(
@@ -261,17 +266,3 @@ def test_a_status_that_says_the_same_is_built_once_for_every_turn_that_reads_it(
     assert c.view().status is first
     table.hands("insert E7", "p1")
     assert c.view().status is not first and c.view().status["moves"] == ["W1", "E7"]
-
-
-def test_a_status_read_whole_says_what_it_says_key_by_key() -> None:
-    """The web pages' publisher reads the whole status every turn (its items)."""
-    table = _table("shiftago")
-    c = table.controller
-    table.hands("insert W1", "p0")
-    table.hands("place d4 p1")  # a wrong board: what to take away is named
-    status = c.view().status
-    one_by_one = {key: status[key] for key in iter(status)}
-    assert one_by_one["offending"] == ["d4"] and len(one_by_one) == len(status)
-    assert dict(status.items()) == {**status} == one_by_one
-    assert list(status.keys()) == list(one_by_one)
-    assert list(status.values()) == list(one_by_one.values())

@@ -259,22 +259,17 @@ def test_another_engine_with_the_same_options_lists_a_position_alike(
     made with the same options (the bench's own engine, a record's reader):
     its listing derives from the parent's lays although that engine never
     listed any."""
+    actions = _playout(create("linie1", {"players": players}), seed, 60).actions
     engine = create("linie1", {"players": players})
     rng = random.Random(seed)
     state = engine.initial()
-    for _ in range(60):
-        if engine.outcome(state).over:
-            break
-        if engine.actor(state) is CHANCE:
-            outcomes = engine.chance_outcomes(state)
-            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
-        else:
+    for action in actions:
+        if engine.actor(state) is not CHANCE:
             fresh = None
             if rng.random() < 0.3:  # the fresh engine lists it first
                 fresh = list(create("linie1", {"players": players}).legal_actions(state))
             legal = list(engine.legal_actions(state))
             assert fresh is None or fresh == legal
-            action = rng.choice(legal)
         state = engine.apply_unchecked(state, action)
 
 

@@ -290,3 +290,24 @@ def test_a_board_of_protocol_1_0_gets_whole_frames() -> None:
     leds = [m for _, m in sent if isinstance(m, p.Leds | p.LedsPart)]
     assert [type(m) for m in leds] == [p.Leds, p.Leds]
     assert pair.host.stats.led_parts_sent == 0
+
+
+def test_frames_handed_over_while_the_port_is_busy_leave_only_the_newest() -> None:
+    pair = Pair()
+    pair.step()
+    pair.step()
+    pair.host.take_output()
+    pair.host.port_busy = True  # a write the board does not take is in flight
+    for i in range(1, 6):
+        pair.host.set_leds([(i, i, i), (0, 0, 0)])
+        pair.host.poll(pair.now)
+    assert not [
+        m
+        for _, m in p.Decoder().feed(pair.host.take_output())
+        if isinstance(m, p.Leds | p.LedsPart)
+    ]
+    pair.host.port_busy = False  # the write went through: the newest frame goes out alone
+    for _ in range(5):
+        pair.step()
+    assert pair.shown == [bytes([5, 5, 5, 0, 0, 0])]
+    assert pair.host.stats.led_frames_sent == 1

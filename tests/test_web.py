@@ -274,3 +274,51 @@ def test_the_pages_pieces_follow_the_game_through_a_move_and_its_undo() -> None:
     c.undo(table.now)
     assert c.match.moves_text() == []
     assert published() == {}
+
+
+def test_the_pages_lights_are_the_latest_frames_read_as_each_page_asks() -> None:
+    """The loop hands the publisher its frames; a page on another thread
+    reading while frames come gets, with each version, that frame's lights."""
+    import random
+
+    from controller_support import Table, profile_for
+
+    from boardctl.controller.frame import Frame
+    from boardctl.controller.machine import Controller
+    from boardctl.engines import create
+    from boardctl.web.publish import lights
+
+    table = Table(Controller(profile_for(create("shiftago"))))
+    c = table.controller
+    publisher = Publisher(c.profile)
+    view = c.view()
+    rng = random.Random(26)
+    count = c.profile.leds.count
+    frames = [Frame(bytes(rng.randrange(256) for _ in range(3 * count))) for _ in range(300)]
+    versions: list[int] = []  # the version each frame was published as
+    read: list[tuple[int, bytes]] = []
+    done = threading.Event()
+
+    def page() -> None:
+        while not done.is_set():
+            read.append(publisher.encoded("lights"))
+
+    reader = threading.Thread(target=page, daemon=True)
+    reader.start()
+    for n, frame in enumerate(frames):
+        publisher(c, view, frame)
+        versions.append(publisher.version("lights"))
+        if n % 7 == 0:  # a page asking now sees this frame's lights
+            assert publisher.get("lights") == lights(c.profile, frame)
+    done.set()
+    reader.join(5)
+    assert versions == sorted(set(versions))  # each frame a new version
+    of_version = {v: f for v, f in zip(versions, frames, strict=True)}
+    assert len(read) > 1
+    for version, data in read:
+        if version:
+            assert json.loads(data) == lights(c.profile, of_version[version])
+    assert (
+        publisher.encoded("lights")[1]
+        == json.dumps(lights(c.profile, frames[-1]), separators=(",", ":")).encode()
+    )

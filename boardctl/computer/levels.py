@@ -8,12 +8,15 @@ lines only, in bidiline the sticks counted; elsewhere the evaluation itself);
 level 5 searches by alpha-beta where the game suits it
 (:attr:`Playing.suits_alphabeta`: DuploLine, bidiline), the tree search
 elsewhere. A game may instead fix how many actions ahead each level reads
-(:attr:`Playing.reading_depths`) and how each judges what lies beyond
-(:meth:`Playing.reading_view`): bidiline's levels 2 to 4 read 3, 3 and 6
-actions ahead by alpha-beta (each its whole depth); beyond, levels 2 and 4
-count the sticks and level 3 also sees an end one move from a dead end,
-since its race evaluation makes every level given it play alike. Its moves
-are still the best it found, so they look natural.
+(:attr:`Playing.reading_depths`): bidiline's levels 2 to 4 read 3, 3 and 6
+actions ahead by alpha-beta (each its whole depth) and count the sticks
+beyond, since its race evaluation makes every level given it play alike.
+A game may also give a level a view of its own (:meth:`Playing.judged_at`):
+bidiline's level 3 also sees an end one move from a dead end; Linie 1's
+levels 1 to 3 all look one tile ahead (a turn offers more lays than their
+budgets), so level 1 sees its own route alone, level 2 also the drive and
+the others' routes by half, levels 3 to 5 the whole race. Its moves are
+still the best it found, so they look natural.
 
 The budget is a number of positions evaluated (never a time, so a level
 plays the same everywhere, on this machine or a Raspberry Pi), multiplied by
@@ -91,12 +94,14 @@ class Level:
         return depths[self.number - 1]
 
     def judge(self, engine: Playing[Any, Any]) -> Callable[[Any], tuple[float, ...]]:
-        """How this level values a position of ``engine``'s game: where it
-        reads a fixed number of actions ahead, the game's view for this
-        level (:meth:`Playing.reading_view`); else by its :attr:`sight`."""
-        if self.reads(engine) is not None:
-            return engine.reading_view(self.number)
-        if self.sight is Sight.GLANCE:
+        """How this level values a position of ``engine``'s game: the game's
+        own view for this level (:meth:`Playing.judged_at`), else the glance
+        where it reads a fixed number of actions ahead, else by its
+        :attr:`sight`."""
+        own = engine.judged_at(self.number)
+        if own is not None:
+            return own
+        if self.sight is Sight.GLANCE or self.reads(engine) is not None:
             return engine.glance
         return engine.evaluate
 

@@ -97,8 +97,7 @@ class Playing(abc.ABC, Generic[S, A]):
     #: How many actions ahead each level (1 to 5, in order) reads this game,
     #: where a level's budget of positions does not tell the levels apart:
     #: a number makes that level search by alpha-beta exactly so many
-    #: actions deep and judge what lies beyond by :meth:`reading_view`
-    #: (the :meth:`glance` unless the game says otherwise); None
+    #: actions deep and judge what lies beyond by :meth:`glance`; None
     #: leaves the level as it is. A game that sets it (it must also set
     #: ``suits_alphabeta``) is one whose evaluation reads the decisive
     #: sequences so well that every level given it plays alike (bidiline's
@@ -148,14 +147,15 @@ class Playing(abc.ABC, Generic[S, A]):
         :meth:`evaluate`'s, the outcome exact once the game is over."""
         return self.evaluate(state)
 
-    def reading_view(self, level: int) -> Callable[[S], tuple[float, ...]]:
-        """How level ``level`` (1 to 5) judges the positions at the depth it
-        reads, where :attr:`reading_depths` fixes one: the default is
-        :meth:`glance` for every level. A game whose levels differ too
-        little by depth alone gives a level a view of its own, between the
-        glance and :meth:`evaluate` (bidiline's level 3 also sees an end
-        one move from a dead end). Values as :meth:`evaluate`'s."""
-        return self.glance
+    def judged_at(self, number: int) -> Callable[[S], tuple[float, ...]] | None:
+        """How the computer's level ``number`` (1 to 5) judges this game's
+        positions, where the game gives its levels views of their own
+        because one search budget or another does not tell them apart
+        (Linie 1, whose turns offer a hundred lays: every level below 4
+        looks one tile ahead, so its levels differ by what they see);
+        None (the default): the level's sight, :meth:`glance` or
+        :meth:`evaluate`. Values as :meth:`glance`'s."""
+        return None
 
     def considered(self, state: S) -> Sequence[A] | None:
         """The actions the search weighs in ``state``, where the player to

@@ -1,11 +1,13 @@
 """What the web pages show, as the loop publishes it.
 
 :class:`Publisher` is one of the loop's watchers: on the loop's thread it keeps
-the latest public status, the pieces on the board and the LED colours by site,
-and wakes the web server. It never waits: a slow browser only ever gets the
-latest state, late. Everything it keeps is public (the status, the layout of
-the pieces every player sees); a player's secrets are asked of the loop only
-for that player's page.
+the latest public status, the pieces on the board and the LED frame, and wakes
+the web server. The frame's bytes are read as colours by site only when a page
+asks for them, on the web server's thread (once per frame), not by the loop.
+It never waits: a slow browser only ever gets the latest state, late.
+Everything it keeps is public (the status, the layout of the pieces every
+player sees); a player's secrets are asked of the loop only for that player's
+page.
 """
 
 from __future__ import annotations
@@ -114,7 +116,8 @@ def _plain(value: Any) -> Any:
 
 class Publisher:
     """The latest board, state and lights, each with a version that grows
-    when it changes. Called by the loop; read by the web server's thread."""
+    when it changes. Called by the loop; read by the web server's thread,
+    which works out the lights (each lit site's colour) from the frame kept."""
 
     def __init__(
         self,
@@ -137,6 +140,8 @@ class Publisher:
         self._laid: tuple[Any, dict[str, str]] = (None, {})
         self._parts: dict[str, tuple[int, Any]] = {}
         self._encoded: dict[tuple[str, str], tuple[int, bytes]] = {}
+        #: the lights of the frame of a version, worked out by a reader
+        self._lit: tuple[int, dict[str, str]] = (0, {})
         #: set by the server: called (on the loop's thread) when anything changed
         self.wake: Callable[[], None] | None = None
 
@@ -159,7 +164,7 @@ class Publisher:
             changed = True
         if frame != self._frame:
             self._frame = frame
-            self._put("lights", _lights(self._first, frame))
+            self._put("lights", frame)  # read as lights by the pages' thread (get)
             changed = True
         if changed and self.wake is not None:
             self.wake()
@@ -183,17 +188,32 @@ class Publisher:
             return self._parts.get(part, (0, None))[0]
 
     def get(self, part: str) -> Any:
+        return self._read(part)[1]
+
+    def _read(self, part: str) -> tuple[int, Any]:
+        """The part's version and value; the lights worked out from the frame
+        the loop kept, once per version, on the reader's thread."""
         with self._lock:
-            return self._parts.get(part, (0, None))[1]
+            version, value = self._parts.get(part, (0, None))
+            lit = self._lit
+        if not isinstance(value, Frame):
+            return version, value
+        if lit[0] != version:
+            lit = (version, _lights(self._first, value))
+            with self._lock:
+                if self._lit[0] < version:
+                    self._lit = lit
+        return lit
 
     def encoded(self, part: str, language: str = i18n.DEFAULT) -> tuple[int, bytes]:
         """The part's version and its JSON, its texts for people in ``language``
         (encoded once per version and language)."""
         with self._lock:
-            version, value = self._parts.get(part, (0, None))
+            version = self._parts.get(part, (0, None))[0]
             cached = self._encoded.get((part, language))
         if cached is not None and cached[0] == version:
             return cached
+        version, value = self._read(part)
         data = json.dumps(
             i18n.localized(value, language), separators=(",", ":"), default=_plain
         ).encode()

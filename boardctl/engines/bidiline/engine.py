@@ -104,7 +104,7 @@ class BidiLine(Engine[State, Extend]):
     suits_alphabeta = True
     #: levels 2 to 4 read 3, 3 and 6 actions ahead (each its whole depth,
     #: within level 5's budget); beyond, levels 2 and 4 count the sticks and
-    #: level 3 also sees an end one move from a dead end (:meth:`reading_view`).
+    #: level 3 also sees an end one move from a dead end (:meth:`judged_at`).
     #: The race evaluation reads the race so well that every level given it
     #: plays alike once the first sticks are down, and depth alone parts
     #: levels 2 and 3 too little; level 1 looks one action ahead, level 5
@@ -296,12 +296,13 @@ class BidiLine(Engine[State, Extend]):
         """The sticks counted, the race not seen (the weakest level's view)."""
         return glance(state)
 
-    def reading_view(self, level: int) -> Callable[[State], tuple[float, ...]]:
-        """Level 3 judges by the race seen only as far as an end one move
-        from a dead end; levels 2 and 4 count the sticks (:meth:`glance`)."""
-        if level == 3:
+    def judged_at(self, number: int) -> Callable[[State], tuple[float, ...]] | None:
+        """Level 3 judges what lies beyond its reading by the race seen only
+        as far as an end one move from a dead end; the others by their sight
+        (levels 2 and 4 count the sticks beyond theirs: :meth:`glance`)."""
+        if number == 3:
             return self._near
-        return self.glance
+        return None
 
     def _near(self, state: State) -> tuple[float, ...]:
         return evaluate(self, state, NEAR)

@@ -37,7 +37,7 @@ TEMPO = 0.5
 DOUBT = 0.35
 #: moves of one end looked at for a dead end
 HORIZON = 3
-#: the same for the middle level's view (:meth:`BidiLine.reading_view`): only
+#: the same for the middle level's view (:meth:`BidiLine.judged_at`): only
 #: an end one move from a dead end, the race about to end
 NEAR = 1
 #: how sure a race's result is: the scale of the margin, plus this per move to go

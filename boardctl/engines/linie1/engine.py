@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
 from itertools import chain, islice
 from operator import attrgetter
@@ -22,7 +23,7 @@ from boardctl.engines.describe import (
 )
 from boardctl.engines.linie1 import data as board_data
 from boardctl.engines.linie1.die import FACES, PIPS, PITCH
-from boardctl.engines.linie1.evaluate import Network, corridor, evaluate
+from boardctl.engines.linie1.evaluate import Flood, Network, corridor, evaluate, glance, tiles_for
 from boardctl.engines.linie1.geometry import (
     BUILDING,
     EDGE,
@@ -87,6 +88,15 @@ TILE_WORDS = {
 }
 
 HAND = 5
+#: how strongly the tiles laid suggest a route (:meth:`Linie1.determinize`):
+#: a pair of cards whose route the board has brought one tile nearer than
+#: another's is drawn e ** SUGGESTS (about twice) as often
+SUGGESTS = 0.7
+#: how much level 2 counts the others' routes (level 1 not at all, levels 3
+#: to 5 in full): a tile across another's route is worth half
+HALF = 0.5
+#: boards whose suggested cards are kept (the search asks about one)
+SUGGESTED_KEPT = 8
 _PASS = Pass()
 #: the lists of a trip's starts kept at most (one per who has shown with
 #: which line and card, a few per game)
@@ -312,6 +322,10 @@ class Linie1(Engine[State, Action]):
         #: the starts a player may make, per who has shown with which line
         #: and card (at most ``STARTS_KEPT`` entries)
         self._start_memo: dict[tuple[object, ...], tuple[Start, ...]] = {}
+        #: per pair of cards, the tiles its route needs on the empty board;
+        #: per board, how likely each pair is (:meth:`_suggested`)
+        self._base_tiles: dict[tuple[int, int], int] | None = None
+        self._suggested_memo: dict[tuple[bytes, tuple[int, ...]], dict[tuple[int, int], float]] = {}
 
     # -- the game --------------------------------------------------------
     def initial(self) -> State:
@@ -433,6 +447,29 @@ class Linie1(Engine[State, Action]):
             net = self._net = Network(self)
         return evaluate(self, net, state)
 
+    def glance(self, state: State) -> tuple[float, ...]:
+        """Each player's own route alone, blind to the others': tiles still
+        to lay, then cells to drive (:func:`.evaluate.glance`)."""
+        return glance(self, self._network(), state, True, 0.0)
+
+    def judged_at(self, number: int) -> Callable[[State], tuple[float, ...]] | None:
+        """Level 1 looks at its own route alone (a completed route's drive
+        counts the same whatever its length); level 2 also at the drive its
+        route leaves and, at half weight, at the others' routes; levels 3
+        to 5 at the race of every route (:meth:`evaluate`), the others'
+        cards drawn as the board suggests (:meth:`determinize`)."""
+        if number == 1:
+            return lambda state: glance(self, self._network(), state, False, 0.0)
+        if number == 2:
+            return lambda state: glance(self, self._network(), state, True, HALF)
+        return self.evaluate
+
+    def _network(self) -> Network:
+        net = self._net
+        if net is None:
+            net = self._net = Network(self)
+        return net
+
     def seated(self, computers: frozenset[int]) -> Linie1:
         """With the cards on the table, the computer's seats get their cards
         from the game, privately (option ``dealt_to``); the people's stay on
@@ -447,7 +484,9 @@ class Linie1(Engine[State, Action]):
     def determinize(self, state: State, player: int, rng: Rng) -> State:
         """The line and route cards of the players who have not shown them
         drawn again from those ``player`` has not seen (their own, and those
-        shown at a trip, are known)."""
+        shown at a trip, are known), each pair of cards as likely as the
+        tiles on the board suggest (:meth:`_suggested`): a route the board
+        has brought many tiles nearer is likelier someone's."""
         n = self.players
         hidden = [q for q in range(n) if q != player and not state.shown[q] and state.lines[q] >= 0]
         if not hidden:
@@ -455,11 +494,23 @@ class Linie1(Engine[State, Action]):
         seen = [q for q in range(n) if q == player or state.shown[q]]
         lines = list(state.lines)
         routes = list(state.routes)
-        for values, total in ((lines, len(self.geo.data.lines)), (routes, len(self.cards))):
-            known = {values[q] for q in seen}
-            free = [v for v in range(total) if v not in known]
-            for q in hidden:
-                values[q] = free.pop(rng.randrange(len(free)))
+        free_lines = [
+            v for v in range(len(self.geo.data.lines)) if v not in {lines[q] for q in seen}
+        ]
+        free_cards = [v for v in range(len(self.cards)) if v not in {routes[q] for q in seen}]
+        weights = self._suggested(state)
+        for q in hidden:
+            pairs = [(line, card) for line in free_lines for card in free_cards]
+            x = rng.random() * sum(weights[pair] for pair in pairs)
+            pick = pairs[-1]
+            for pair in pairs:
+                x -= weights[pair]
+                if x < 0:
+                    pick = pair
+                    break
+            lines[q], routes[q] = pick
+            free_lines.remove(pick[0])
+            free_cards.remove(pick[1])
         spares = state.spares
         for q in hidden:  # the order of a seat's spare lines is as secret as its line
             if spares[q]:
@@ -467,6 +518,35 @@ class Linie1(Engine[State, Action]):
                 order = [rest.pop(rng.randrange(len(rest))) for _ in range(len(rest))]
                 spares = _set(spares, q, tuple(order))
         return _replace(state, lines=tuple(lines), routes=tuple(routes), spares=spares)
+
+    def _suggested(self, state: State) -> dict[tuple[int, int], float]:
+        """Per pair of cards (line, route card), how likely the tiles on the
+        board make it a player's: ``e ** (SUGGESTS * tiles)`` for the tiles
+        its route needs fewer than on the empty board (the public board
+        only, so never a secret). Kept per board (at most
+        :data:`SUGGESTED_KEPT`)."""
+        key = (state.tiles, state.stops)
+        got = self._suggested_memo.get(key)
+        if got is not None:
+            return got
+        net = self._network()
+        if self._base_tiles is None:
+            empty = self.initial()
+            flood = Flood(net, empty.tiles)
+            self._base_tiles = {
+                (line, card): tiles_for(self, net, flood, empty, line, card)
+                for line in range(len(self.geo.data.lines))
+                for card in range(len(self.cards))
+            }
+        flood = Flood(net, state.tiles)
+        got = {
+            pair: math.exp(SUGGESTS * (base - tiles_for(self, net, flood, state, pair[0], pair[1])))
+            for pair, base in self._base_tiles.items()
+        }
+        if len(self._suggested_memo) >= SUGGESTED_KEPT:
+            self._suggested_memo.clear()
+        self._suggested_memo[key] = got
+        return got
 
     def considered(self, state: State) -> tuple[Action, ...] | None:
         """While laying, with the cards known: once the mover's route can be

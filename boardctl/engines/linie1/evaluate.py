@@ -29,6 +29,7 @@ Pure and fast: the search calls it at every position it reaches.
 
 from __future__ import annotations
 
+import math
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -44,8 +45,15 @@ FAR = 40
 ROLL = 2.8
 #: turns a trip counts as at most (a route of some 22 cells)
 TRIP = 8.0
-#: how sure a lead of one turn is
-SCALE = 1.5
+#: how sure a lead is: a seat needing a tenth fewer turns than another holds
+#: about twice its share ((10 / 9) ** SURE); by ratios, not differences, so a
+#: seat far ahead still gains by every tile of its own more than by the same
+#: tile's help to another
+SURE = 7.0
+#: the turns against which a seat judged by a glance (:func:`glance`) sets its
+#: own where it does not count the others' in full: about a route one tile
+#: from complete
+ALONE = 10.0
 
 
 class Network:
@@ -78,7 +86,7 @@ class Flood:
     the side it came in by; an empty cell (a tile to lay) it may leave by any
     side. It enters a cell by a side where the cell is empty or has a rail."""
 
-    __slots__ = ("empty", "enter", "joins", "tiled", "width")
+    __slots__ = ("empty", "enter", "enter_tiled", "joins", "tiled", "width")
 
     def __init__(self, net: Network, tiles: bytes) -> None:
         joins = [[0] * 4 for _ in range(4)]
@@ -105,6 +113,8 @@ class Flood:
         self.joins = joins
         #: the cells a car may enter by each side
         self.enter = [empty | e for e in enter]
+        #: the tiled cells a car may enter by each side
+        self.enter_tiled = [e & tiled for e in enter]
 
     def _moves(self, came: list[int], loose: int, leave: list[int] | None = None) -> list[int]:
         """Where a car goes next from the tiled cells it entered by each side
@@ -132,7 +142,7 @@ class Flood:
         j01, j21, j31 = j[0][1], j[2][1], j[3][1]
         j02, j12, j32 = j[0][2], j[1][2], j[3][2]
         j03, j13, j23 = j[0][3], j[1][3], j[2][3]
-        e0, e1, e2, e3 = (e & self.tiled for e in self.enter)
+        e0, e1, e2, e3 = self.enter_tiled
         s0, s1, s2, s3 = settled
         f0, f1, f2, f3 = front
         l0, l1, l2, l3 = leave
@@ -318,11 +328,18 @@ def _one_car(
     fresh = [[0, 0, 0, 0] for _ in range(layers)]
     front[0] = [c & tiled for c in came]
     settled[0] = list(front[0])
+    # per layer, what it held when the car last went on a tile further:
+    # only the cells reached since lead to new empty cells
+    grown_s = [[0, 0, 0, 0] for _ in range(layers)]
+    grown_e = [[0, 0, 0, 0] for _ in range(layers)]
     kept: list[list[int]] = []
     level = 0
     while True:
         for m in order:
-            s = settled[m] = flood.along_rails(settled[m], front[m], _leaving(fresh[m]))
+            f, n = front[m], fresh[m]
+            if not (f[0] | f[1] | f[2] | f[3] | n[0] | n[1] | n[2] | n[3]):
+                continue  # nothing new here: its stops were carried on before
+            s = settled[m] = flood.along_rails(settled[m], f, _leaving(n))
             e = filled[m]
             front[m] = [0, 0, 0, 0]
             fresh[m] = [0, 0, 0, 0]
@@ -350,10 +367,19 @@ def _one_car(
             return FAR, kept
         grew = False
         for m in range(layers):
-            moved = flood._moves(settled[m], 0, _leaving(filled[m]))
+            s, e, gs, ge = settled[m], filled[m], grown_s[m], grown_e[m]
+            if s == gs and e == ge and (m or level > 1):
+                continue
+            grown_s[m] = s.copy()
+            grown_e[m] = e.copy()
+            moved = flood._moves(
+                [s[0] & ~gs[0], s[1] & ~gs[1], s[2] & ~gs[2], s[3] & ~gs[3]],
+                0,
+                _leaving([e[0] & ~ge[0], e[1] & ~ge[1], e[2] & ~ge[2], e[3] & ~ge[3]]),
+            )
             if m == 0 and level == 1:
                 moved = [a | b for a, b in zip(moved, mouths, strict=True)]
-            have = filled[m]
+            have = e
             for d in range(4):
                 new = moved[d] & empty & ~have[d]
                 if new:
@@ -376,9 +402,15 @@ def route_tiles(engine: Linie1, net: Network, flood: Flood, state: State, p: int
     an empty cell (a tile to lay, any way through but back) at one. A stop
     is made in the cell of its sign or, with no sign yet, in an empty cell
     beside the building. :data:`FAR` when no such route can be built."""
-    line, card = state.lines[p], state.routes[p]
-    need = engine.need[card][line]
-    return _one_car(net, flood, state, need, line * 2, line * 2 + 1, False)[0]
+    return tiles_for(engine, net, flood, state, state.lines[p], state.routes[p])
+
+
+def tiles_for(
+    engine: Linie1, net: Network, flood: Flood, state: State, line: int, card: int
+) -> int:
+    """:func:`route_tiles` for whoever holds line ``line`` and route card
+    ``card`` (their indexes)."""
+    return _one_car(net, flood, state, engine.need[card][line], line * 2, line * 2 + 1, False)[0]
 
 
 def corridor(engine: Linie1, net: Network, state: State, p: int) -> int:
@@ -416,11 +448,14 @@ def corridor(engine: Linie1, net: Network, state: State, p: int) -> int:
     return out
 
 
-def turns_left(engine: Linie1, net: Network, flood: Flood, state: State, p: int) -> float:
+def turns_left(
+    engine: Linie1, net: Network, flood: Flood, state: State, p: int, trip: bool = True
+) -> float:
     """About how many of p's turns until p wins: the tiles to lay, two a
     turn; a turn to start; the trip, a roll a turn, counted as at most
     :data:`TRIP` turns (so a route completed, and a trip started, always
-    count as progress)."""
+    count as progress). Without ``trip`` a route completed counts the trip
+    as :data:`TRIP` turns whatever its length (the glance's view)."""
     if state.lines[p] < 0 or state.routes[p] < 0:
         return FAR / 2 + 1.0 + TRIP
     if state.cars[p] >= 0:
@@ -439,20 +474,16 @@ def turns_left(engine: Linie1, net: Network, flood: Flood, state: State, p: int)
     if tiles == 0:
         route = engine.route_of(state, p)
         if route is not None:
-            return 1.0 + min(TRIP, (len(route) - 1) / ROLL)
+            return 1.0 + (min(TRIP, (len(route) - 1) / ROLL) if trip else TRIP)
         tiles = 1  # the floods pass where a car cannot turn
     return tiles / 2 + 1.0 + TRIP
 
 
-def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
-    """Each seat's value in [0, 1] (adding up to 1); the outcome once over."""
-    n = engine.players
-    if state.phase == OVER:
-        return terminal_values(n, state.winner if state.winner >= 0 else None)
-    if all(line < 0 for line in state.lines):
-        return (1.0 / n,) * n  # nobody's route is known (cards on the table)
+def _turns(engine: Linie1, net: Network, state: State, trip: bool) -> list[float]:
+    """Each seat's :func:`turns_left`, the mover's less the tiles still to lay
+    this turn, as far as its route needs them."""
     flood = Flood(net, state.tiles)
-    turns = [turns_left(engine, net, flood, state, p) for p in range(n)]
+    turns = [turns_left(engine, net, flood, state, p, trip) for p in range(engine.players)]
     mover = state.player
     if state.phase == LAY and state.cars[mover] < 0:
         # the tiles still to lay this turn count as laid, as far as the route
@@ -460,4 +491,50 @@ def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
         # tile laid beside a complete route is no progress, a start is
         to_lay = max(0.0, turns[mover] - 1.0 - TRIP) * 2
         turns[mover] -= min(to_lay, max(0, 2 - state.laid)) / 2
-    return shares([-t for t in turns], SCALE)
+    return turns
+
+
+def evaluate(engine: Linie1, net: Network, state: State) -> tuple[float, ...]:
+    """Each seat's value in [0, 1] (adding up to 1); the outcome once over.
+    Shares by the ratio of the turns each seat still needs (:func:`race`):
+    a tile of one's own route counts more, the nearer the goal; a tile
+    across another's, the further behind."""
+    n = engine.players
+    if state.phase == OVER:
+        return terminal_values(n, state.winner if state.winner >= 0 else None)
+    if all(line < 0 for line in state.lines):
+        return (1.0 / n,) * n  # nobody's route is known (cards on the table)
+    return race(_turns(engine, net, state, True))
+
+
+def race(turns: list[float], others: float = 1.0) -> tuple[float, ...]:
+    """Each seat's share from the turns each still needs (all above 0), by
+    their ratios (:data:`SURE`). With ``others`` below 1, each seat counts
+    the others' turns only that much (in the exponent; the rest as
+    :data:`ALONE` turns): at 0 it judges its own alone, at 1/2 a tile
+    across another's route is worth half what it is at 1. The values then
+    add up to 1 only at ``others`` 1."""
+    logs = [math.log(t) for t in turns]
+    if others == 1.0:
+        return shares([-SURE * x for x in logs], 1.0)
+    alone = (1.0 - others) * math.log(ALONE)
+    out = []
+    for p, mine in enumerate(logs):
+        strengths = [-SURE * (others * x + alone) for x in logs]
+        strengths[p] = -SURE * mine
+        out.append(shares(strengths, 1.0)[p])
+    return tuple(out)
+
+
+def glance(
+    engine: Linie1, net: Network, state: State, trip: bool, others: float
+) -> tuple[float, ...]:
+    """Each seat's value as a weaker level sees it (:func:`race` with
+    ``others``: 0, its own route alone, blind to the others'; the values
+    need not add up to 1). Without ``trip``, a completed route's drive
+    counts the same whatever its length. The outcome once the game is
+    over."""
+    n = engine.players
+    if state.phase == OVER:
+        return terminal_values(n, state.winner if state.winner >= 0 else None)
+    return race(_turns(engine, net, state, trip), others)
