@@ -98,6 +98,9 @@ HALF = 0.5
 #: boards whose suggested cards are kept (the search asks about one)
 SUGGESTED_KEPT = 8
 _PASS = Pass()
+#: the lists of a trip's starts kept at most (one per who has shown with
+#: which line and card, a few per game)
+STARTS_KEPT = 4096
 H = 10  # the die's stop face
 #: the players have no pieces of their own (a streetcar is its line's), so they
 #: are named by seat; the colours are only those the LEDs light each one in,
@@ -316,8 +319,8 @@ class Linie1(Engine[State, Action]):
         self._net: Network | None = None
         #: the sites a lay on one cell touches, built once
         self._lay_sites = {cell: frozenset({name}) for cell, name in geo.names.items()}
-        #: the starts a player may make, per what the shown cards take (at
-        #: most one entry per set of shown cards)
+        #: the starts a player may make, per who has shown with which line
+        #: and card (at most ``STARTS_KEPT`` entries)
         self._start_memo: dict[tuple[object, ...], tuple[Start, ...]] = {}
         #: per pair of cards, the tiles its route needs on the empty board;
         #: per board, how likely each pair is (:meth:`_suggested`)
@@ -402,13 +405,12 @@ class Linie1(Engine[State, Action]):
         p = state.player
         if state.shown[p] or p in self.dealt_seats:
             key: tuple[object, ...] = (state.lines[p],)
-        else:
-            key = (
-                frozenset(state.lines[q] for q in self._line_holders(state)),
-                frozenset(state.routes[q] for q in self._card_shown(state)),
-            )
+        else:  # what is taken follows from who has shown, the lines and the cards
+            key = (state.shown, state.lines, state.routes)
         got = self._start_memo.get(key)
         if got is None:
+            if len(self._start_memo) >= STARTS_KEPT:
+                self._start_memo.clear()
             got = self._start_memo[key] = tuple(self._list_starts(state))
         return got
 

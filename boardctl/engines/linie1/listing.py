@@ -23,10 +23,14 @@ since) are inserted or removed; a code not listed before, or whose board
 changed in many cells, is read off its board. Any listing's board and place
 serve, so one table is shared by a layout and the layouts made from it (the
 positions a search looks at included); a position read back from its record
-starts its own. A tile kind leaving the hand is a code's lays not taken;
-nothing lists the whole board again. The same boards answer the reconciler's
-``actions_touching`` (the bits of the cells it asks about), the LEDs,
-``task`` and the computer.
+starts its own, from nothing, unless it has no tile yet: a layout without
+tiles starts from every code's lays on the empty board (:attr:`Placements.blank`,
+made once per engine), so a game's first positions change those, not read
+each code whole. A code's entry is left as it is where its board has not
+changed (its old place is as good as a new one). A tile kind leaving the
+hand is a code's lays not taken; nothing lists the whole board again. The
+same boards answer the reconciler's ``actions_touching`` (the bits of the
+cells it asks about), the LEDs, ``task`` and the computer.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ _NONE: list[int] = []
 
 #: a tile code's last listing: its board, where its lays begin among that
 #: listing's actions, and those actions
-Last = tuple[int, int, list[object]]
+Last = tuple[int, int, Sequence[object]]
 
 
 class Rails:
@@ -177,6 +181,9 @@ class Placements:
         #: the exchanges of two tiles made so far, by their cells and codes
         #: (at most ``PAIRS_KEPT``)
         self.pair_lays: dict[int, Lay] = {}
+        #: per tile code its lays on the board without tiles, as a
+        #: :data:`Last` (made when a layout without tiles first lists)
+        self.blank: list[Last | None] = []
         assert len(sides) <= 64  # a code in six bits of their key
 
     # -- boards
@@ -334,6 +341,18 @@ class Placements:
             row = self.lay[code] = [Lay(((cell, code),)) for cell in range(cells)]
         return row
 
+    def _blank(self, r: Rails) -> list[Last | None]:
+        """Per tile code its lays on layout ``r`` (worked out, without tiles),
+        kept as the last listing of every code for the layouts without tiles
+        (a game's start: its codes then change a few lays, not read afresh)."""
+        blank: list[Last | None] = [None] * len(self.sides)
+        for k in range(1, self.geo.kinds + 1):
+            for code in self.geo.codes_of[k]:
+                board = self.board(r, code)
+                blank[code] = (board, 0, _read(board, self._lays_of_code(code)))
+        self.blank = blank
+        return blank
+
     def actions(
         self, r: Rails, codes: tuple[int, ...], head: Sequence[object], tail: Sequence[object]
     ) -> list[object]:
@@ -359,7 +378,7 @@ class Placements:
                     break
                 up = up.parent
             else:
-                last = [None] * len(sides)
+                last = (self.blank or self._blank(r)).copy() if not r.tile else [None] * len(sides)
             r.last = last
         out: list[object] = [*head]
         for code in codes:
@@ -373,9 +392,8 @@ class Placements:
             was = last[code]
             if was is not None:
                 old, at, before = was
-                if old == board:
+                if old == board:  # its entry stays as good as a new one
                     out += before[at : at + board.bit_count()]
-                    last[code] = (board, base, out)
                     continue
                 diff = old ^ board
                 if diff.bit_count() <= SPLICE_MOST:
