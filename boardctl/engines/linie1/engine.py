@@ -1864,9 +1864,12 @@ class Linie1(Engine[State, Action]):
     def _lays_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
         geo = self.geo
         if state.laid == 0 and not state.caught:
-            for start in self._starts(state):
-                if geo.terminals[start.terminal].name in sites:
-                    yield start
+            at = geo.terminal_index
+            terminals = {at[s] for s in sites if s in at}
+            if terminals:
+                for start in self._starts(state):
+                    if start.terminal in terminals:
+                        yield start
         cells = frozenset(
             c for c in (geo.cell_of.get(s) for s in sites) if c is not None and geo.kind[c] == TRACK
         )
