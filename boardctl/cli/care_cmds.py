@@ -60,6 +60,7 @@ def _settings(args: argparse.Namespace, body: dict[str, Any]) -> int:
 def table(settings: dict[str, Any]) -> list[str]:
     """The venue's settings as the operator reads them, in the current language: a
     label, its value, and a note under the setting it is about."""
+    from boardctl.cli.control_cmds import labelled_lines
     from boardctl.i18n import _
 
     hours = settings["hours"] or _("always open")
@@ -70,12 +71,7 @@ def table(settings: dict[str, Any]) -> list[str]:
     ]
     if not settings["clock_synchronised"]:
         rows[1][2].append(_("the clock is not synchronised yet: the board stays lit until it is"))
-    width = max(len(label) for label, _value, _notes in rows) + 1
-    lines = []
-    for label, value, notes in rows:
-        lines.append(f"{label:<{width}}{value}")
-        lines += [" " * width + note for note in notes]
-    return lines
+    return labelled_lines(rows)
 
 
 def _brightness(args: argparse.Namespace) -> int:

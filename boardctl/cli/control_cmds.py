@@ -312,6 +312,18 @@ def broker_text(broker: dict[str, Any]) -> str:
     return text
 
 
+def labelled_lines(rows: list[tuple[str, str, list[str]]]) -> list[str]:
+    """Rows of (label, value, notes) as lines: the values in one column after
+    the longest label, each note on a line of its own under its value
+    (`boardctl settings`, `boardctl sound`)."""
+    width = max(len(label) for label, _value, _notes in rows) + 1
+    lines = []
+    for label, value, notes in rows:
+        lines.append(f"{label:<{width}}{value}")
+        lines += [" " * width + note for note in notes]
+    return lines
+
+
 def _status(args: argparse.Namespace) -> int:
     from boardctl import i18n
 

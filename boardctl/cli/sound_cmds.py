@@ -82,6 +82,7 @@ def _sound(args: argparse.Namespace) -> int:
 def _table(sound: dict[str, Any], check: bool) -> list[str]:
     """The settings as the operator reads them, in the current language: a label,
     its value, and the notes under the setting they are about."""
+    from boardctl.cli.control_cmds import labelled_lines
     from boardctl.i18n import _, translate
 
     def switch(on: bool) -> str:
@@ -103,11 +104,7 @@ def _table(sound: dict[str, Any], check: bool) -> list[str]:
     ]
     if sound["quiet"] and not sound.get("clock_synchronised", True):
         rows[3][2].append(_("the clock is not synchronised yet: the board sounds until it is"))
-    width = max(len(label) for label, _value, _notes in rows) + 1
-    lines = []
-    for label, value, notes in rows:
-        lines.append(f"{label:<{width}}{value}")
-        lines += [" " * width + note for note in notes]
+    lines = labelled_lines(rows)
     if check:
         lines.append(
             _("a cue and a sentence are on their way to the speaker (and to open web pages)")
