@@ -9,15 +9,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from terminal_support import terminal_speaks
 
 from boardctl.cli.main import main
 from hardware.profiles import load_profile
 
 
 def _terminal(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("LANG", lang)
+    terminal_speaks(monkeypatch, lang)
     monkeypatch.setattr("boardctl.config.DEFAULT_PATH", Path("/nonexistent/boardctl.toml"))
 
 

@@ -8,16 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from terminal_support import terminal_speaks
 
 from boardctl import i18n
 from boardctl.cli.main import build_parser, main
 from boardctl.message import Message
-
-
-def _terminal(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("LANG", lang)
 
 
 def _parsers(
@@ -66,7 +61,7 @@ def test_every_help_text_of_every_command_is_marked_and_translated() -> None:
 def test_the_help_in_german_and_french(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     out = _help([], capsys)
     assert out.startswith("Aufruf: boardctl [-h]")
     assert "\nOptionen:\n  -h, --help     diese Hilfe zeigen und beenden\n" in out
@@ -81,7 +76,7 @@ def test_the_help_in_german_and_french(
         out.split()
     )
 
-    _terminal(monkeypatch, "fr_FR.UTF-8")
+    terminal_speaks(monkeypatch, "fr_FR.UTF-8")
     out = _help(["brightness"], capsys)
     assert out.startswith("usage : boardctl brightness [-h]")
     # argparse's "%%" is still a per cent sign once translated
@@ -93,7 +88,7 @@ def test_the_help_in_german_and_french(
 def test_argparse_speaks_the_operators_language(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     with pytest.raises(SystemExit) as ended:
         main(["roll"])
     assert ended.value.code == 2
@@ -101,7 +96,7 @@ def test_argparse_speaks_the_operators_language(
     assert err.startswith("Aufruf: boardctl roll [-h]")
     assert err.endswith("boardctl roll: Fehler: diese Argumente sind nötig: action\n")
 
-    _terminal(monkeypatch, "fr_FR.UTF-8")
+    terminal_speaks(monkeypatch, "fr_FR.UTF-8")
     with pytest.raises(SystemExit):
         main(["sound", "--cues", "maybe"])
     assert capsys.readouterr().err.endswith(
@@ -118,13 +113,13 @@ def test_argparse_speaks_the_operators_language(
 def test_the_help_follows_the_boards_language_when_the_terminal_names_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "C.UTF-8")
+    terminal_speaks(monkeypatch, "C.UTF-8")
     board = tmp_path / "boardctl.toml"
     board.write_text('[board]\nlanguage = "fr"\n')
     monkeypatch.setattr("boardctl.config.DEFAULT_PATH", board)
     assert "  --json           afficher la réponse JSON brute" in _help(["status"], capsys)
     # English where the terminal asks for it, whatever the board speaks
-    _terminal(monkeypatch, "en_GB.UTF-8")
+    terminal_speaks(monkeypatch, "en_GB.UTF-8")
     assert "  --json           print the raw JSON answer" in _help(["status"], capsys)
 
 

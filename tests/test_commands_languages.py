@@ -15,6 +15,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from terminal_support import terminal_speaks
 from twin_support import daemon_at
 
 from boardctl import config
@@ -99,8 +100,7 @@ def test_every_command_ends_the_same_from_a_terminal_in_another_language(
     lang: str,
     code: str,
 ) -> None:
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(var, raising=False)
+    terminal_speaks(monkeypatch)
     monkeypatch.setattr(config, "DEFAULT_PATH", tmp_path / "none.toml")
     sent: list[dict[str, object]] = []
     ask = control.request
@@ -130,8 +130,7 @@ def test_the_answers_read_in_german_and_french(
 ) -> None:
     """What the commands print besides ``status``: the venue's settings as a table
     (labels aligned in each language), an action played and taken back, the games."""
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(var, raising=False)
+    terminal_speaks(monkeypatch)
     monkeypatch.setattr(config, "DEFAULT_PATH", tmp_path / "none.toml")
     said = {}
     with _daemon(tmp_path) as sock:

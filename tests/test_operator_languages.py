@@ -7,14 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from terminal_support import terminal_speaks
 
 from boardctl.cli.main import main
-
-
-def _terminal(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("LANG", lang)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +40,7 @@ def test_a_configurations_fault_in_the_terminals_language(
     out_of_range: str,
     unknown_key: str,
 ) -> None:
-    _terminal(monkeypatch, lang)
+    terminal_speaks(monkeypatch, lang)
     monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
     bad = tmp_path / "boardctl.toml"
     bad.write_text("[sound]\nvolume = 400\n")
@@ -59,7 +54,7 @@ def test_a_configurations_fault_in_the_terminals_language(
 def test_a_fault_follows_the_boards_language_when_the_terminal_names_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "C.UTF-8")
+    terminal_speaks(monkeypatch, "C.UTF-8")
     board = tmp_path / "boardctl.toml"
     board.write_text('[board]\nlanguage = "de"\n')
     monkeypatch.setattr("boardctl.config.DEFAULT_PATH", board)
@@ -212,7 +207,7 @@ def test_every_configuration_fault_in_german_and_french(
         argv = ["config", "show", "--config", str(conf)]
         where = f"{conf}:{line}: " if line else ""
     for lang, words in (("de_DE.UTF-8", german), ("fr_FR.UTF-8", french)):
-        _terminal(monkeypatch, lang)
+        terminal_speaks(monkeypatch, lang)
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("boardctl: "), err
@@ -225,7 +220,7 @@ def test_the_web_pages_addresses_and_password_in_german_and_french(
     import io
 
     monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     assert main(["web", "address", "--listen", "127.0.0.1:8080"]) == 0
     lines = capsys.readouterr().out.splitlines()
     # the pages as the pages name themselves in German, their addresses in one column
@@ -235,7 +230,7 @@ def test_the_web_pages_addresses_and_password_in_german_and_french(
         "Betreuung    http://127.0.0.1:8080/operator",
     ]
     assert lines[3].startswith("(nur dieser Rechner: Telefone erreichen ihn nicht")
-    _terminal(monkeypatch, "fr_FR.UTF-8")
+    terminal_speaks(monkeypatch, "fr_FR.UTF-8")
     monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
     assert main(["web", "password", "--stdin"]) == 2
     assert capsys.readouterr().err == (
@@ -247,7 +242,7 @@ def test_the_service_install_says_what_comes_next_in_german(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     root = tmp_path / "root"
     assert main(["service", "install", "--root", str(root), "--boardctl", "/usr/bin/boardctl"]) == 0
     out = capsys.readouterr().out
@@ -265,7 +260,7 @@ RECORD = (
 def test_a_game_records_replay_in_german_and_french(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     assert main(["rules", "replay", str(RECORD)]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "shiftago: 54 Züge ausgeführt",
@@ -276,7 +271,7 @@ def test_a_game_records_replay_in_german_and_french(
     assert capsys.readouterr().err == (
         f"boardctl: {RECORD}: --at 999 liegt außerhalb: die Aufzeichnung hat 54 Züge\n"
     )
-    _terminal(monkeypatch, "fr_FR.UTF-8")
+    terminal_speaks(monkeypatch, "fr_FR.UTF-8")
     assert main(["rules", "moves", str(RECORD)]) == 0
     assert capsys.readouterr().err == "aucune action permise : la partie est finie\n"
     assert main(["rules", "show", str(RECORD), "--at", "1"]) == 0
@@ -304,6 +299,6 @@ def test_a_value_written_wrong_on_the_command_line_in_german(
 ) -> None:
     """Refused before anything is sent to the board (no daemon runs here)."""
     monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "none.toml")
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     assert main([*argv, "--socket", str(tmp_path / "none.sock")]) == 2
     assert capsys.readouterr().err.startswith(f"boardctl: {german}")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from terminal_support import terminal_speaks
 
 from boardctl.daemon.sound import Sounder
 from boardctl.engines import Match, create
@@ -212,9 +213,7 @@ def test_boardctl_sound_in_the_operators_language(
 ) -> None:
     from boardctl.cli.main import main
 
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("LANG", lang)
+    terminal_speaks(monkeypatch, lang)
     sim = sim_of(seats="hands,hands")
     sock = ["--socket", sim.config.control.socket]
     assert main(["sound", "--voice", "on", "--volume", "35", "--quiet", "never", *sock]) == 0

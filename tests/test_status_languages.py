@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from terminal_support import terminal_speaks
 from twin_support import daemon_at, wait_for
 
 from boardctl import config
@@ -36,15 +37,6 @@ def _wrong_board(tmp_path: Path, language: str = "en") -> Iterator[Path]:
         yield sock
 
 
-def _terminal(monkeypatch: pytest.MonkeyPatch, lang: str | None = None) -> None:
-    """The terminal's language as ``LANG`` alone names it (``lang``, when given):
-    the variables read before it are cleared."""
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(var, raising=False)
-    if lang is not None:
-        monkeypatch.setenv("LANG", lang)
-
-
 def _status(sock: Path, capsys: pytest.CaptureFixture[str]) -> str:
     assert main(["status", "--socket", str(sock)]) == 0
     return capsys.readouterr().out
@@ -53,7 +45,7 @@ def _status(sock: Path, capsys: pytest.CaptureFixture[str]) -> str:
 def test_status_in_german_and_french_as_the_terminal_asks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch)
+    terminal_speaks(monkeypatch)
     with _wrong_board(tmp_path) as sock:
         monkeypatch.setenv("LANG", "de_DE.UTF-8")
         out = _status(sock, capsys)
@@ -84,7 +76,7 @@ def test_status_in_german_and_french_as_the_terminal_asks(
 def test_status_speaks_the_boards_language_when_the_terminal_names_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "C.UTF-8")
+    terminal_speaks(monkeypatch, "C.UTF-8")
     conf = tmp_path / "boardctl.toml"
     conf.write_text('[board]\nlanguage = "de"\n')
     monkeypatch.setattr(config, "DEFAULT_PATH", conf)
@@ -96,7 +88,7 @@ def test_status_speaks_the_boards_language_when_the_terminal_names_none(
 def test_new_help_lists_each_games_options_in_the_terminals_language(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "fr_FR.UTF-8")
+    terminal_speaks(monkeypatch, "fr_FR.UTF-8")
     with pytest.raises(SystemExit):
         main(["new", "--help"])
     out = capsys.readouterr().out
@@ -108,7 +100,7 @@ def test_new_help_lists_each_games_options_in_the_terminals_language(
 def test_an_action_written_wrong_is_refused_in_the_terminals_language(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch)
+    terminal_speaks(monkeypatch)
     with _wrong_board(tmp_path) as sock:
         monkeypatch.setenv("LANG", "de_DE.UTF-8")
         assert main(["play", "Q9", "--socket", str(sock)]) != 0
@@ -135,7 +127,7 @@ def test_an_action_written_wrong_is_refused_in_the_terminals_language(
 
 
 @pytest.mark.parametrize("command", [["brightness"], ["schedule"], ["sound"]])
-def test_the_operators_settings_answer_a_german_terminal(
+def test_the_operators_settings_answer_a_germanterminal_speaks(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -143,7 +135,7 @@ def test_the_operators_settings_answer_a_german_terminal(
 ) -> None:
     """The command line asks every answer in the operator's language: a command that
     checks its keys must not take that for a setting it lacks."""
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     with _wrong_board(tmp_path) as sock:
         code = main([*command, "--socket", str(sock)])
         said = capsys.readouterr()
@@ -154,7 +146,7 @@ def test_the_operators_settings_answer_a_german_terminal(
 def test_seats_written_wrong_are_refused_in_the_terminals_language(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch)
+    terminal_speaks(monkeypatch)
     with _wrong_board(tmp_path) as sock:
         monkeypatch.setenv("LANG", "de_DE.UTF-8")
         assert main(["new", "shiftago", "seats=hands,computer:9", "--socket", str(sock)]) != 0
@@ -175,7 +167,7 @@ def test_seats_written_wrong_are_refused_in_the_terminals_language(
 def test_the_simulators_seats_written_wrong_are_refused_in_the_terminals_language(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     assert main(["sim", "shiftago", "--seats", "robot"]) != 0
     said = capsys.readouterr()
     assert (
@@ -187,7 +179,7 @@ def test_the_simulators_seats_written_wrong_are_refused_in_the_terminals_languag
 def test_the_simulators_other_refusals_are_said_in_the_terminals_language(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _terminal(monkeypatch, "fr_FR.UTF-8")
+    terminal_speaks(monkeypatch, "fr_FR.UTF-8")
     assert main(["sim", "shiftago", "--delay", "-1"]) != 0
     said = capsys.readouterr()
     assert "--delay -1.0 : indiquez 0 seconde ou plus" in said.err + said.out
@@ -196,7 +188,7 @@ def test_the_simulators_other_refusals_are_said_in_the_terminals_language(
 def test_a_record_with_a_bad_move_is_refused_in_the_terminals_language(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    _terminal(monkeypatch, "de_DE.UTF-8")
+    terminal_speaks(monkeypatch, "de_DE.UTF-8")
     record = tmp_path / "bad.json"
     record.write_text('{"game": "shiftago", "moves": ["W3", "Q9"]}\n', encoding="utf-8")
     assert main(["rules", "replay", str(record)]) != 0
