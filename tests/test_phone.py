@@ -177,3 +177,35 @@ def test_a_phone_page_beside_the_computer_lists_starts_that_do_not_tell_its_line
         chosen = phones.chosen(0, f"start:t{line}a/B{7 - line}")  # its route card too
         assert chosen.actions == (f"start:t{line}a/B{7 - line}",)
     assert len(pages) == 1, "the page's moves are the same whichever cards the computer holds"
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "why"),
+    [
+        ("linie1", {}, r"'hands,phone': chance acts in linie1.*not played from a phone"),
+        (
+            "linie1",
+            {"secrets": "dealt"},
+            r"'hands,phone': linie1 keeps secrets.*not played from a phone",
+        ),
+        ("bidiline", {}, None),
+    ],
+)
+def test_a_phone_seat_is_refused_in_words_about_a_phone(
+    game: str, options: dict[str, str], why: str | None
+) -> None:
+    """A game a phone cannot play yet (Linie 1: the die, and with the cards
+    dealt by the board each player's secret line) refuses the phone seat in
+    words about a phone, not about another board; a game without secrets
+    or chance takes it."""
+    engine = create(game, options)
+    c = Controller(profile_for(engine), phone=Phones(), seeds=itertools.count(5).__next__)
+    table = Table(c)
+    table.settle()
+    if why is None:
+        c.new(None, None, table.now, Seats.from_str("hands,phone"))
+        assert c.status()["seats"] == ["hands", "phone"]
+        return
+    with pytest.raises(ControllerError, match=why) as refused:
+        c.new(None, options, table.now, Seats.from_str("hands,phone"))
+    assert "another board" not in str(refused.value)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardctl.controller import chance as chances
 from boardctl.controller.choosing import pick
-from boardctl.controller.opponent import remote_unplayable, unplayable
+from boardctl.controller.opponent import person_unplayable, unplayable
 from boardctl.controller.phases import Step, can
 from boardctl.controller.view import PLAYING, Phase, phase_words
 from boardctl.engines import Engine
@@ -328,8 +328,10 @@ def checked_seats(c: Controller, seats: Seats, engine: Engine[Any, Any]) -> Seat
                 seats=repr(str(seats)),
             )
         )
-    if why is None and seats.any_person:
-        why = remote_unplayable(engine)
+    if why is None and seats.any_remote:
+        why = person_unplayable(engine)
+    if why is None and seats.any_phone:
+        why = person_unplayable(engine, phone=True)
     if why is not None:
         raise ControllerError(M_("seats {seats}: {why}", seats=repr(str(seats)), why=why))
     # a remote seat keeps the number of the game it accepts; a computer's

@@ -55,14 +55,27 @@ def unplayable(engine: Engine[Any, Any]) -> str | None:
     return None
 
 
-def remote_unplayable(engine: Engine[Any, Any]) -> str | None:
-    """Why another board cannot take a seat in ``engine``'s game, or None.
+def person_unplayable(engine: Engine[Any, Any], *, phone: bool = False) -> str | None:
+    """Why another board (or, with ``phone``, a phone) cannot take a seat in
+    ``engine``'s game, or None.
 
     The two boards keep one record: a game that keeps secrets would send one
     player's secret to the other board, and chance's outcomes would have to
-    be drawn at one board for both."""
+    be drawn at one board for both. A phone plays the same games as another
+    board."""
     from boardctl.engines.rules import Rules
 
+    if phone:
+        if engine.has_secrets:
+            why = f"{engine.name} keeps secrets"
+        elif type(engine).chance_outcomes is not Rules.chance_outcomes:
+            why = f"chance acts in {engine.name}"
+        else:
+            return None
+        return (
+            f"{why}: it is not played from a phone yet (a phone plays a game without "
+            "secrets or chance: docs/fleet.md)"
+        )
     if engine.has_secrets:
         return (
             f"{engine.name} keeps secrets, and a secret stays with its owner's board: it is "
