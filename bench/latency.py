@@ -59,6 +59,7 @@ thread, with a fake clock that jumps over the settle time.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import gc
 import multiprocessing
@@ -582,6 +583,7 @@ def through_mcu(
             scan_ms,
             stable_scans,
         ) as mcu,
+        contextlib.ExitStack() as watching,
     ):
         store = TimedStore(database)
         controller = Controller(profile, timing=timing, recorder=store)
@@ -615,7 +617,11 @@ def through_mcu(
         collector = TimedCollector(collections) if collect == "loop" else None
         loop = TimedLoop(controller, output, probe, collector)
         loop.profiled = [] if profiled else None
-        loop.watchers.extend(WATCHERS[w](loop, profile) for w in watchers)
+        for name in watchers:
+            watcher = WATCHERS[name](loop, profile)
+            if isinstance(watcher, contextlib.AbstractContextManager):
+                watcher = watching.enter_context(watcher)  # the sound's hearing thread
+            loop.watchers.append(watcher)
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)
         runner.start()
         collections.thread = runner.ident
