@@ -26,6 +26,7 @@ fails is logged and the next turn is heard as usual.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -54,17 +55,28 @@ class Turn:
 
 class Hearing:
     """Hears the turns handed over with ``hear``, in order, from :meth:`start`
-    until :meth:`close`; at most ``waiting`` wait."""
+    until :meth:`close`; at most ``waiting`` wait.
+
+    The line is kept under a plain lock; the hearing thread sleeps on a bell
+    (a :class:`queue.SimpleQueue`) that the loop rings only when the thread
+    may be asleep, so handing a turn over is a few calls in C."""
 
     def __init__(self, hear: Callable[[Turn], None], *, waiting: int = WAITING) -> None:
         if waiting < 1:
             raise ValueError(f"waiting must be at least 1, not {waiting}")
         self._hear = hear
         self.waiting = waiting
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
         self._line: deque[Turn] = deque()
+        #: rung (True) when the line may have turns for a thread that sleeps
+        self._bell: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        #: the bell was rung and the thread has not yet found the line empty
+        self._rung = False
+        #: a turn taken off the line is being heard
         self._busy = False
         self._closed = False
+        #: notified by the hearing thread whenever it finds nothing left to hear
+        self._idle = threading.Condition()
         self._thread: threading.Thread | None = None
         #: turns heard, and folded into a later one unheard
         self.heard = 0
@@ -73,7 +85,7 @@ class Hearing:
     # -- the loop's side (never waits for the hearing) ------------------------------
     def hand(self, turn: Turn) -> None:
         """Hand one turn over, after those handed before it."""
-        with self._cond:
+        with self._lock:
             if self._closed:
                 return
             line = self._line
@@ -84,12 +96,19 @@ class Hearing:
                 )
                 self.folded += 1
             line.append(turn)
-            self._cond.notify_all()
+            if self._rung:
+                return  # the thread is awake and will find it
+            self._rung = True
+        self._bell.put(True)
 
     def idle(self, timeout: float) -> bool:
         """Wait until every turn handed over is heard (False after ``timeout`` s)."""
-        with self._cond:
-            return self._cond.wait_for(lambda: not self._line and not self._busy, timeout)
+        with self._idle:
+            return self._idle.wait_for(self._done, timeout)
+
+    def _done(self) -> bool:
+        with self._lock:
+            return not self._line and not self._busy
 
     # -- the thread -------------------------------------------------------------------
     def start(self) -> None:
@@ -98,10 +117,10 @@ class Hearing:
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop: what waits is not heard, the thread ends."""
-        with self._cond:
+        with self._lock:
             self._closed = True
             self._line.clear()
-            self._cond.notify_all()
+        self._bell.put(True)
         if self._thread is not None:
             self._thread.join(timeout)
             if self._thread.is_alive():
@@ -109,17 +128,22 @@ class Hearing:
 
     def _run(self) -> None:
         while True:
-            with self._cond:
-                self._busy = False
-                self._cond.notify_all()
-                self._cond.wait_for(lambda: self._closed or bool(self._line))
-                if self._closed:
-                    return
-                turn = self._line.popleft()
-                self._busy = True
-            try:
-                self._hear(turn)
-            except Exception:  # a bug here must not end the board's sound for good
-                log.exception("the sound could not hear a turn (phase %s)", turn.phase)
-            with self._cond:
-                self.heard += 1
+            self._bell.get()
+            while True:
+                with self._lock:
+                    if self._closed:
+                        return
+                    if not self._line:
+                        self._rung = False
+                        break
+                    turn = self._line.popleft()
+                    self._busy = True
+                try:
+                    self._hear(turn)
+                except Exception:  # a bug here must not end the board's sound for good
+                    log.exception("the sound could not hear a turn (phase %s)", turn.phase)
+                with self._lock:
+                    self._busy = False
+                    self.heard += 1
+            with self._idle:
+                self._idle.notify_all()
