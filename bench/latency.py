@@ -20,14 +20,19 @@ on ``duploline``, its LED frames going to the simulated strip here). A piece
 pushed in through a track slides the run ahead as it does on the board: each
 piece leaves its cell empty for a moment before the one behind rolls in.
 
-For every change three times are taken:
+For every change three times are taken, and a fourth on a serial board's LEDs:
 
 * ``hand``: just before ``place``/``lift`` (the bench's thread);
 * ``read``: when the host's read of the port returns the bytes that carry the
   change (the reader thread, through a thin wrapper around the pyserial port);
 * ``frame``: when the loop hands the frame that answers the change to
   ``show`` (the loop's thread). A change that leaves the frame as it was (no
-  frame is handed over) ends when the loop is done with it.
+  frame is handed over) ends when the loop is done with it;
+* ``written``: on a board whose LEDs hang off the serial link, when the write
+  of the first LED frame after ``frame`` returned on the source's writer thread
+  (the frame is the microcontroller's to read; a real board's UART then takes
+  its transfer time): ``frame -> written`` is the hand-over to the writer
+  thread (which runs once the loop lets go of the interpreter) and the write.
 
 ``hand -> read`` is the firmware's part: its debounce (``stable_scans`` scans;
 the virtual microcontroller wakes on every change and repeats its scan at once
@@ -59,6 +64,8 @@ thread, with a fake clock that jumps over the settle time.
 from __future__ import annotations
 
 import argparse
+import bisect
+import contextlib
 import cProfile
 import gc
 import multiprocessing
@@ -89,6 +96,7 @@ from boardctl.sim import hands
 from boardctl.sim.board import values_of
 from boardctl.sound.settings import SoundSettings
 from boardctl.web.publish import Publisher
+from firmware_bridge import protocol
 from firmware_bridge.host import SerialSensorSource
 from firmware_bridge.serial_port import Backoff, open_port
 from firmware_bridge.virtual import VirtualMicrocontroller, kinds_for
@@ -104,17 +112,25 @@ DEADLINE = 10.0
 
 
 class TimedPort:
-    """The pyserial port, timing each read that returns bytes."""
+    """The pyserial port, timing each read that returns bytes and noting when
+    each write (the source's writer thread) has handed its bytes to the pty."""
 
     def __init__(self, port: Any) -> None:
         self._port = port
         self.read_at = 0.0
+        #: (when the write returned, its bytes), in order: told apart after the run
+        self.writes: list[tuple[float, bytes]] = []
 
     def read(self, size: int = 1) -> bytes:
         data: bytes = self._port.read(size)
         if data and size == 1:
             self.read_at = time.monotonic()
         return data
+
+    def write(self, data: bytes) -> int | None:
+        n: int | None = self._port.write(data)
+        self.writes.append((time.monotonic(), data))
+        return n
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._port, name)
@@ -538,6 +554,11 @@ class Figures:
     hand_to_read: list[float]
     read_to_frame: list[float]
     read_to_queue: list[float]
+    #: the frame handed to the serial link -> the write that carried it done
+    #: (the writer thread's wake-up and the write), and the hand -> that write;
+    #: empty on a board whose LEDs are not on the serial link
+    frame_to_written: list[float]
+    hand_to_written: list[float]
     unframed: int
     settle_to_frame: list[float]
     #: moves recorded under another notation that leaves the same position
@@ -582,6 +603,7 @@ def through_mcu(
             scan_ms,
             stable_scans,
         ) as mcu,
+        contextlib.ExitStack() as watching,
     ):
         store = TimedStore(database)
         controller = Controller(profile, timing=timing, recorder=store)
@@ -615,7 +637,11 @@ def through_mcu(
         collector = TimedCollector(collections) if collect == "loop" else None
         loop = TimedLoop(controller, output, probe, collector)
         loop.profiled = [] if profiled else None
-        loop.watchers.extend(WATCHERS[w](loop, profile) for w in watchers)
+        for name in watchers:
+            watcher = WATCHERS[name](loop, profile)
+            if isinstance(watcher, contextlib.AbstractContextManager):
+                watcher = watching.enter_context(watcher)  # the sound's hearing thread
+            loop.watchers.append(watcher)
         runner = threading.Thread(target=loop.run, name="loop", daemon=True)
         runner.start()
         collections.thread = runner.ident
@@ -692,6 +718,12 @@ def through_mcu(
             runner.join(5)
             strip.close()
     answers = probe.answers
+    written = led_writes(timed) if serial_leds else []
+    wrote = {
+        i: at
+        for i in measured
+        if answers[i].framed and (at := written_after(answers[i].frame, written)) is not None
+    }
     return Figures(
         changes=len(measured),
         moves=moves,
@@ -700,6 +732,8 @@ def through_mcu(
         hand_to_read=[answers[i].read - h.made[i] for i in measured],
         read_to_frame=[answers[i].frame - answers[i].read for i in measured],
         read_to_queue=[probe.emits[i] - answers[i].read for i in measured],
+        frame_to_written=[at - answers[i].frame for i, at in wrote.items()],
+        hand_to_written=[at - h.made[i] for i, at in wrote.items()],
         unframed=sum(not answers[i].framed for i in measured),
         settle_to_frame=[probe.commits[i].frame - probe.commits[i].expired for i in commits],
         renamed=renamed,
@@ -878,6 +912,25 @@ def in_process(game: str, moves: int, seed: int) -> list[float]:
 # -- report ------------------------------------------------------------------------------
 
 
+def led_writes(ports: Sequence[TimedPort]) -> list[float]:
+    """When each write that carried an LED frame (whole or in part) returned,
+    in order: the frame is then the microcontroller's to read."""
+    out: list[float] = []
+    for port in ports:
+        decoder = protocol.Decoder()
+        for at, data in port.writes:
+            if any(isinstance(m, protocol.Leds | protocol.LedsPart) for _, m in decoder.feed(data)):
+                out.append(at)
+    out.sort()
+    return out
+
+
+def written_after(handed: float, written: list[float]) -> float | None:
+    """When the first LED frame written after ``handed`` was done (None: none was)."""
+    i = bisect.bisect_left(written, handed)
+    return written[i] if i < len(written) else None
+
+
 def ms(times: list[float]) -> str:
     s = sorted(times)
     p99 = s[min(len(s) - 1, int(len(s) * 0.99))]
@@ -1014,6 +1067,12 @@ def main() -> None:
         print(f"    of which read -> queue:       {ms(f.read_to_queue)}")
         print(f"  firmware + pty, hand -> read:   {ms(f.hand_to_read)}")
         print(f"  whole, hand -> frame:           {ms(f.hand_to_frame)}")
+        if f.frame_to_written:
+            print(
+                f"  frame handed -> written:        {ms(f.frame_to_written)}   "
+                f"(the serial writer; {len(f.frame_to_written)} frames)"
+            )
+            print(f"  whole, hand -> frame written:   {ms(f.hand_to_written)}")
         print(f"  settle expired -> move's frame: {ms(f.settle_to_frame)}   ({f.moves} moves)")
         print(
             f"  loop CPU, turn answering a change: {ms(f.cpu_change)}   "

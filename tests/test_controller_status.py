@@ -3,6 +3,7 @@ controller through the control socket."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from controller_support import Table, profile_for
 from boardctl.cli.main import main
 from boardctl.controller.control import ControlServer
 from boardctl.controller.machine import Controller, Timing
+from boardctl.controller.present import Position, Status
 from boardctl.engines import create
 
 
@@ -221,6 +223,70 @@ def test_a_status_read_key_by_key_says_what_it_says_whole() -> None:
     assert len(one_by_one) == len(status)
     assert whole == {**status} == one_by_one
     assert list(status.keys()) == list(one_by_one) and list(status.values()) == list(whole.values())
+
+
+#: what a status asks of the engine (the summary, the public view, who acts)
+_ASKED = (
+    "task",
+    "outcome",
+    "scores",
+    "to_move",
+    "expects",
+    "actor",
+    "public_view",
+    "public_render",
+    "chance_outcomes",
+    "public_action",
+    "legal_actions",
+)
+
+
+def _built_on_a_thread(status: Any) -> dict[str, Any] | BaseException:
+    out: list[dict[str, Any] | BaseException] = []
+
+    def build() -> None:
+        try:
+            out.append(dict(status.items()))
+        except BaseException as exc:  # what the thread met, for the test to read
+            out.append(exc)
+
+    thread = threading.Thread(target=build)
+    thread.start()
+    thread.join(30)
+    return out[0]
+
+
+def test_a_prepared_status_is_built_on_another_thread_without_asking_the_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sound hears the status on a thread of its own; the engine (which
+    keeps tables of its own as it lists actions) is asked on the loop's
+    thread only, once per position, when the status is prepared there."""
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    table.hands("place d4 p1")
+    status = c.view().status
+    scene, engine, state, applied, verdict, winning, fault, fault_kind = status.key
+
+    def fresh() -> Status:
+        return Status(scene, Position(engine, state, applied), verdict, winning, fault, fault_kind)
+
+    said = dict(fresh().items())
+    status.prepare()
+    unprepared = fresh()
+
+    def asked(*args: Any, **kw: Any) -> Any:
+        raise AssertionError(f"the engine was asked on {threading.current_thread().name}")
+
+    for name in _ASKED:
+        monkeypatch.setattr(type(engine), name, asked)
+    assert _built_on_a_thread(status) == said
+    assert isinstance(_built_on_a_thread(unprepared), AssertionError)
+    monkeypatch.undo()
+    # the next turn on the same position shares what was asked
+    table.hands("lift d4")
+    assert c.view().status.position is status.position
 
 
 def test_games_lists_who_won_each_finished_game(

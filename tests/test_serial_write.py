@@ -9,6 +9,7 @@ full. The loop's turn is measured by an event, not by a clock.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -160,3 +161,53 @@ def test_writes_stalled_past_the_timeout_call_the_link_down_as_a_pulled_cable(ga
     newest = bytes((6, 0, 249)) * LEDS
     assert mcu.wait_until(lambda: bool(mcu.led_frames) and mcu.led_frames[-1] == newest, 5)
     assert src.stats.reconnects >= 1
+
+
+class _EnteredPort:
+    """A real pyserial port that says when a write has begun."""
+
+    def __init__(self, port: Any, writing: threading.Event) -> None:
+        self._port = port
+        self.writing = writing
+
+    def write(self, data: bytes) -> int | None:
+        self.writing.set()
+        return self._port.write(data)  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._port, name)
+
+
+def test_closing_ends_a_write_the_board_does_not_take_at_once() -> None:
+    """A real pty nobody reads, its buffer full: the writer's write waits in
+    pyserial for the board (here up to a minute). Closing the source ends it:
+    the writer thread has ended when ``close`` returns. (pyserial's own
+    ``cancel_write`` would not do it here: with the buffer full its write
+    retries the refused write until the timeout and never looks at the
+    cancel; closing the port makes the retry fail at once.)"""
+    master, slave = os.openpty()
+    writing = threading.Event()
+
+    def opener(path: str) -> _EnteredPort:
+        ser = open_port(path)
+        for size in (4096, 256, 16, 1):  # the board takes nothing more: the pty's buffer full
+            try:
+                while True:
+                    os.write(ser.fd, bytes(size))
+            except BlockingIOError:
+                pass
+        ser.write_timeout = 60
+        return _EnteredPort(ser, writing)
+
+    try:
+        src = SerialSensorSource(os.ttyname(slave), backoff=Backoff(0.02, 0.2), opener=opener)
+        src.start(EventLog())
+        src.set_leds(frame(1))
+        assert writing.wait(5), "no write began"
+        src.close()
+        assert src._writer is not None and not src._writer.is_alive(), (
+            "the write still waited for the board after close"
+        )
+    finally:
+        os.close(master)
+        os.close(slave)

@@ -322,3 +322,93 @@ def test_the_pages_lights_are_the_latest_frames_read_as_each_page_asks() -> None
         publisher.encoded("lights")[1]
         == json.dumps(lights(c.profile, frames[-1]), separators=(",", ":")).encode()
     )
+
+
+def test_the_pages_state_is_built_off_the_loops_thread_and_is_the_newest_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The loop hands the publisher each turn's status; a page reading right
+    after a turn gets that turn's state, built on the page's thread (the
+    loop's thread never builds it), with a new version only when it says
+    something new."""
+    from controller_support import Table, profile_for
+
+    from boardctl.controller import present
+    from boardctl.controller.machine import Controller
+    from boardctl.controller.scenes import Palette, render
+    from boardctl.engines import create
+
+    built_on: list[str] = []
+    status_of = present._status
+
+    def recorded(*args: Any) -> Any:
+        built_on.append(threading.current_thread().name)
+        return status_of(*args)
+
+    monkeypatch.setattr(present, "_status", recorded)
+    table = Table(Controller(profile_for(create("shiftago"))))
+    c = table.controller
+    publisher = Publisher(c.profile)
+
+    def turn() -> None:
+        view = c.view()
+        publisher(c, view, render(view, c.profile, Palette(), table.now))
+
+    def page() -> tuple[int, dict[str, Any]]:
+        got: list[tuple[int, bytes]] = []
+        reader = threading.Thread(
+            target=lambda: got.append(publisher.encoded("state")), name="page"
+        )
+        reader.start()
+        reader.join(30)
+        return got[0][0], json.loads(got[0][1])
+
+    turn()
+    first, state = page()
+    assert state["moves"] == [] and state["phase"] == "awaiting_move"
+    turn()  # nothing happened: the same state, the same version
+    assert page() == (first, state)
+    table.hands("insert W3", "p0")
+    turn()
+    table.hands("place d4 p1")
+    turn()
+    version, state = page()
+    assert version == first + 1, "the newest turn's state, not each turn's on the way"
+    assert state["moves"] == ["W3"] and state["offending"] == ["d4"]
+    assert state["layout"] == {"a3": "p0"}
+    assert built_on and set(built_on) == {"page"}
+
+
+def test_a_report_changed_between_the_loops_turns_reaches_the_pages_when_told() -> None:
+    """The sound hears a turn on its own thread, after the loop's turn: when
+    it tells the publisher, the pages get the state again with the sound's
+    newest report, without waiting for another turn of the loop."""
+    from controller_support import Table, profile_for
+
+    from boardctl.controller.machine import Controller
+    from boardctl.controller.scenes import Palette, render
+    from boardctl.engines import create
+
+    table = Table(Controller(profile_for(create("shiftago"))))
+    c = table.controller
+    heard: list[str] = []
+    publisher = Publisher(c.profile, reports={"sound": lambda: {"heard": list(heard)}})
+    woken: list[str] = []
+    publisher.wake = lambda: woken.append(threading.current_thread().name)
+    view = c.view()
+    publisher(c, view, render(view, c.profile, Palette(), table.now))
+    version = publisher.version("state")
+    assert publisher.get("state")["sound"] == {"heard": []}
+
+    def hearing() -> None:
+        heard.append("Blue to play")
+        publisher.refresh()
+
+    told = threading.Thread(target=hearing, name="hearing")
+    told.start()
+    told.join(30)
+    assert woken[-1] == "hearing"
+    assert publisher.get("state")["sound"] == {"heard": ["Blue to play"]}
+    assert publisher.version("state") == version + 1
+    publisher.refresh()  # nothing new: the same version
+    assert publisher.version("state") == version + 1

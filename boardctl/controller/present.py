@@ -130,7 +130,15 @@ def build_view(
     winning: frozenset[str] = frozenset()
     if outcome.over:
         winning = engine.winning_sites(state) or scene.last_move
-    status = Status(scene, engine, state, len(match.actions), verdict, winning, fault, fault_kind)
+    applied = len(match.actions)
+    position = previous.position if previous is not None else None
+    if position is None or (position.engine, position.state, position.applied) != (
+        engine,
+        state,
+        applied,
+    ):
+        position = Position(engine, state, applied)  # a move, an undo, another game
+    status = Status(scene, position, verdict, winning, fault, fault_kind)
     if previous is not None and previous.key == status.key:
         status = previous
     return View(
@@ -194,32 +202,68 @@ def _summary(engine: Engine[Any, Any], state: Any, applied: int) -> dict[str, An
     return summary
 
 
+class Position:
+    """What the status says of a position, asked of the engine: the game's
+    summary, the state as the room sees it and drawn, who acts, chance's
+    outcomes. Worked out once per position and shared by the statuses of the
+    turns that show it. An engine is asked on the loop's thread only (it
+    keeps tables of its own as it lists actions): a status to be read on
+    another thread is :meth:`Status.prepare` d first."""
+
+    __slots__ = ("_got", "applied", "engine", "state")
+
+    def __init__(self, engine: Engine[Any, Any], state: Any, applied: int) -> None:
+        self.engine = engine
+        self.state = state
+        self.applied = applied
+        self._got: tuple[Mapping[str, Any], dict[str, Any], str, Any, list[str] | None] | None = (
+            None
+        )
+
+    def get(self) -> tuple[Mapping[str, Any], dict[str, Any], str, Any, list[str] | None]:
+        """(summary, the state as the room sees it, the board drawn, who
+        acts, chance's outcomes or None)."""
+        got = self._got
+        if got is None:
+            engine, state = self.engine, self.state
+            summary = _summary(engine, state, self.applied)
+            position, picture = _public(engine, state)
+            actor = engine.actor(state)
+            outcomes = None
+            if actor is CHANCE:
+                outcomes = sorted(
+                    {engine.public_action(state, a) for a, _ in engine.chance_outcomes(state)}
+                )
+            got = self._got = (summary, position, picture, actor, outcomes)
+        return got
+
+
 class Status(Mapping[str, Any]):
     """What ``boardctl status`` answers for a view, built the first time it
-    is read (by ``boardctl status``, the web pages, the broker), not on every
-    turn of the loop. It is built from values that never change (the state,
-    the verdict, the scene), so it says what the view saw whenever, and on
-    whichever thread, it is read."""
+    is read (by ``boardctl status``, the web pages, the broker, the sound),
+    not on every turn of the loop. It is built from values that never change
+    (the position, the verdict, the scene), so it says what the view saw
+    whenever, and on whichever thread, it is read; what it asks of the engine
+    is asked on the loop's thread (:meth:`prepare`, or the first read there)."""
 
-    __slots__ = ("_built", "key")
+    __slots__ = ("_built", "key", "position")
 
     def __init__(
         self,
         scene: Scene,
-        engine: Engine[Any, Any],
-        state: Any,
-        applied: int,
+        position: Position,
         verdict: Verdict,
         winning: frozenset[str],
         fault: str | None,
         fault_kind: Fault | None,
     ) -> None:
+        self.position = position
         #: what it is built from: a status with an equal key says the same
         self.key: tuple[Any, ...] = (
             scene,
-            engine,
-            state,
-            applied,
+            position.engine,
+            position.state,
+            position.applied,
             verdict,
             winning,
             fault,
@@ -227,10 +271,16 @@ class Status(Mapping[str, Any]):
         )
         self._built: MappingProxyType[str, Any] | None = None
 
+    def prepare(self) -> None:
+        """Ask the engine now (on the loop's thread) what the status needs of
+        it, so that it may be built on another thread (once per position)."""
+        self.position.get()
+
     def _get(self) -> MappingProxyType[str, Any]:
         built = self._built
         if built is None:
-            built = self._built = _status(*self.key)
+            scene, _, _, _, verdict, winning, fault, fault_kind = self.key
+            built = self._built = _status(scene, self.position, verdict, winning, fault, fault_kind)
         return built
 
     def __getitem__(self, key: str) -> Any:
@@ -274,9 +324,7 @@ class Status(Mapping[str, Any]):
 
 def _status(
     scene: Scene,
-    engine: Engine[Any, Any],
-    state: Any,
-    applied: int,
+    at: Position,
     verdict: Verdict,
     winning: frozenset[str],
     fault: str | None,
@@ -284,9 +332,9 @@ def _status(
 ) -> MappingProxyType[str, Any]:
     """What ``boardctl status`` answers: the game's summary and what the
     controller says about the board, all of it public."""
-    summary = dict(_summary(engine, state, applied))
-    actor = engine.actor(state)
-    position, picture = _public(engine, state)
+    engine = at.engine
+    game, position, picture, actor, outcomes = at.get()
+    summary = dict(game)
     summary.update(
         {
             "phase": scene.phase.value,
@@ -303,11 +351,9 @@ def _status(
         summary["winning"] = sorted(winning)
     if isinstance(actor, int) and engine.tells:
         summary["told"] = True  # some actions are told: `boardctl play`
-    if actor is CHANCE:
+    if outcomes is not None:
         summary["chance"] = scene.chance
-        summary["outcomes"] = sorted(
-            {engine.public_action(state, a) for a, _ in engine.chance_outcomes(state)}
-        )
+        summary["outcomes"] = list(outcomes)
     if scene.told_undone:
         summary["told_undone"] = list(scene.told_undone)
     if scene.seats.any_apart:

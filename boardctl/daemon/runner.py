@@ -398,7 +398,8 @@ class Daemon:
                 lighting=lighting,
                 collector=Collector(),
             )
-            # the sound beside the LEDs: heard first, so the pages get each sound this turn
+            # the sound beside the LEDs: heard on a thread of its own, which tells the
+            # pages' publisher (below) when it keeps new sounds
             sounder = stack.enter_context(open_sound(cfg, hardware, clock_set, state_dir))
             loop.watchers.insert(0, sounder)
             loop.reports["sound"] = sounder.report
@@ -435,6 +436,7 @@ class Daemon:
                     voiced=sounder.voiced,
                 )
                 stack.callback(self.web.close)
+                sounder.told.append(self.web.publisher.refresh)
             self.notifier.status(f"waiting for the sensors of {self.profile.name}")
             thinker.attach(loop.emit)
             relay.attach(loop.emit)
@@ -512,7 +514,7 @@ def open_sound(
         if output is not None:
             speaker = stack.enter_context(Speaker(output, voice))
         keeper = stack.enter_context(KeptSettings(state_dir / DATABASE))
-        yield Sounder(
+        sounder = Sounder(
             configured,
             speaker,
             local=lambda: datetime.now().astimezone(),
@@ -524,6 +526,7 @@ def open_sound(
             # the voice speaks the board's language ([board] language)
             language=lambda: cfg.board.language,
         )
+        yield stack.enter_context(sounder)
 
 
 class _Relay:

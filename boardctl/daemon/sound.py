@@ -1,11 +1,14 @@
 """The board's sound beside its LEDs: the loop's events heard, said apart.
 
-:class:`Sounder` is one of the loop's watchers. On the loop's thread, once a
-turn, it hears the turn's status (:func:`boardctl.sound.notices.listen`),
-makes the sentences in the board's language, keeps the last few for the web
-pages (which may play them on a phone: ``heard`` in the state they are
-pushed) and hands each to the audio worker (:class:`hardware.audio.Speaker`),
-which renders and plays on a thread of its own. It never waits.
+:class:`Sounder` is one of the loop's watchers. On the loop's thread it only hands
+each turn over (:mod:`.hearing`: in order, bounded, never waiting); on the
+hearing's thread it hears the turn's status
+(:func:`boardctl.sound.notices.listen`), makes the sentences in the board's
+language, keeps the last few for the web pages (which may play them on a
+phone: ``heard`` in the state they are pushed) and hands each to the audio
+worker (:class:`hardware.audio.Speaker`), which renders and plays on a thread
+of its own. It is a context manager: the hearing runs from :meth:`start`
+until :meth:`close`.
 
 The settings in force are the configuration's ``[sound]``, or an operator's,
 set with the control socket's ``sound`` command (the operator page, ``boardctl
@@ -25,11 +28,13 @@ from typing import Any, Protocol
 
 from boardctl import i18n
 from boardctl.controller.lighting import Keeper
+from boardctl.controller.present import Status
 from boardctl.controller.store import StoreError
+from boardctl.daemon.hearing import Hearing, Turn
 from boardctl.engines import BoardSpec, Engine
 from boardctl.sound import phrases
 from boardctl.sound.cues import Cue
-from boardctl.sound.notices import Board, Heard, listen
+from boardctl.sound.notices import Board, Heard, listen, passed
 from boardctl.sound.settings import KEYS, SoundError, SoundSettings
 from hardware.audio import Speaker, Utterance
 from hardware.audio.base import AudioError
@@ -101,6 +106,11 @@ class Sounder:
         self._voiced = Cache(entries=RECENT)
         self._rendering = threading.Lock()
         self._boards: tuple[Any, Board] | None = None
+        #: the loop's turns, heard on a thread of their own
+        self.hearing = Hearing(self._hear_turn)
+        #: called (on the hearing's thread) once new sounds are kept: the web
+        #: pages' publisher reads the report again (``Publisher.refresh``)
+        self.told: list[Callable[[], None]] = []
         kept = keeper.load() if keeper is not None else {}
         for key in KEYS:
             if f"sound.{key}" in kept:
@@ -113,7 +123,29 @@ class Sounder:
 
     # -- the loop's watcher ---------------------------------------------------------
     def __call__(self, controller: Watched, view: Any, frame: Any) -> None:
-        self.hear(view.status, self._board(controller))
+        status = view.status
+        if isinstance(status, Status):
+            status.prepare()  # the engine is asked here, once per position
+        self.hearing.hand(Turn(status, self._board(controller), view.phase.value))
+
+    def start(self) -> None:
+        self.hearing.start()
+
+    def close(self) -> None:
+        self.hearing.close()
+
+    def __enter__(self) -> Sounder:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _hear_turn(self, turn: Turn) -> None:
+        """Hear one turn handed over (the hearing's thread)."""
+        if turn.unheard is not None:
+            self.heard = passed(self.heard, turn.unheard)
+        self.hear(turn.status, turn.board)
 
     def hear(self, status: Mapping[str, Any], board: Board) -> None:
         """Hear one turn's status: what is due is said (unless quiet), what is
@@ -150,6 +182,9 @@ class Sounder:
                 )
         if self.speaker is not None and utterances:
             self.speaker.say(*utterances)
+        if utterances:
+            for tell in self.told:
+                tell()
 
     def _board(self, controller: Watched) -> Board:
         """The names the sentences use, for the game played now (worked out

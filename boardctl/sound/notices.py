@@ -17,6 +17,11 @@ unsaid one stale (a newer "your turn" replaces the older), and when what a
 slot speaks of is over (the board is right again) the slot is in
 :attr:`Heard.over`, for the worker to drop what it has not said yet.
 
+Turns the hearing could not keep up with are folded (:class:`Unheard`):
+:func:`passed` makes what was heard before them what hearing them would
+have left for the comparisons with the next turn (its phase, and the turn
+to announce forgotten after a fault), so what still matters is said.
+
 The sentences are made later, in the board's language (:class:`Phrase`).
 Players are named as everywhere else: by the ``name`` of their seat
 (:class:`~boardctl.engines.describe.PlayerSpec`: ``blue``, ``player 2``).
@@ -27,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from boardctl.sound import phrases
@@ -103,6 +108,33 @@ class Heard:
     ended: bool = False
     #: slots whose subject is over: what waits in them is stale
     over: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Unheard:
+    """Turns that passed without being heard: the ``phase`` of the last of
+    them, and whether the board was not followed (a fault) in any."""
+
+    phase: str
+    fault: bool = False
+
+    @classmethod
+    def folded(cls, earlier: Unheard | None, phase: str) -> Unheard:
+        """``earlier`` unheard turns, then one more in ``phase``."""
+        return cls(phase, phase in _FAULTS or (earlier is not None and earlier.fault))
+
+
+def passed(before: Heard | None, unheard: Unheard) -> Heard | None:
+    """What was heard, after ``unheard`` turns: the next turn is compared
+    with the phase they ended in (a wrong board after them is said again), and
+    a fault among them forgot the turn announced (said anew when play
+    resumes). What the next turn says by value (moves, scores, the computer's
+    move, the end) is compared with what was heard before them: an action
+    accepted meanwhile is still noticed, a wrong board come and gone is not
+    (it would be stale)."""
+    if before is None:
+        return None
+    return replace(before, phase=unheard.phase, turn=None if unheard.fault else before.turn)
 
 
 def listen(

@@ -20,6 +20,7 @@ from typing import Any
 from boardctl import i18n
 from boardctl.board import BoardProfile
 from boardctl.controller.machine import Controller
+from boardctl.controller.present import Status
 from boardctl.controller.scenes import Colours, Frame, Palette, hex_colour
 from boardctl.controller.view import View
 from boardctl.engines import Engine
@@ -116,8 +117,11 @@ def _plain(value: Any) -> Any:
 
 class Publisher:
     """The latest board, state and lights, each with a version that grows
-    when it changes. Called by the loop; read by the web server's thread,
-    which works out the lights (each lit site's colour) from the frame kept."""
+    when it changes. Called by the loop, which hands over the turn's status
+    (prepared: the engine asked on the loop's thread) and frame; read by the
+    web server's threads, which build the state from the status and work out
+    the lights (each lit site's colour) from the frame, once per turn that
+    may have changed them, when a page or a push stream asks."""
 
     def __init__(
         self,
@@ -135,6 +139,12 @@ class Publisher:
         self._lock = threading.Lock()
         self._engine: Any = None
         self._status: Mapping[str, Any] | None = None
+        #: the newest status handed over and its pieces, and whether a reader
+        #: has yet to build the state from them (with the reports as they are then)
+        self._newest: tuple[Mapping[str, Any], dict[str, str]] | None = None
+        self._unread = False
+        #: held while a reader builds the state from what was told (one at a time, in order)
+        self._building = threading.Lock()
         self._frame: Frame | None = None
         #: the last state whose pieces were published, and its layout
         self._laid: tuple[Any, dict[str, str]] = (None, {})
@@ -154,13 +164,17 @@ class Publisher:
             changed = True
         status = view.status
         reported = {key: report() for key, report in self.reports.items()}
-        if status != self._status or reported != self._reported:
+        if status is not self._status or reported != self._reported:
+            # a status that may say something new (the loop reuses the last
+            # one when it would say the same): built and compared by a reader
             self._status = status
             self._reported = reported
-            state = dict(status.items())  # its own view, not a lookup per key
-            state.update(reported)
-            state["layout"] = self._layout(controller.engine, controller.match.state)
-            self._put("state", state)
+            if isinstance(status, Status):
+                status.prepare()  # the engine is asked here, once per position
+            layout = self._layout(controller.engine, controller.match.state)
+            with self._lock:
+                self._newest = (status, layout)
+                self._unread = True
             changed = True
         if frame != self._frame:
             self._frame = frame
@@ -183,7 +197,37 @@ class Publisher:
             version = self._parts.get(part, (0, None))[0] + 1
             self._parts[part] = (version, value)
 
+    def refresh(self) -> None:
+        """A report changed apart from the loop's turns (the sound heard a
+        turn on its own thread): the pages read the state again, with the
+        reports as they are then. Any thread; returns at once."""
+        with self._lock:
+            if self._newest is None:
+                return
+            self._unread = True
+        if self.wake is not None:
+            self.wake()
+
+    def _state(self) -> None:
+        """The state built from the status last handed over and the reports
+        as they are now, a new version if it says something new (a reader's
+        thread)."""
+        with self._building:
+            with self._lock:
+                if not self._unread or self._newest is None:
+                    return
+                self._unread = False
+                status, layout = self._newest
+            state = dict(status.items())  # its own view, not a lookup per key
+            state.update({key: report() for key, report in self.reports.items()})
+            state["layout"] = layout
+            with self._lock:
+                version, before = self._parts.get("state", (0, None))
+                if state != before:
+                    self._parts["state"] = (version + 1, state)
+
     def version(self, part: str) -> int:
+        self._state()
         with self._lock:
             return self._parts.get(part, (0, None))[0]
 
@@ -193,6 +237,7 @@ class Publisher:
     def _read(self, part: str) -> tuple[int, Any]:
         """The part's version and value; the lights worked out from the frame
         the loop kept, once per version, on the reader's thread."""
+        self._state()
         with self._lock:
             version, value = self._parts.get(part, (0, None))
             lit = self._lit
@@ -208,6 +253,7 @@ class Publisher:
     def encoded(self, part: str, language: str = i18n.DEFAULT) -> tuple[int, bytes]:
         """The part's version and its JSON, its texts for people in ``language``
         (encoded once per version and language)."""
+        self._state()
         with self._lock:
             version = self._parts.get(part, (0, None))[0]
             cached = self._encoded.get((part, language))

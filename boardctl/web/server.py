@@ -302,7 +302,8 @@ class WebServer:
         # the connections' tasks end when asyncio.run cancels them
 
     def _wake_soon(self) -> None:
-        """From the loop's thread: tell the push streams there is news (never waits)."""
+        """From the loop's thread (or the sound's, which hears apart): tell the
+        push streams there is news (never waits)."""
         aloop = self._aloop
         if aloop is not None:
             with contextlib.suppress(RuntimeError):  # the web server has stopped
