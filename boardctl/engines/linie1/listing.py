@@ -459,31 +459,25 @@ class Placements:
         width = self.width
         east = e & ~r.rail[1] & (w >> 1)
         south = s & ~r.rail[2] & (n >> width)
-        pairs = east | south
-        if not pairs:
+        if not (east or south):
             return ()
         tiles = r.tiles
         ok = r.ok
         rep = self.replacing
         but = self.but
-        # east and south neighbours (each pair once): per tile of the pair,
-        # the codes with a rail towards the other that may replace it and
-        # the boards of their three other sides; the step to the second cell
-        ways = (
+        # east and south neighbours (each pair once), each way apart: per tile
+        # of the pair, the codes of the hand with a rail towards the other
+        # that may replace it and fit on their three other sides; each
+        # exchange found by its key (first cell, way, codes), which orders them
+        keys: list[int] = []
+        for there, rep_a, but_a, rep_b, but_b, step, way in (
             (east, rep[1], but[1], rep[3], but[3], 1, 0),
             (south, rep[2], but[2], rep[0], but[0], width, 1),
-        )
-        made = self.pair_lays
-        out: list[Lay] = []
-        while pairs:
-            low = pairs & -pairs
-            a = low.bit_length() - 1
-            pairs ^= low
-            for there, rep_a, but_a, rep_b, but_b, step, way in ways:
-                if not there & low:
-                    continue
-                # the codes of the hand that may replace either tile with a
-                # rail towards the other and fit on their three other sides
+        ):
+            while there:
+                low = there & -there
+                there ^= low
+                a = low.bit_length() - 1
                 fit_a = []
                 m = rep_a[tiles[a]] & bits
                 while m:
@@ -491,33 +485,40 @@ class Placements:
                     m ^= low_c
                     code = low_c.bit_length() - 1
                     i, j, k = but_a[code]
-                    if (ok[i] & ok[j] & ok[k]) >> a & 1:
+                    if ok[i] & ok[j] & ok[k] & low:
                         fit_a.append(code)
                 if not fit_a:
                     continue
                 b = a + step
-                fit_b = []
                 m = rep_b[tiles[b]] & bits
+                if not m:
+                    continue
+                low <<= step
+                head = (a * 2 + way) << 12
                 while m:
                     low_c = m & -m
                     m ^= low_c
-                    code = low_c.bit_length() - 1
-                    i, j, k = but_b[code]
-                    if (ok[i] & ok[j] & ok[k]) >> b & 1:
-                        fit_b.append(code)
-                # the codes in order (an upgrade's codes are in order too)
-                for ca in fit_a:
-                    ka = ca >> 2
-                    for cb in fit_b:
+                    cb = low_c.bit_length() - 1
+                    i, j, k = but_b[cb]
+                    if ok[i] & ok[j] & ok[k] & low:
                         kb = cb >> 2
-                        if hand[kb] - (kb == ka) > 0:
-                            key = (a * 2 + way) << 12 | ca << 6 | cb
-                            lay = made.get(key)
-                            if lay is None:
-                                if len(made) >= PAIRS_KEPT:
-                                    made.clear()
-                                lay = made[key] = Lay(((a, ca), (b, cb)))
-                            out.append(lay)
+                        for ca in fit_a:
+                            if hand[kb] - (kb == ca >> 2) > 0:
+                                keys.append(head | ca << 6 | cb)
+        if not keys:
+            return ()
+        keys.sort()
+        made = self.pair_lays
+        out: list[Lay] = []
+        for key in keys:
+            lay = made.get(key)
+            if lay is None:
+                if len(made) >= PAIRS_KEPT:
+                    made.clear()
+                a = key >> 13
+                b = a + (width if key >> 12 & 1 else 1)
+                lay = made[key] = Lay(((a, key >> 6 & 63), (b, key & 63)))
+            out.append(lay)
         return tuple(out)
 
 
