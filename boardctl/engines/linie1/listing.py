@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import compress
 
-from boardctl.engines.linie1.geometry import BUILDING, EDGE, TERMINAL, Geometry
+from boardctl.engines.linie1.geometry import TERMINAL, Geometry
 from boardctl.engines.linie1.values import Lay
 
 #: layouts kept linked to the one they were made from: the chain is cut every
@@ -139,10 +139,8 @@ class Placements:
         self.offsets = geo.offsets
         self.track = sum(1 << c for c in geo.track_cells)
         self.terminal = sum(1 << c for c in range(w2) if geo.kind[c] == TERMINAL)
-        #: the edge and the buildings: no rail may lead into them
-        self.wall = sum(1 << c for c in range(w2) if geo.kind[c] in (EDGE, BUILDING))
-        #: what takes no rail from a neighbour's side: the wall and the terminals
-        self.taken = self.wall | self.terminal
+        #: every cell of the frame
+        self.frame = (1 << w2) - 1
         sides = geo.sides
         canon = [c for k in range(1, geo.kinds + 1) for c in geo.codes_of[k]]
         #: per code: the sides of its rails
@@ -273,37 +271,40 @@ class Placements:
         tile = r.tile
         r0, r1, r2, r3 = r.rail
         w = self.width
-        wall = self.wall
         term = self.terminal
-        taken = self.taken
+        frame = self.frame
         empty = self.track ^ tile
-        # the tiles without a rail on each side
-        b0, b1, b2, b3 = tile ^ r0, tile ^ r1, tile ^ r2, tile ^ r3
-        # per side of an empty cell: a rail leads in (q), it is open (f)
+        into = empty | term  # what a rail may lead into besides a tile's rail
+        # per side of an empty cell: a rail leads in (q), it is open (f: the
+        # cell there is empty, a terminal or a tile with a rail towards it)
         q0 = r2 << w & empty
-        f0 = empty & ~((wall | b2) << w)
+        f0 = (into | r2) << w & empty
         q1 = r3 >> 1 & empty
-        f1 = empty & ~((wall | b3) >> 1)
+        f1 = (into | r3) >> 1 & empty
         q2 = r0 >> w & empty
-        f2 = empty & ~((wall | b0) >> w)
+        f2 = (into | r0) >> w & empty
         q3 = r1 << 1 & empty
-        f3 = empty & ~((wall | b1) << 1)
+        f3 = (into | r1) << 1 & empty
         f01 = f0 | f1
         both01 = f0 & f1
-        # per side b of j (north, east, south, west), from j's other three
+        q01 = q0 | q1
+        q23 = q2 | q3
+        # per side b of j (north, east, south, west), from j's other three;
+        # j takes no rail on b (bare) unless it is a tile with a rail on b or
+        # an empty cell a rail leads into on another side: the frame but those
         f12 = f1 | f2
         rail_in = term | r0 | f12 | f3
-        bare_in = taken | b0 | (empty ^ (q1 | q2 | q3)) | (f1 & f2) | (f3 & f12)
+        bare_in = frame ^ (r0 | q1 | q23) | (f1 & f2) | (f3 & f12)
         ok2, ok6 = rail_in >> w, bare_in >> w  # x is north of j: x's south
         f02 = f0 | f2
         rail_in = term | r1 | f02 | f3
-        bare_in = taken | b1 | (empty ^ (q0 | q2 | q3)) | (f0 & f2) | (f3 & f02)
+        bare_in = frame ^ (r1 | q0 | q23) | (f0 & f2) | (f3 & f02)
         ok3, ok7 = rail_in << 1, bare_in << 1  # x is east of j: x's west
         rail_in = term | r2 | f01 | f3
-        bare_in = taken | b2 | (empty ^ (q0 | q1 | q3)) | both01 | (f3 & f01)
+        bare_in = frame ^ (r2 | q01 | q3) | both01 | (f3 & f01)
         ok0, ok4 = rail_in << w, bare_in << w  # x is south of j: x's north
         rail_in = term | r3 | f01 | f2
-        bare_in = taken | b3 | (empty ^ (q0 | q1 | q2)) | both01 | (f2 & f01)
+        bare_in = frame ^ (r3 | q01 | q2) | both01 | (f2 & f01)
         ok1, ok5 = rail_in >> 1, bare_in >> 1  # x is west of j: x's east
         r.empty = empty
         r.fit = [-1] * 16
