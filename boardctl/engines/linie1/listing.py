@@ -57,9 +57,9 @@ PAIRS_KEPT = 65536
 _NONE: list[int] = []
 
 
-#: a tile code's last listing: its board, where its lays begin among that
-#: listing's actions, and those actions
-Last = tuple[int, int, Sequence[object]]
+#: a tile code's last listing: its board, where its lays begin and end among
+#: that listing's actions, and those actions
+Last = tuple[int, int, int, Sequence[object]]
 
 
 class Rails:
@@ -141,6 +141,9 @@ class Placements:
         self.terminal = sum(1 << c for c in range(w2) if geo.kind[c] == TERMINAL)
         #: every cell of the frame
         self.frame = (1 << w2) - 1
+        #: per cell: its bit, and the bits of the cells before it
+        self.bits = [1 << c for c in range(w2)]
+        self.below = [(1 << c) - 1 for c in range(w2)]
         sides = geo.sides
         canon = [c for k in range(1, geo.kinds + 1) for c in geo.codes_of[k]]
         #: per code: the sides of its rails
@@ -350,7 +353,8 @@ class Placements:
         for k in range(1, self.geo.kinds + 1):
             for code in self.geo.codes_of[k]:
                 board = self.board(r, code)
-                blank[code] = (board, 0, _read(board, self._lays_of_code(code)))
+                lays = _read(board, self._lays_of_code(code), self.bits)
+                blank[code] = (board, 0, len(lays), lays)
         self.blank = blank
         return blank
 
@@ -370,6 +374,8 @@ class Placements:
         sides = self.sides
         sides_ok = self.sides_ok
         rows = self.lay
+        bits = self.bits
+        below = self.below
         last = r.last
         if last is None:  # the nearest layout's before this one
             up = r.parent
@@ -392,28 +398,28 @@ class Placements:
             base = len(out)
             was = last[code]
             if was is not None:
-                old, at, before = was
+                old, at, end, before = was
                 if old == board:  # its entry stays as good as a new one
-                    out += before[at : at + board.bit_count()]
+                    out += before[at:end]
                     continue
                 diff = old ^ board
                 if diff.bit_count() <= SPLICE_MOST:
-                    out += before[at : at + old.bit_count()]
+                    out += before[at:end]
                     row = rows[code] or self._lays_of_code(code)
                     # from the last cell back: the places before it stay
                     while diff:
                         top = diff.bit_length() - 1
-                        bit = 1 << top
+                        bit = bits[top]
                         diff ^= bit
-                        i = base + (old & (bit - 1)).bit_count()
+                        i = base + (old & below[top]).bit_count()
                         if board & bit:
                             out.insert(i, row[top])
                         else:
                             del out[i]
-                    last[code] = (board, base, out)
+                    last[code] = (board, base, len(out), out)
                     continue
-            out += _read(board, rows[code] or self._lays_of_code(code))
-            last[code] = (board, base, out)  # its lays stay where they are
+            out += _read(board, rows[code] or self._lays_of_code(code), bits)
+            last[code] = (board, base, len(out), out)  # its lays stay where they are
         out += tail
         return out
 
@@ -471,14 +477,15 @@ class Placements:
         # that may replace it and fit on their three other sides; each
         # exchange found by its key (first cell, way, codes), which orders them
         keys: list[int] = []
+        cell_bits = self.bits
         for there, rep_a, but_a, rep_b, but_b, step, way in (
             (east, rep[1], but[1], rep[3], but[3], 1, 0),
             (south, rep[2], but[2], rep[0], but[0], width, 1),
         ):
-            while there:
-                low = there & -there
+            while there:  # any order: the keys are sorted
+                a = there.bit_length() - 1
+                low = cell_bits[a]
                 there ^= low
-                a = low.bit_length() - 1
                 fit_a = []
                 m = rep_a[tiles[a]] & bits
                 while m:
@@ -527,13 +534,15 @@ class Placements:
 _DIGITS = bytes.maketrans(b"01", b"\x00\x01")
 
 
-def _read(board: int, row: list[Lay]) -> tuple[Lay, ...]:
-    """The lays of ``row`` on the cells of ``board``, in order."""
-    if board.bit_count() > 12:  # a pass over the cells in C beats a step per bit
+def _read(board: int, row: list[Lay], bits: list[int]) -> tuple[Lay, ...] | list[Lay]:
+    """The lays of ``row`` on the cells of ``board``, in order (``bits`` the
+    cells' bits)."""
+    if board.bit_count() > 24:  # a pass over the cells in C beats a step per bit
         return tuple(compress(row, bin(board).encode()[:1:-1].translate(_DIGITS)))
     out = []
-    while board:
-        low = board & -board
-        out.append(row[low.bit_length() - 1])
-        board ^= low
-    return tuple(out)
+    while board:  # from the last cell back
+        top = board.bit_length() - 1
+        out.append(row[top])
+        board ^= bits[top]
+    out.reverse()
+    return out
