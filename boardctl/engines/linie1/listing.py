@@ -194,17 +194,19 @@ class Placements:
         from where they are known, else whole."""
         if r.ok:
             return r
-        chain = [r]
-        up = r.parent
-        while up is not None and up.tile < 0:
-            chain.append(up)
-            up = up.parent
-        top = chain[-1]
-        if top.parent is None or top.parent.tile < 0:
-            self._whole(top)
-            chain.pop()
-        for layout in reversed(chain):
-            self._derive(layout)
+        if r.tile < 0:
+            up = r.parent
+            if up is not None and up.tile >= 0:  # the usual case: one lay on
+                self._derive(r)
+            else:
+                chain = [r]
+                while up is not None and up.tile < 0:
+                    chain.append(up)
+                    up = up.parent
+                if up is None:  # from the first layout kept, whole
+                    self._whole(chain.pop())
+                for layout in reversed(chain):
+                    self._derive(layout)
         self._ok(r)
         return r
 
@@ -235,11 +237,12 @@ class Placements:
         tiles = r.tiles
         rail_sides = self.rail_sides
         upgrades = self.upgrades
+        bits = self.bits
         tile = parent.tile
         rail = parent.rail.copy()
         upg = parent.upg.copy()
         for c in r.changed:
-            bit = 1 << c
+            bit = bits[c]
             old = before[c]
             if old:
                 for d in rail_sides[old]:
@@ -395,7 +398,6 @@ class Placements:
                 i0, i1, i2, i3 = sides_ok[s]
                 board = fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
             board &= empty | upg[code]
-            base = len(out)
             was = last[code]
             if was is not None:
                 old, at, end, before = was
@@ -404,6 +406,7 @@ class Placements:
                     continue
                 diff = old ^ board
                 if diff.bit_count() <= SPLICE_MOST:
+                    base = len(out)
                     out += before[at:end]
                     row = rows[code] or self._lays_of_code(code)
                     # from the last cell back: the places before it stay
@@ -418,6 +421,7 @@ class Placements:
                             del out[i]
                     last[code] = (board, base, len(out), out)
                     continue
+            base = len(out)
             out += _read(board, rows[code] or self._lays_of_code(code), bits)
             last[code] = (board, base, len(out), out)  # its lays stay where they are
         out += tail
