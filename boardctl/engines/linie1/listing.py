@@ -51,6 +51,8 @@ SPLICE_MOST = 8
 HANDS_KEPT = 8192
 #: exchanges of two tiles kept made at most
 PAIRS_KEPT = 65536
+#: sets of codes kept split, per side, at most
+MASKS_KEPT = 4096
 
 
 #: what a layout holds until its boards are worked out (never changed)
@@ -176,6 +178,9 @@ class Placements:
             [tuple(i for i in self.sides_ok[sides[c]] if i != d) for c in range(len(sides))]
             for d in range(4)
         ]
+        #: per side ``d``: per set of codes (bits), those codes in order with
+        #: their boards of ``but`` (at most ``MASKS_KEPT`` sets a side)
+        self.split: list[dict[int, tuple[tuple[int, int, int, int], ...]]] = [{}, {}, {}, {}]
         #: every single-tile Lay of a code, made when the code is first listed:
         #: lay[code][cell]
         self.lay: list[list[Lay] | None] = [None] * len(sides)
@@ -442,6 +447,18 @@ class Placements:
                     yield row[low.bit_length() - 1]
                     b ^= low
 
+    def _split(self, d: int, m: int) -> tuple[tuple[int, int, int, int], ...]:
+        """The codes of the bits of ``m`` in order, each with the boards of
+        ``Rails.ok`` that take it on its three sides other than ``d``."""
+        kept = self.split[d]
+        if len(kept) >= MASKS_KEPT:
+            kept.clear()
+        but = self.but[d]
+        got = kept[m] = tuple(
+            (c, but[c][0], but[c][1], but[c][2]) for c in range(m.bit_length()) if m >> c & 1
+        )
+        return got
+
     def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> tuple[Lay, ...]:
         """The exchanges of two tiles side by side, not yet joined, each
         joined to the other by the tiles that replace them, in order: by the
@@ -475,30 +492,24 @@ class Placements:
         tiles = r.tiles
         ok = r.ok
         rep = self.replacing
-        but = self.but
+        split = self.split
         # east and south neighbours (each pair once), each way apart: per tile
         # of the pair, the codes of the hand with a rail towards the other
         # that may replace it and fit on their three other sides; each
         # exchange found by its key (first cell, way, codes), which orders them
         keys: list[int] = []
         cell_bits = self.bits
-        for there, rep_a, but_a, rep_b, but_b, step, way in (
-            (east, rep[1], but[1], rep[3], but[3], 1, 0),
-            (south, rep[2], but[2], rep[0], but[0], width, 1),
-        ):
+        for there, d_a, d_b, step, way in ((east, 1, 3, 1, 0), (south, 2, 0, width, 1)):
+            rep_a, rep_b, split_a, split_b = rep[d_a], rep[d_b], split[d_a], split[d_b]
             while there:  # any order: the keys are sorted
                 a = there.bit_length() - 1
                 low = cell_bits[a]
                 there ^= low
-                fit_a = []
                 m = rep_a[tiles[a]] & bits
-                while m:
-                    low_c = m & -m
-                    m ^= low_c
-                    code = low_c.bit_length() - 1
-                    i, j, k = but_a[code]
+                fit_a = []
+                for ca, i, j, k in split_a.get(m) or self._split(d_a, m):
                     if ok[i] & ok[j] & ok[k] & low:
-                        fit_a.append(code)
+                        fit_a.append(ca)
                 if not fit_a:
                     continue
                 b = a + step
@@ -507,11 +518,7 @@ class Placements:
                     continue
                 low <<= step
                 head = (a * 2 + way) << 12
-                while m:
-                    low_c = m & -m
-                    m ^= low_c
-                    cb = low_c.bit_length() - 1
-                    i, j, k = but_b[cb]
+                for cb, i, j, k in split_b.get(m) or self._split(d_b, m):
                     if ok[i] & ok[j] & ok[k] & low:
                         kb = cb >> 2
                         for ca in fit_a:
