@@ -387,18 +387,15 @@ class Linie1(Engine[State, Action]):
 
     def legal_actions(self, state: State) -> Iterator[Action]:
         phase = state.phase
+        if phase == LAY:  # the most asked, first
+            return iter(self._listed(state).actions)  # type: ignore[arg-type]
         if phase == OVER:
             return iter(())
         if phase in (DEAL, ROLL) or (phase == DRAW and any(state.stacks)):
             return iter([a for a, _ in self.chance_outcomes(state)])
         if phase == DRAW:
             return iter([Take(k) for k, c in enumerate(self._pool(state)) if c])
-        if phase == DRIVE:
-            return iter([Drive(d[0]) for d in self._offered_drives(state)])
-        return self._lay_phase(state)
-
-    def _lay_phase(self, state: State) -> Iterator[Action]:
-        return iter(self._listed(state).actions)  # type: ignore[arg-type]
+        return iter([Drive(d[0]) for d in self._offered_drives(state)])
 
     def _starts(self, state: State) -> tuple[Start, ...]:
         """The starts of the player to act, in order (kept per what is taken)."""

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import compress
 
-from boardctl.engines.linie1.geometry import BUILDING, EDGE, TERMINAL, Geometry
+from boardctl.engines.linie1.geometry import TERMINAL, Geometry
 from boardctl.engines.linie1.values import Lay
 
 #: layouts kept linked to the one they were made from: the chain is cut every
@@ -51,15 +51,17 @@ SPLICE_MOST = 8
 HANDS_KEPT = 8192
 #: exchanges of two tiles kept made at most
 PAIRS_KEPT = 65536
+#: sets of codes kept split, per side, at most
+MASKS_KEPT = 4096
 
 
 #: what a layout holds until its boards are worked out (never changed)
 _NONE: list[int] = []
 
 
-#: a tile code's last listing: its board, where its lays begin among that
-#: listing's actions, and those actions
-Last = tuple[int, int, Sequence[object]]
+#: a tile code's last listing: its board, where its lays begin and end among
+#: that listing's actions, and those actions
+Last = tuple[int, int, int, Sequence[object]]
 
 
 class Rails:
@@ -139,10 +141,11 @@ class Placements:
         self.offsets = geo.offsets
         self.track = sum(1 << c for c in geo.track_cells)
         self.terminal = sum(1 << c for c in range(w2) if geo.kind[c] == TERMINAL)
-        #: the edge and the buildings: no rail may lead into them
-        self.wall = sum(1 << c for c in range(w2) if geo.kind[c] in (EDGE, BUILDING))
-        #: what takes no rail from a neighbour's side: the wall and the terminals
-        self.taken = self.wall | self.terminal
+        #: every cell of the frame
+        self.frame = (1 << w2) - 1
+        #: per cell: its bit, and the bits of the cells before it
+        self.bits = [1 << c for c in range(w2)]
+        self.below = [(1 << c) - 1 for c in range(w2)]
         sides = geo.sides
         canon = [c for k in range(1, geo.kinds + 1) for c in geo.codes_of[k]]
         #: per code: the sides of its rails
@@ -175,6 +178,9 @@ class Placements:
             [tuple(i for i in self.sides_ok[sides[c]] if i != d) for c in range(len(sides))]
             for d in range(4)
         ]
+        #: per side ``d``: per set of codes (bits), those codes in order with
+        #: their boards of ``but`` (at most ``MASKS_KEPT`` sets a side)
+        self.split: list[dict[int, tuple[tuple[int, int, int, int], ...]]] = [{}, {}, {}, {}]
         #: every single-tile Lay of a code, made when the code is first listed:
         #: lay[code][cell]
         self.lay: list[list[Lay] | None] = [None] * len(sides)
@@ -193,17 +199,19 @@ class Placements:
         from where they are known, else whole."""
         if r.ok:
             return r
-        chain = [r]
-        up = r.parent
-        while up is not None and up.tile < 0:
-            chain.append(up)
-            up = up.parent
-        top = chain[-1]
-        if top.parent is None or top.parent.tile < 0:
-            self._whole(top)
-            chain.pop()
-        for layout in reversed(chain):
-            self._derive(layout)
+        if r.tile < 0:
+            up = r.parent
+            if up is not None and up.tile >= 0:  # the usual case: one lay on
+                self._derive(r)
+            else:
+                chain = [r]
+                while up is not None and up.tile < 0:
+                    chain.append(up)
+                    up = up.parent
+                if up is None:  # from the first layout kept, whole
+                    self._whole(chain.pop())
+                for layout in reversed(chain):
+                    self._derive(layout)
         self._ok(r)
         return r
 
@@ -234,11 +242,12 @@ class Placements:
         tiles = r.tiles
         rail_sides = self.rail_sides
         upgrades = self.upgrades
+        bits = self.bits
         tile = parent.tile
         rail = parent.rail.copy()
         upg = parent.upg.copy()
         for c in r.changed:
-            bit = 1 << c
+            bit = bits[c]
             old = before[c]
             if old:
                 for d in rail_sides[old]:
@@ -273,37 +282,40 @@ class Placements:
         tile = r.tile
         r0, r1, r2, r3 = r.rail
         w = self.width
-        wall = self.wall
         term = self.terminal
-        taken = self.taken
+        frame = self.frame
         empty = self.track ^ tile
-        # the tiles without a rail on each side
-        b0, b1, b2, b3 = tile ^ r0, tile ^ r1, tile ^ r2, tile ^ r3
-        # per side of an empty cell: a rail leads in (q), it is open (f)
+        into = empty | term  # what a rail may lead into besides a tile's rail
+        # per side of an empty cell: a rail leads in (q), it is open (f: the
+        # cell there is empty, a terminal or a tile with a rail towards it)
         q0 = r2 << w & empty
-        f0 = empty & ~((wall | b2) << w)
+        f0 = (into | r2) << w & empty
         q1 = r3 >> 1 & empty
-        f1 = empty & ~((wall | b3) >> 1)
+        f1 = (into | r3) >> 1 & empty
         q2 = r0 >> w & empty
-        f2 = empty & ~((wall | b0) >> w)
+        f2 = (into | r0) >> w & empty
         q3 = r1 << 1 & empty
-        f3 = empty & ~((wall | b1) << 1)
+        f3 = (into | r1) << 1 & empty
         f01 = f0 | f1
         both01 = f0 & f1
-        # per side b of j (north, east, south, west), from j's other three
+        q01 = q0 | q1
+        q23 = q2 | q3
+        # per side b of j (north, east, south, west), from j's other three;
+        # j takes no rail on b (bare) unless it is a tile with a rail on b or
+        # an empty cell a rail leads into on another side: the frame but those
         f12 = f1 | f2
         rail_in = term | r0 | f12 | f3
-        bare_in = taken | b0 | (empty ^ (q1 | q2 | q3)) | (f1 & f2) | (f3 & f12)
+        bare_in = frame ^ (r0 | q1 | q23) | (f1 & f2) | (f3 & f12)
         ok2, ok6 = rail_in >> w, bare_in >> w  # x is north of j: x's south
         f02 = f0 | f2
         rail_in = term | r1 | f02 | f3
-        bare_in = taken | b1 | (empty ^ (q0 | q2 | q3)) | (f0 & f2) | (f3 & f02)
+        bare_in = frame ^ (r1 | q0 | q23) | (f0 & f2) | (f3 & f02)
         ok3, ok7 = rail_in << 1, bare_in << 1  # x is east of j: x's west
         rail_in = term | r2 | f01 | f3
-        bare_in = taken | b2 | (empty ^ (q0 | q1 | q3)) | both01 | (f3 & f01)
+        bare_in = frame ^ (r2 | q01 | q3) | both01 | (f3 & f01)
         ok0, ok4 = rail_in << w, bare_in << w  # x is south of j: x's north
         rail_in = term | r3 | f01 | f2
-        bare_in = taken | b3 | (empty ^ (q0 | q1 | q2)) | both01 | (f2 & f01)
+        bare_in = frame ^ (r3 | q01 | q2) | both01 | (f2 & f01)
         ok1, ok5 = rail_in >> 1, bare_in >> 1  # x is west of j: x's east
         r.empty = empty
         r.fit = [-1] * 16
@@ -349,7 +361,8 @@ class Placements:
         for k in range(1, self.geo.kinds + 1):
             for code in self.geo.codes_of[k]:
                 board = self.board(r, code)
-                blank[code] = (board, 0, _read(board, self._lays_of_code(code)))
+                lays = _read(board, self._lays_of_code(code), self.bits)
+                blank[code] = (board, 0, len(lays), lays)
         self.blank = blank
         return blank
 
@@ -369,6 +382,8 @@ class Placements:
         sides = self.sides
         sides_ok = self.sides_ok
         rows = self.lay
+        bits = self.bits
+        below = self.below
         last = r.last
         if last is None:  # the nearest layout's before this one
             up = r.parent
@@ -388,31 +403,32 @@ class Placements:
                 i0, i1, i2, i3 = sides_ok[s]
                 board = fit[s] = ok[i0] & ok[i1] & ok[i2] & ok[i3]
             board &= empty | upg[code]
-            base = len(out)
             was = last[code]
             if was is not None:
-                old, at, before = was
+                old, at, end, before = was
                 if old == board:  # its entry stays as good as a new one
-                    out += before[at : at + board.bit_count()]
+                    out += before[at:end]
                     continue
                 diff = old ^ board
                 if diff.bit_count() <= SPLICE_MOST:
-                    out += before[at : at + old.bit_count()]
+                    base = len(out)
+                    out += before[at:end]
                     row = rows[code] or self._lays_of_code(code)
                     # from the last cell back: the places before it stay
                     while diff:
                         top = diff.bit_length() - 1
-                        bit = 1 << top
+                        bit = bits[top]
                         diff ^= bit
-                        i = base + (old & (bit - 1)).bit_count()
+                        i = base + (old & below[top]).bit_count()
                         if board & bit:
                             out.insert(i, row[top])
                         else:
                             del out[i]
-                    last[code] = (board, base, out)
+                    last[code] = (board, base, len(out), out)
                     continue
-            out += _read(board, rows[code] or self._lays_of_code(code))
-            last[code] = (board, base, out)  # its lays stay where they are
+            base = len(out)
+            out += _read(board, rows[code] or self._lays_of_code(code), bits)
+            last[code] = (board, base, len(out), out)  # its lays stay where they are
         out += tail
         return out
 
@@ -430,6 +446,18 @@ class Placements:
                     low = b & -b
                     yield row[low.bit_length() - 1]
                     b ^= low
+
+    def _split(self, d: int, m: int) -> tuple[tuple[int, int, int, int], ...]:
+        """The codes of the bits of ``m`` in order, each with the boards of
+        ``Rails.ok`` that take it on its three sides other than ``d``."""
+        kept = self.split[d]
+        if len(kept) >= MASKS_KEPT:
+            kept.clear()
+        but = self.but[d]
+        got = kept[m] = tuple(
+            (c, but[c][0], but[c][1], but[c][2]) for c in range(m.bit_length()) if m >> c & 1
+        )
+        return got
 
     def doubles(self, r: Rails, hand: Sequence[int], codes: tuple[int, ...]) -> tuple[Lay, ...]:
         """The exchanges of two tiles side by side, not yet joined, each
@@ -459,65 +487,57 @@ class Placements:
         width = self.width
         east = e & ~r.rail[1] & (w >> 1)
         south = s & ~r.rail[2] & (n >> width)
-        pairs = east | south
-        if not pairs:
+        if not (east or south):
             return ()
         tiles = r.tiles
         ok = r.ok
         rep = self.replacing
-        but = self.but
-        # east and south neighbours (each pair once): per tile of the pair,
-        # the codes with a rail towards the other that may replace it and
-        # the boards of their three other sides; the step to the second cell
-        ways = (
-            (east, rep[1], but[1], rep[3], but[3], 1, 0),
-            (south, rep[2], but[2], rep[0], but[0], width, 1),
-        )
-        made = self.pair_lays
-        out: list[Lay] = []
-        while pairs:
-            low = pairs & -pairs
-            a = low.bit_length() - 1
-            pairs ^= low
-            for there, rep_a, but_a, rep_b, but_b, step, way in ways:
-                if not there & low:
-                    continue
-                # the codes of the hand that may replace either tile with a
-                # rail towards the other and fit on their three other sides
-                fit_a = []
+        split = self.split
+        # east and south neighbours (each pair once), each way apart: per tile
+        # of the pair, the codes of the hand with a rail towards the other
+        # that may replace it and fit on their three other sides; each
+        # exchange found by its key (first cell, way, codes), which orders them
+        keys: list[int] = []
+        cell_bits = self.bits
+        for there, d_a, d_b, step, way in ((east, 1, 3, 1, 0), (south, 2, 0, width, 1)):
+            rep_a, rep_b, split_a, split_b = rep[d_a], rep[d_b], split[d_a], split[d_b]
+            while there:  # any order: the keys are sorted
+                a = there.bit_length() - 1
+                low = cell_bits[a]
+                there ^= low
                 m = rep_a[tiles[a]] & bits
-                while m:
-                    low_c = m & -m
-                    m ^= low_c
-                    code = low_c.bit_length() - 1
-                    i, j, k = but_a[code]
-                    if (ok[i] & ok[j] & ok[k]) >> a & 1:
-                        fit_a.append(code)
+                fit_a = []
+                for ca, i, j, k in split_a.get(m) or self._split(d_a, m):
+                    if ok[i] & ok[j] & ok[k] & low:
+                        fit_a.append(ca)
                 if not fit_a:
                     continue
                 b = a + step
-                fit_b = []
                 m = rep_b[tiles[b]] & bits
-                while m:
-                    low_c = m & -m
-                    m ^= low_c
-                    code = low_c.bit_length() - 1
-                    i, j, k = but_b[code]
-                    if (ok[i] & ok[j] & ok[k]) >> b & 1:
-                        fit_b.append(code)
-                # the codes in order (an upgrade's codes are in order too)
-                for ca in fit_a:
-                    ka = ca >> 2
-                    for cb in fit_b:
+                if not m:
+                    continue
+                low <<= step
+                head = (a * 2 + way) << 12
+                for cb, i, j, k in split_b.get(m) or self._split(d_b, m):
+                    if ok[i] & ok[j] & ok[k] & low:
                         kb = cb >> 2
-                        if hand[kb] - (kb == ka) > 0:
-                            key = (a * 2 + way) << 12 | ca << 6 | cb
-                            lay = made.get(key)
-                            if lay is None:
-                                if len(made) >= PAIRS_KEPT:
-                                    made.clear()
-                                lay = made[key] = Lay(((a, ca), (b, cb)))
-                            out.append(lay)
+                        for ca in fit_a:
+                            if hand[kb] - (kb == ca >> 2) > 0:
+                                keys.append(head | ca << 6 | cb)
+        if not keys:
+            return ()
+        keys.sort()
+        made = self.pair_lays
+        out: list[Lay] = []
+        for key in keys:
+            lay = made.get(key)
+            if lay is None:
+                if len(made) >= PAIRS_KEPT:
+                    made.clear()
+                a = key >> 13
+                b = a + (width if key >> 12 & 1 else 1)
+                lay = made[key] = Lay(((a, key >> 6 & 63), (b, key & 63)))
+            out.append(lay)
         return tuple(out)
 
 
@@ -525,13 +545,15 @@ class Placements:
 _DIGITS = bytes.maketrans(b"01", b"\x00\x01")
 
 
-def _read(board: int, row: list[Lay]) -> tuple[Lay, ...]:
-    """The lays of ``row`` on the cells of ``board``, in order."""
-    if board.bit_count() > 12:  # a pass over the cells in C beats a step per bit
+def _read(board: int, row: list[Lay], bits: list[int]) -> tuple[Lay, ...] | list[Lay]:
+    """The lays of ``row`` on the cells of ``board``, in order (``bits`` the
+    cells' bits)."""
+    if board.bit_count() > 24:  # a pass over the cells in C beats a step per bit
         return tuple(compress(row, bin(board).encode()[:1:-1].translate(_DIGITS)))
     out = []
-    while board:
-        low = board & -board
-        out.append(row[low.bit_length() - 1])
-        board ^= low
-    return tuple(out)
+    while board:  # from the last cell back
+        top = board.bit_length() - 1
+        out.append(row[top])
+        board ^= bits[top]
+    out.reverse()
+    return out
