@@ -4,6 +4,7 @@ passing) amends the record instead of leaving a wrong board or a takeback."""
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import subprocess
 import sys
@@ -45,6 +46,12 @@ class _Dark:
 def _window() -> Amendable:
     # "W3" recorded at 1.06 from a board last changed at 1.0: amendable until 1.15
     return Amendable(("s0",), ("W3",), "s1", at=1.06, until=1.15)
+
+
+def test_a_window_the_board_moved_in_keeps_everything_else() -> None:
+    for resumed in (False, True):
+        window = Amendable(("s0", "s1"), ("W3", "B4"), "s2", 1.06, 1.15, resumed=resumed)
+        assert window.moved_on() == dataclasses.replace(window, moved=True)
 
 
 def _never() -> Verdict:

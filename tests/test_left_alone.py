@@ -10,13 +10,16 @@ from pathlib import Path
 
 import pytest
 from controller_support import Table, profile_for, readings
+from hypothesis import given
+from hypothesis import strategies as st
 from twin_support import TIMING, do_move, rig, wait_for
 
 from boardctl.config import load
+from boardctl.controller import idle
 from boardctl.controller.machine import Controller, Timing
 from boardctl.controller.scenes import RGB, Palette, render
 from boardctl.controller.store import Store
-from boardctl.controller.view import Phase
+from boardctl.controller.view import PLAYING, Phase
 from boardctl.daemon.runner import timing_of
 from boardctl.engines import Match, create
 from boardctl.sensing import SensorSnapshot
@@ -240,3 +243,36 @@ def test_the_next_game_of_the_same_kind_begins_without_building_its_rules_again(
         assert c.engine is played and built == ["shiftago"]
         c.new(None, {"variant": "expert"}, table.now)  # other options: rules of their own
         assert c.engine is not played and built == ["shiftago", "shiftago"]
+
+
+_TIMES = st.one_of(st.just(0.0), st.floats(-10.0, 3000.0, allow_nan=False))
+
+
+@given(
+    phase=st.sampled_from([*PLAYING, Phase.SETUP, Phase.ATTRACT, Phase.GAME_OVER, Phase.FAULT]),
+    activity_at=st.floats(0.0, 1e6, allow_nan=False),
+    left=st.floats(0.0, 4000.0, allow_nan=False),
+    played=st.integers(0, 3),
+    over=st.booleans(),
+    awaited=st.booleans(),
+    abandon=_TIMES,
+    finished=_TIMES,
+)
+def test_a_game_is_put_away_only_on_a_board_left_long_enough(
+    phase: Phase,
+    activity_at: float,
+    left: float,
+    played: int,
+    over: bool,
+    awaited: bool,
+    abandon: float,
+    finished: float,
+) -> None:
+    """The controller asks what the game is (over, a player away to act) only
+    of a board left alone long enough: a game due to be put away always is."""
+    timing = Timing(abandon_after=abandon, finished_after=finished)
+    now = activity_at + left
+    why = idle.due(
+        phase, activity_at, now, played=played, over=over, timing=timing, awaited=awaited
+    )
+    assert why is None or idle.left_long_enough(activity_at, now, timing)

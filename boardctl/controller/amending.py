@@ -36,7 +36,7 @@ answers how many actions to take back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from boardctl.controller.reconcile import InProgress, Played, Verdict, Waiting
@@ -68,6 +68,14 @@ class Amendable:
         first before any action), amendable until the board first settles."""
         return cls(states[:-1], actions[-1:], states[-1], 0.0, 0.0, moved=True, resumed=True)
 
+    def moved_on(self) -> Amendable:
+        """This window once the board changed again within it (made directly:
+        ``dataclasses.replace`` costs ten calls, on the first change of every
+        move)."""
+        return Amendable(
+            self.before, self.actions, self.after, self.at, self.until, True, self.resumed
+        )
+
     def follow(
         self,
         state: Any,
@@ -91,7 +99,7 @@ class Amendable:
                 return (None if now > self.until else self), 0
             if changed_at > self.until:
                 return None, 0
-            window = replace(self, moved=True)
+            window = self.moved_on()
         if not settled:
             return window, 0
         if isinstance(verdict, Waiting | Played | InProgress):

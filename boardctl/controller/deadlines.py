@@ -39,14 +39,18 @@ def next_deadline(
     put away); the other times, when given, are the option picked being
     taken, a button's question let go, the game saved again, the computer
     asked again."""
-    times: list[float] = []
     base = board.changed_at + board.settle_time(timing.settle, timing.settle_gated)
-    for extra in (0.0, timing.grace, timing.takeback_hold, timing.clear_hold):
-        times.append(base + extra)
-    times.append(board.changed_at + timing.in_progress)
+    times = [
+        base,
+        base + timing.grace,
+        base + timing.takeback_hold,
+        base + timing.clear_hold,
+        board.changed_at + timing.in_progress,
+    ]
     if timing.attract_after > 0 and phase is not Phase.ATTRACT:
         times.append(board.activity_at + timing.attract_after)
-    times.extend(t + timing.pulse_memory for t in board.pulses.values())
+    if board.pulses:
+        times.extend(t + timing.pulse_memory for t in board.pulses.values())
     put_away = idle.put_away_at(
         phase, board.activity_at, played=played, over=over, timing=timing, awaited=awaited
     )

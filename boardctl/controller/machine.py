@@ -565,6 +565,8 @@ class Controller(Conditions):
         """A game left alone long enough (:mod:`.idle`): the next game begins
         (the store keeps an unfinished one as abandoned) and the board waits
         in attract mode, lighting what to clear. True when it was put away."""
+        if not idle.left_long_enough(self.board.activity_at, now, self.timing):
+            return False
         why = idle.due(
             self.state,
             self.board.activity_at,

@@ -91,7 +91,8 @@ class Option:
     """One legal action and what the board shows after it."""
 
     action: Any
-    text: str
+    #: the engine that plays it (:attr:`text` is its notation)
+    engine: Engine[Any, Any] = field(repr=False, compare=False)
     #: sites whose sensed piece the action changes
     changed: frozenset[str]
     #: what the board senses on each changed site afterwards (None: nothing)
@@ -102,6 +103,12 @@ class Option:
     highlight: frozenset[str]
     #: the state after the action
     state: Any = field(repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The action in the engine's notation: worked out when it is shown or
+        logged, not for each action a changed board is judged against."""
+        return self.engine.format_action(self.action)
 
     def leaves(self, sensed: Mapping[str, str], diff: frozenset[str]) -> bool:
         """Whether the action turns a board that differs from ``sensed`` on
@@ -310,7 +317,7 @@ class Expectation:
                     delta[site] = seen
             option = Option(
                 action,
-                engine.format_action(action),
+                engine,
                 frozenset(delta),
                 tuple(delta.items()),
                 touched,

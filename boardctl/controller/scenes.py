@@ -220,7 +220,11 @@ def signal_clash(colour: RGB, palette: Palette | None = None) -> str | None:
     return None
 
 
+@lru_cache(maxsize=512)
 def scale(colour: RGB, factor: float) -> RGB:
+    """``colour`` at ``factor`` of its brightness (0 to 1). Kept: a scene dims
+    the same few player colours by the same few factors frame after frame
+    (only an animation's factors are new, and they leave the cache in turn)."""
     f = max(0.0, min(1.0, factor))
     return (round(colour[0] * f), round(colour[1] * f), round(colour[2] * f))
 

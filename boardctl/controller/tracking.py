@@ -142,6 +142,8 @@ class BoardTracker:
 
     def forget_pulses(self, now: float, memory: float) -> bool:
         """Forget pulses older than ``memory`` seconds; True if any was."""
+        if not self.pulses:
+            return False
         stale = [p for p, t in self.pulses.items() if now - t >= memory]
         for p in stale:
             del self.pulses[p]

@@ -20,6 +20,7 @@ import abc
 import dataclasses
 import logging
 from collections.abc import Sequence
+from functools import lru_cache
 from types import TracebackType
 
 from boardctl.board import LedChain
@@ -57,12 +58,19 @@ def wire_bytes(data: bytes, order: str) -> bytes:
     """:func:`wire_order` on a frame's bytes (``r g b`` per LED)."""
     if order == "RGB":
         return data
-    i, j, k = ("RGB".index(c) for c in order)
+    i, j, k = _channels(order)
     out = bytearray(len(data))
     out[0::3] = data[i::3]
     out[1::3] = data[j::3]
     out[2::3] = data[k::3]
     return bytes(out)
+
+
+@lru_cache(maxsize=8)
+def _channels(order: str) -> tuple[int, int, int]:
+    """Where each channel of ``order`` lies in ``r g b`` (worked out once per order)."""
+    i, j, k = ("RGB".index(c) for c in order)
+    return i, j, k
 
 
 def frame_bytes(frame: Sequence[RGB]) -> bytes:

@@ -1281,15 +1281,20 @@ class Beeline(Engine[State, Action]):
 
     def _lines_ahead(self, state: State) -> tuple[tuple[int, int], tuple[int, int], bool]:
         """Each line's cells (masks), each line's front (-1 unless it ends in a
-        MARK), and whether a line already points into the other."""
-        cells = state.cells
-        lines = index_of(state).lines
-        f0, f1 = (
-            self.lines.front(cells, line) if cells[line[-1]] >= MARK0 else -1
-            for line in state.lines
-        )
-        pending = (f0 >= 0 and (lines[1] >> f0) & 1) or (f1 >= 0 and (lines[0] >> f1) & 1)
-        return lines, (f0, f1), bool(pending)
+        MARK), and whether a line already points into the other (worked out
+        once per state: the reconciler asks it of every action it tries)."""
+        ix = index_of(state)
+        lines = ix.lines
+        if ix.fronts is None:
+            cells = state.cells
+            f0, f1 = (
+                self.lines.front(cells, line) if cells[line[-1]] >= MARK0 else -1
+                for line in state.lines
+            )
+            pending = (f0 >= 0 and (lines[1] >> f0) & 1) or (f1 >= 0 and (lines[0] >> f1) & 1)
+            ix.fronts = (f0, f1), bool(pending)
+        fronts, pending = ix.fronts
+        return lines, fronts, pending
 
     def _may_send_back(
         self,

@@ -32,7 +32,18 @@ class Index:
     ``actions`` of those that touch it, once asked for; ``lit`` each
     player's sites the LEDs show (``Beeline.player_sites``), once asked for."""
 
-    __slots__ = ("actions", "ahead", "by_cell", "lines", "lit", "nodes", "occ", "room", "spots")
+    __slots__ = (
+        "actions",
+        "ahead",
+        "by_cell",
+        "fronts",
+        "lines",
+        "lit",
+        "nodes",
+        "occ",
+        "room",
+        "spots",
+    )
 
     def __init__(self, occ: int, nodes: tuple[int, int], lines: tuple[int, int]) -> None:
         self.occ = occ
@@ -44,6 +55,9 @@ class Index:
         self.room: list[int | None] = [None, None]
         #: where a MARK of the player to act may point (``Beeline._ahead_mask``)
         self.ahead: int | None = None
+        #: each line's front and whether a line points into the other
+        #: (``Beeline._lines_ahead``)
+        self.fronts: tuple[tuple[int, int], bool] | None = None
         #: where his line may take a MARK (:meth:`Lines.spots`)
         self.spots: list[tuple[int, int, int]] | None = None
         #: each player's sites to show in his colour (immutable: shared by every view)

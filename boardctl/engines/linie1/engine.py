@@ -1309,6 +1309,8 @@ class Linie1(Engine[State, Action]):
         terminal) leaves the board as it was. Each is told by a person; a
         start whose cards are known and whose streetcar goes into the terminal
         is read off the board."""
+        if type(action) is Lay:  # the tiles laid are read (first: most actions tried are lays)
+            return False
         if isinstance(action, Pass | Take):
             return True
         if isinstance(action, Drive):  # round a loop, or back to its terminal, to where it stood
