@@ -17,10 +17,11 @@ by: it leaves a tile only by a side the tile's rails join to that one, an
 empty cell by any side, and enters a cell where it is empty or has a rail
 facing it. The count of tiles (:func:`route_tiles`) follows one streetcar:
 a 0-1 search over where it is, the side it came in by and the stops it has
-made (a layer of masks per set of stops), so a route counted complete is one
-a car can drive, not legs that only meet; an empty cell takes it on by any
-side but the one it came in by (no tile turns a car round), and it reaches
-the last terminal only by a mouth whose rails lead into it. Where to lay
+made (each mask holds a copy of the frame per set of stops, so one shift
+moves the car on in all of them), so a route counted complete is one a car
+can drive, not legs that only meet; an empty cell takes it on by any side
+but the one it came in by (no tile turns a car round), and it reaches the
+last terminal only by a mouth whose rails lead into it. Where to lay
 (:func:`corridor`, for the actions worth a look) is where that search from
 one terminal and the same search from the other meet at the route's count.
 
@@ -77,6 +78,26 @@ class Network:
             tuple((a, b) for a in range(4) for b in geo.exits[code][a])
             for code in range(len(geo.exits))
         )
+        #: the bits of one copy of the frame, in a mask that holds one per
+        #: set of stops (:meth:`layers`)
+        self.stride = geo.width * geo.width
+        self._layers: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+
+    def layers(self, stops: int) -> tuple[int, int, tuple[int, ...]]:
+        """For a route through ``stops`` stops, a mask holding a copy of the
+        frame per set of stops made (set ``m`` at bit ``m * stride``): the
+        stride, the multiplier that copies a frame mask into every layer,
+        and per stop the one that copies it into the layers without it."""
+        got = self._layers.get(stops)
+        if got is None:
+            stride = self.stride
+            sets = range(1 << stops)
+            every = sum(1 << (m * stride) for m in sets)
+            lacking = tuple(
+                sum(1 << (m * stride) for m in sets if not m >> i & 1) for i in range(stops)
+            )
+            got = self._layers[stops] = (stride, every, lacking)
+        return got
 
 
 class Flood:
@@ -275,14 +296,6 @@ def tiles_needed(engine: Linie1, net: Network, flood: Flood, state: State, p: in
     return max(0, min(FAR, total - shared))
 
 
-def _leaving(entered: list[int]) -> list[int]:
-    """The empty cells entered by each side (``entered``) as the cells left
-    by each side: a tile laid there takes a car on, never back the way it
-    came (no tile turns a car round)."""
-    e0, e1, e2, e3 = entered
-    return [e1 | e2 | e3, e0 | e2 | e3, e0 | e1 | e3, e0 | e1 | e2]
-
-
 def _one_car(
     net: Network, flood: Flood, state: State, need: int, begin: int, end: int, keep: bool
 ) -> tuple[int, list[list[int]]]:
@@ -290,7 +303,14 @@ def _one_car(
     the stops ``need`` (building bits) to terminal ``end`` (:data:`FAR` if
     none), and, with ``keep``, per count of tiles L = 0, 1, ... and per set
     of stops made (bits in the order of ``need``), the cells it reaches
-    with at most L tiles (cumulative)."""
+    with at most L tiles (cumulative).
+
+    Every set of stops at once: a mask per side the car came in by holds
+    one layer of the frame per set of stops (:meth:`Network.layers`), so one
+    shift moves the car on in all of them, and a stop made lifts the cells
+    of its building into the layers with it. Per tile more, the car goes on
+    along the rails laid (no cost) until nothing new is reached, then into
+    the empty cells beside what it reached since the last tile (one tile)."""
     goals = []
     for b in range(len(net.beside)):
         if need >> b & 1:
@@ -316,82 +336,121 @@ def _one_car(
     if not any(exits) or not (any(came) or any(mouths)) or not all(goals):
         return FAR, []
     k = len(goals)
+    stride, every, lacking = net.layers(k)
     full = (1 << k) - 1
-    layers = 1 << k
-    order = sorted(range(layers), key=lambda m: bin(m).count("1"))
-    tiled, empty = flood.tiled, flood.empty
-    # per layer (the stops made, as bits): tiled cells entered by each side,
-    # empty cells entered by each side, and what is new at this level
-    settled = [[0, 0, 0, 0] for _ in range(layers)]
-    filled = [[0, 0, 0, 0] for _ in range(layers)]
-    front = [[0, 0, 0, 0] for _ in range(layers)]
-    fresh = [[0, 0, 0, 0] for _ in range(layers)]
-    front[0] = [c & tiled for c in came]
-    settled[0] = list(front[0])
-    # per layer, what it held when the car last went on a tile further:
-    # only the cells reached since lead to new empty cells
-    grown_s = [[0, 0, 0, 0] for _ in range(layers)]
-    grown_e = [[0, 0, 0, 0] for _ in range(layers)]
+    w = net.width
+    # per pair of sides (in, out), in every layer: the cells a car goes on
+    # through, tiles whose rails join the two and empty cells (a tile to lay)
+    j = flood.joins
+    empty = flood.empty
+    j10, j20, j30 = (j[1][0] | empty) * every, (j[2][0] | empty) * every, (j[3][0] | empty) * every
+    j01, j21, j31 = (j[0][1] | empty) * every, (j[2][1] | empty) * every, (j[3][1] | empty) * every
+    j02, j12, j32 = (j[0][2] | empty) * every, (j[1][2] | empty) * every, (j[3][2] | empty) * every
+    j03, j13, j23 = (j[0][3] | empty) * every, (j[1][3] | empty) * every, (j[2][3] | empty) * every
+    # by the side it enters them: the tiled cells (p) and the empty ones (q)
+    # the car has not reached yet
+    p0, p1, p2, p3 = (e * every for e in flood.enter_tiled)
+    q0 = q1 = q2 = q3 = empty * every
+    if keep:
+        all0, all1, all2, all3 = p0 | q0, p1 | q1, p2 | q2, p3 | q3
+    # a stop's cells, in the layers without it, and how far up its layers lie
+    lifts = [(goal * lacking[i], stride << i) for i, goal in enumerate(goals)]
+    stops = 0  # where a stop is still to make, in any layer
+    for cells, _ in lifts:
+        stops |= cells
+    top = full * stride
+    x0, x1, x2, x3 = (x << top for x in exits)
+    f0, f1, f2, f3 = came
+    if (f0 | f1 | f2 | f3) & stops:
+        for cells, up in lifts:
+            f0 |= (f0 & cells) << up
+            f1 |= (f1 & cells) << up
+            f2 |= (f2 & cells) << up
+            f3 |= (f3 & cells) << up
+    p0 ^= f0
+    p1 ^= f1
+    p2 ^= f2
+    p3 ^= f3
+    # reached since the last tile, by side
+    r0, r1, r2, r3 = f0, f1, f2, f3
     kept: list[list[int]] = []
+    frame = (1 << stride) - 1
     level = 0
     while True:
-        for m in order:
-            f, n = front[m], fresh[m]
-            if not (f[0] | f[1] | f[2] | f[3] | n[0] | n[1] | n[2] | n[3]):
-                continue  # nothing new here: its stops were carried on before
-            s = settled[m] = flood.along_rails(settled[m], f, _leaving(n))
-            e = filled[m]
-            front[m] = [0, 0, 0, 0]
-            fresh[m] = [0, 0, 0, 0]
-            # a stop made here carries the car on in the layer with it
-            for i, goal in enumerate(goals):
-                if m >> i & 1 or not (s[0] | s[1] | s[2] | s[3] | e[0] | e[1] | e[2] | e[3]) & goal:
-                    continue
-                up = m | 1 << i
-                for mine, theirs, new_there in (
-                    (s, settled[up], front[up]),
-                    (e, filled[up], fresh[up]),
-                ):
-                    for d in range(4):
-                        new = mine[d] & goal & ~theirs[d]
-                        if new:
-                            theirs[d] |= new
-                            new_there[d] |= new
+        # along the rails laid, at no cost, from what was just entered
+        while True:
+            o0 = (f1 & j10) | (f2 & j20) | (f3 & j30)
+            o1 = (f0 & j01) | (f2 & j21) | (f3 & j31)
+            o2 = (f0 & j02) | (f1 & j12) | (f3 & j32)
+            o3 = (f0 & j03) | (f1 & j13) | (f2 & j23)
+            # leaving north enters the cell above by its south side, and so on
+            f0 = o2 << w & p0
+            f1 = o3 >> 1 & p1
+            f2 = o0 >> w & p2
+            f3 = o1 << 1 & p3
+            new = f0 | f1 | f2 | f3
+            if not new:
+                break
+            if new & stops:
+                for cells, up in lifts:
+                    f0 |= (f0 & cells) << up
+                    f1 |= (f1 & cells) << up
+                    f2 |= (f2 & cells) << up
+                    f3 |= (f3 & cells) << up
+                f0 &= p0
+                f1 &= p1
+                f2 &= p2
+                f3 &= p3
+            p0 ^= f0
+            p1 ^= f1
+            p2 ^= f2
+            p3 ^= f3
+            r0 |= f0
+            r1 |= f1
+            r2 |= f2
+            r3 |= f3
         if keep:
-            kept.append([_union(settled[m]) | _union(filled[m]) for m in range(layers)])
-        s, e = settled[full], filled[full]
-        if any((s[d] | e[d]) & exits[d] for d in range(4)):
+            seen = (all0 ^ (p0 | q0)) | (all1 ^ (p1 | q1)) | (all2 ^ (p2 | q2)) | (all3 ^ (p3 | q3))
+            kept.append([seen >> (m * stride) & frame for m in range(full + 1)])
+        if r0 & x0 or r1 & x1 or r2 & x2 or r3 & x3:
             return level, kept
         level += 1
         if level > FAR:
             return FAR, kept
-        grew = False
-        for m in range(layers):
-            s, e, gs, ge = settled[m], filled[m], grown_s[m], grown_e[m]
-            if s == gs and e == ge and (m or level > 1):
-                continue
-            grown_s[m] = s.copy()
-            grown_e[m] = e.copy()
-            moved = flood._moves(
-                [s[0] & ~gs[0], s[1] & ~gs[1], s[2] & ~gs[2], s[3] & ~gs[3]],
-                0,
-                _leaving([e[0] & ~ge[0], e[1] & ~ge[1], e[2] & ~ge[2], e[3] & ~ge[3]]),
-            )
-            if m == 0 and level == 1:
-                moved = [a | b for a, b in zip(moved, mouths, strict=True)]
-            have = e
-            for d in range(4):
-                new = moved[d] & empty & ~have[d]
-                if new:
-                    grew = True
-                    have[d] |= new
-                    fresh[m][d] = new
-        if not grew:
+        # one tile more: the empty cells next to what was reached since the
+        # last tile (tiled cells left along their rails, empty ones by any
+        # side but back: no tile turns a car round)
+        o0 = (r1 & j10) | (r2 & j20) | (r3 & j30)
+        o1 = (r0 & j01) | (r2 & j21) | (r3 & j31)
+        o2 = (r0 & j02) | (r1 & j12) | (r3 & j32)
+        o3 = (r0 & j03) | (r1 & j13) | (r2 & j23)
+        f0 = o2 << w & q0
+        f1 = o3 >> 1 & q1
+        f2 = o0 >> w & q2
+        f3 = o1 << 1 & q3
+        if level == 1:
+            f0 |= mouths[0]
+            f1 |= mouths[1]
+            f2 |= mouths[2]
+            f3 |= mouths[3]
+        new = f0 | f1 | f2 | f3
+        if not new:
             return FAR, kept
-
-
-def _union(masks: list[int]) -> int:
-    return masks[0] | masks[1] | masks[2] | masks[3]
+        if new & stops:
+            for cells, up in lifts:
+                f0 |= (f0 & cells) << up
+                f1 |= (f1 & cells) << up
+                f2 |= (f2 & cells) << up
+                f3 |= (f3 & cells) << up
+            f0 &= q0
+            f1 &= q1
+            f2 &= q2
+            f3 &= q3
+        q0 ^= f0
+        q1 ^= f1
+        q2 ^= f2
+        q3 ^= f3
+        r0, r1, r2, r3 = f0, f1, f2, f3
 
 
 def route_tiles(engine: Linie1, net: Network, flood: Flood, state: State, p: int) -> int:
