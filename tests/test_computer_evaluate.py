@@ -319,6 +319,83 @@ def test_linie1_the_computer_starts_its_trip_once_its_route_can_be_driven(lv: in
         assert not engine.apply(state, action).caught
 
 
+#: a game of level 4 (seat 1) against level 5 up to where seat 1's streetcar,
+#: with two of its three stops made and the stacks empty, is some 75 cells
+#: from its goal by the way left to it: it rolls
+_LONG_TRIP_TEXT = (
+    "deal:L1 deal:L4 deal:B2 deal:B1 h8:1N a6:1E draw:6 draw:4 l7:2N f12:1N draw:5 draw:1 "
+    "g7:2N b6:4E draw:3 draw:3 l6:2E g1:1N draw:2 draw:1 g1:3N c6:1E draw:1 c2:2W d6:1E "
+    "draw:7 draw:2 g6:3N h7:6N draw:5 draw:2 f1:2N k3:7N draw:1 draw:2 f1:5E g5:1N draw:8 "
+    "j11:2E j12:1N draw:8 draw:11 j12:8W j3:2N draw:2 k11:5S k12:8S draw:7 draw:12 b8:2W "
+    "b7:1N draw:2 draw:5 c1:1N j6:1N draw:1 draw:8 d11:2N g3:5S draw:3 draw:5 b1:1N f3:7N "
+    "draw:6 draw:8 f10:2E i4:3S draw:2 draw:3 j1:6N e9:12N draw:3 draw:2 k6:1N i10:2N draw:1 "
+    "draw:1 e2:2N b3:3E draw:2 draw:4 b11:3E j8:2S draw:12 draw:4 i2:2N h3:8S draw:1 draw:6 "
+    "j11:4N f2:12N draw:2 l3:4W d5:1E draw:1 draw:7 i2:5N i9:2S draw:1 j2:6E d9:8S draw:5 "
+    "draw:1 c4:1N l10:1N draw:10 draw:9 l2:1N h11:1N draw:4 draw:4 j2:9N h9:2N draw:6 j10:11E "
+    "k9:5E draw:9 draw:8 e4:1N e6:2W draw:9 draw:4 l2:4N b2:8N draw:8 k11:9N g4:4N draw:3 "
+    "k10:4S a10:8S draw:5 draw:1 b1:3N a2:5N draw:4 h6:1N j5:7E draw:2 draw:1 k7:1N e5:6E "
+    "draw:6 draw:11 k8:1N c9:2E draw:10 draw:3 c1:4N a11:6N draw:3 f7:1N k1:3W draw:5 draw:2 "
+    "f8:1N a3:3W draw:1 draw:2 c5:2N f11:5E draw:10 draw:2 c10:1N h4:2W draw:2 draw:7 i3:2S "
+    "g11:5W draw:9 draw:4 k10:7W f5:2S draw:3 f6:4N j1:9N draw:4 f7:11N+g7:4W h8:4N a9:1N "
+    "draw:1 k2:3N i1:2E draw:3 draw:2 d11:6N g2:2W draw:10 l11:3N h2:2E draw:2 draw:2 c12:10N "
+    "i12:1E draw:1 draw:1 start:t1a roll:H >a6 c5:9N+c6:10N roll:2 >b6-c6 g12:2N c4:10N "
+    "draw:5 roll:H >d6 c7:1N h4:5W draw:4 roll:H >e6-e5-f5-f6-f7-g7-h7-h8-h9 e7:2E a6:4E "
+    "draw:1 roll:1 >i9 i7:1E d1:1E draw:1 draw:5 roll:2 >i10-j10 a7:5W j9:1N draw:1 draw:2 "
+    "roll:4 >k10-k11-j11-j12 l1:2S b12:1E draw:7 draw:1 roll:4 >k12-t4b-j12-j11 h12:7N e8:1N "
+    "draw:6 draw:7 roll:H >k11-k10-j10-i10-i9-h9 b11:7N k7:3N roll:3 >h8-h7-g7 c11:6N i8:1E "
+    "draw:5 draw:2 roll:3 >g6-f6-f7 a4:2N l6:5E take:1 roll:1 >g7 d4:2W e10:1N take:2 take:2 "
+    "roll:3 >h7-h8-h9 start:t4a c8:2N e11:2W take:6 take:10 roll:1 >i9 start:t4b d10:1N pass "
+    "roll:3 >i10-j10-j9 start:t4a pass roll:2 >j8-i8 start:t4a pass roll:3 >h8-h9-i9 "
+    "start:t4a pass roll:2 >i10-j10 start:t4a pass roll:1 >j9 start:t4b pass roll:H "
+    ">j8-i8-h8-h9 pass roll:3 >i9-i10-j10 start:t4b pass"
+)
+
+
+def test_linie1_a_streetcar_far_from_its_goal_counts_every_cell_nearer() -> None:
+    """However far the goal, a drive that leaves a shorter way to it is
+    worth more to the driver, to the evaluation and to level 1's glance,
+    and level 1 drives where the way left is shortest, whatever the die
+    shows (a trip of more than some 22 cells counted as long as any other,
+    and the computer drove round a loop for thousands of actions)."""
+    from boardctl.engines import Match
+    from boardctl.engines.linie1.values import ROLL
+
+    engine = create("linie1", {"secrets": "dealt"})
+    assert isinstance(engine, Linie1)
+    state = Match.from_moves(engine, _LONG_TRIP_TEXT.split()).state
+    assert state.phase == ROLL and state.cars[0] >= 0 and state.player == 0
+    glance = engine.judged_at(1)
+    assert glance is not None
+
+    def way_left(after: Any) -> int:
+        route = engine.driver.route(
+            after.tiles,
+            after.cars[0],
+            engine._goal(after, 0),
+            engine.need[after.routes[0]][after.lines[0]],
+            engine._stop_cells(after),
+            after.visited[0],
+        )
+        assert route is not None
+        return len(route)
+
+    assert way_left(state) > 60
+    choices = 0
+    for roll, _ in engine.chance_outcomes(state):
+        rolled = engine.apply(state, roll)
+        drives = sorted(
+            (way_left(after), engine.evaluate(after)[0], glance(after)[0])
+            for after in (engine.apply(rolled, d) for d in engine.legal_actions(rolled))
+        )
+        choices += len(drives) > 1
+        for (near, *values), (far, *others) in pairwise(drives):
+            if near < far:
+                assert all(v > o for v, o in zip(values, others, strict=True))
+        action = think(engine, rolled, level(1), random.Random(0)).action
+        assert way_left(engine.apply(rolled, action)) == drives[0][0]
+    assert choices == 5, "every roll offers a way nearer and one further"
+
+
 def test_linie1_the_computer_lays_its_route_and_wins_against_random_lays() -> None:
     """Level 1 against a visitor laying at random: the computer's tiles go
     where its route needs them (its count falls by both tiles of a turn in

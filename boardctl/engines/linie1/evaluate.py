@@ -513,7 +513,8 @@ def turns_left(
     """About how many of p's turns until p wins: the tiles to lay, two a
     turn; a turn to start; the trip, a roll a turn, counted as at most
     :data:`TRIP` turns (so a route completed, and a trip started, always
-    count as progress). Without ``trip`` a route completed counts the trip
+    count as progress; a trip under way a little more beyond, so it still
+    gains by every cell: :func:`_driving`). Without ``trip`` a route completed counts the trip
     as :data:`TRIP` turns whatever its length (the glance's view)."""
     if state.lines[p] < 0 or state.routes[p] < 0:
         return FAR / 2 + 1.0 + TRIP
@@ -528,7 +529,7 @@ def turns_left(
         )
         if route is None:  # a wrong turn: back to the start
             return 1.0 + TRIP
-        return min(TRIP, (len(route) - 1) / ROLL) + 0.5
+        return _driving((len(route) - 1) / ROLL) + 0.5
     tiles = route_tiles(engine, net, flood, state, p)
     if tiles == 0:
         route = engine.route_of(state, p)
@@ -536,6 +537,16 @@ def turns_left(
             return 1.0 + (min(TRIP, (len(route) - 1) / ROLL) if trip else TRIP)
         tiles = 1  # the floods pass where a car cannot turn
     return tiles / 2 + 1.0 + TRIP
+
+
+def _driving(turns: float) -> float:
+    """The turns a trip under way counts for ``turns`` turns of rolls: as
+    many up to :data:`TRIP`, beyond it a little more the longer, never half
+    a turn more (so every cell driven nearer the goal counts, however far,
+    and a trip started still counts less than one to start)."""
+    if turns <= TRIP:
+        return turns
+    return TRIP + 0.5 * (turns - TRIP) / turns
 
 
 def _turns(engine: Linie1, net: Network, state: State, trip: bool) -> list[float]:
