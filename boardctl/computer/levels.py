@@ -26,7 +26,7 @@ thinks about as long in every game: DuploLine, whose rules test that every
 move keeps the pieces connected, uses 0.7; Shiftago with three or four
 players, whose evaluation weighs every seat, 0.5; Beeline, whose evaluation
 floods the board, 0.4; Linie 1, whose evaluation searches every route
-for one streetcar, 0.035; the others 1. docs/computer.md describes the levels
+for one streetcar, 0.043; the others 1. docs/computer.md describes the levels
 for players; docs/benchmarks.md gives how long each thinks.
 """
 

@@ -24,7 +24,11 @@ information-set MCTS: each iteration first draws a state the chooser cannot
 tell from the real one (:meth:`Playing.determinize`), and the tree holds, per
 position, statistics keyed by action that add up over those draws; an action
 counts as offered only in the draws where it is legal. Nothing is proven
-there: what is exact in one draw is a guess in another.
+there: what is exact in one draw is a guess in another. A game whose
+actions differ by less than one draw moves them (:attr:`Playing.compares_in_common`:
+Linie 1) has them compared under the same draw instead: every one evaluated,
+then the likeliest first looked at one action further, the choice the best
+of those.
 
 The budget is a number of positions evaluated, never a time; with the same
 inputs and the same seed the answer is the same, always. A ``stop`` callable,
@@ -138,6 +142,16 @@ class Search:
         self.exploration = exploration
         self.players = engine.players
         self.sampled = bool(engine.has_secrets)
+        #: the root's actions weighed side by side under each draw
+        #: (:attr:`Playing.compares_in_common`)
+        self.in_common = self.sampled and engine.compares_in_common
+        #: compared in common: the draw, the root actions by their first
+        #: value, the next to look at further, and per action looked at
+        #: further (draws, value added up)
+        self._common: Any = None
+        self._order: list[Any] = []
+        self._next = 0
+        self._further: dict[Any, list[float]] = {}
         self.root_state = state
         self.root_actions = list(actions)
         self.root = Node(None if self.sampled else state, seat, (0.0,) * self.players)
@@ -151,6 +165,8 @@ class Search:
         proven, or ``stop()`` answers true (asked every few iterations, never
         before the first). At least one iteration runs."""
         step = self._iterate_sampled if self.sampled else self._iterate
+        if self.in_common:
+            step = self._iterate_in_common
         while True:
             before = self.nodes
             step()
@@ -171,6 +187,12 @@ class Search:
         search trusted most; ties by value), unless a proven draw is worth
         more than it; a proven loss only when nothing else is left."""
         seat = self.seat
+        if self._further:
+            # compared in common: the best of those looked at further
+            action, (n, total) = max(
+                self._further.items(), key=lambda item: item[1][1] / item[1][0]
+            )
+            return action, total / n
         open_choice: tuple[int, float, Any] | None = None
         settled: tuple[float, Any] | None = None
         for action, kid in zip(self.root.actions, self.root.kids, strict=True):
@@ -390,6 +412,46 @@ class Search:
             total = visited.total
             for i, v in enumerate(value):
                 total[i] += v
+
+    def _iterate_in_common(self) -> None:
+        """The first iteration draws the secrets once and evaluates every
+        root action under that draw; each one after looks one of them, the
+        likeliest first, one action further under the same draw (the best
+        the chooser can make of its next action, where it acts again), so
+        that the actions are compared by themselves, not by the luck of
+        their draws (:attr:`Playing.compares_in_common`). Once every one
+        was looked at further, a fresh draw, and so on."""
+        engine = self.engine
+        apply = engine.apply_unchecked
+        root = self.root
+        seat = self.seat
+        if self._common is None or self._next >= len(self._order):
+            self._common = engine.determinize(self.root_state, seat, self.rng)
+            self._next = 0
+            if not root.actions:
+                for action in self.root_actions:
+                    value = self._evaluate(apply(self._common, action))
+                    self._adopt(root, action, Node(None, None, value))
+                self.nodes += len(self.root_actions)
+                self._order = sorted(self.root_actions, key=lambda a: -root.table[a].total[seat])
+                return
+        action = self._order[self._next]
+        self._next += 1
+        after = apply(self._common, action)
+        if engine.actor(after) == seat:
+            further, _ = self._actions(after)
+            best: tuple[float, ...] | None = None
+            for then in further:
+                value = self._evaluate(apply(after, then))
+                if best is None or value[seat] > best[seat]:
+                    best = value
+            self.nodes += len(further)
+            assert best is not None, "a player to act has a legal action"
+        else:
+            best = self._evaluate(after)
+        got = self._further.setdefault(action, [0, 0.0])
+        got[0] += 1
+        got[1] += best[seat]
 
     def _actions(self, state: Any) -> tuple[list[Any], bool]:
         """The actions weighed in ``state`` (:meth:`Playing.considered`, else

@@ -108,6 +108,18 @@ class Playing(abc.ABC, Generic[S, A]):
     #: (Linie 1 with its cards on the table: the computer would not know
     #: its own route).
     computer_refused: str | None = None
+    #: Whether the tree search, in this game with secrets, compares the
+    #: actions to choose from under the same draws of what the chooser cannot
+    #: see (:meth:`determinize`) instead of a draw of their own each: it
+    #: draws the secrets once and evaluates every action under that draw,
+    #: then, the likeliest first, looks each one action further (the best
+    #: the chooser can make of its next action, where it acts again) under
+    #: the same draw while the budget lasts, and chooses the best of those
+    #: looked at further. For a game whose actions' values differ far less
+    #: than one draw of the secrets moves them (Linie 1: a few hundredths
+    #: between two tiles), where the action whose own draw came out best
+    #: would be chosen. False (the default): the usual tree.
+    compares_in_common: bool = False
 
     if TYPE_CHECKING:
         # what the defaults read of the rules, which the engine answers

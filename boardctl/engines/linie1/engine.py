@@ -434,9 +434,14 @@ class Linie1(Engine[State, Action]):
     # -- for the computer ------------------------------------------------
     #: a position costs the search some hundred times a two-player Shiftago one
     #: (its routes measured by flooding the board several times a player, per
-    #: side a car enters by); level 5 (280 positions) thinks about half a
+    #: side a car enters by); level 5 (1,290 positions) thinks about half a
     #: second a move here (docs/benchmarks.md)
-    search_scale = 0.0093
+    search_scale = 0.043
+    #: two tiles' values differ by a few hundredths, less than a guess at the
+    #: others' cards moves both: the search compares them under the same
+    #: guess, and levels 4 and 5 look at the second tile of the turn after
+    #: some 3 and 13 of the likeliest first ones (docs/benchmarks.md)
+    compares_in_common = True
 
     def evaluate(self, state: State) -> tuple[float, ...]:
         """The race of the routes: tiles still to lay, then cells to drive
