@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
@@ -319,6 +320,20 @@ def test_linie1_the_computer_starts_its_trip_once_its_route_can_be_driven(lv: in
         assert not engine.apply(state, action).caught
 
 
+def _way_left(engine: Linie1, after: Any) -> int:
+    """The cells player 0's streetcar still drives to its goal in ``after``."""
+    route = engine.driver.route(
+        after.tiles,
+        after.cars[0],
+        engine._goal(after, 0),
+        engine.need[after.routes[0]][after.lines[0]],
+        engine._stop_cells(after),
+        after.visited[0],
+    )
+    assert route is not None
+    return len(route)
+
+
 #: a game of level 4 (seat 1) against level 5 up to where seat 1's streetcar,
 #: with two of its three stops made and the stacks empty, is some 75 cells
 #: from its goal by the way left to it: it rolls
@@ -367,17 +382,7 @@ def test_linie1_a_streetcar_far_from_its_goal_counts_every_cell_nearer() -> None
     glance = engine.judged_at(1)
     assert glance is not None
 
-    def way_left(after: Any) -> int:
-        route = engine.driver.route(
-            after.tiles,
-            after.cars[0],
-            engine._goal(after, 0),
-            engine.need[after.routes[0]][after.lines[0]],
-            engine._stop_cells(after),
-            after.visited[0],
-        )
-        assert route is not None
-        return len(route)
+    way_left = partial(_way_left, engine)
 
     assert way_left(state) > 60
     choices = 0
@@ -410,17 +415,7 @@ def test_linie1_the_searching_levels_drive_the_shorter_way_whatever_their_guess(
     assert isinstance(engine, Linie1)
     state = Match.from_moves(engine, _LONG_TRIP_TEXT.split()).state
 
-    def way_left(after: Any) -> int:
-        route = engine.driver.route(
-            after.tiles,
-            after.cars[0],
-            engine._goal(after, 0),
-            engine.need[after.routes[0]][after.lines[0]],
-            engine._stop_cells(after),
-            after.visited[0],
-        )
-        assert route is not None
-        return len(route)
+    way_left = partial(_way_left, engine)
 
     for roll, _ in engine.chance_outcomes(state):
         rolled = engine.apply(state, roll)
