@@ -249,7 +249,8 @@ class Controller(Conditions):
         self.since = self.now
         if self.state is not Phase.CHOOSING:
             self.choice.let_go()
-        log.debug("controller: %s", self.state.value)
+        if log.isEnabledFor(logging.DEBUG):  # the phase's name read only when logged
+            log.debug("controller: %s", self.state.value)
 
     # -- entry points for the loop -------------------------------------------
     def start(self, now: float) -> None:
@@ -383,6 +384,14 @@ class Controller(Conditions):
         """Ask for the computer's move when its seat is to act (and stop its
         thinking when the game has gone elsewhere, or the board sleeps or
         fails), then tell the reconciler what the board may show."""
+        opponent = self.opponent
+        if (
+            opponent.plan is None
+            and opponent.pending is None
+            and not opponent.seats.any_apart
+            and not self.reconciler.directing
+        ):
+            return  # every seat played here, nothing asked or shown, nothing directed
         awake = self.state in PLAYING or self.state is Phase.SETUP
         if self.state is Phase.ATTRACT and self.opponent.seats.any_person:
             awake = True  # the player at the other board may act while this room is quiet
