@@ -261,7 +261,15 @@ class Controller(Conditions):
             self.fire("begin")
 
     def feed(self, event: SensorEvent, now: float) -> None:
-        """One event from a sensor source."""
+        """One event from a sensor source, followed at once (:meth:`update`)."""
+        if self.sense(event, now):
+            self.update(now)
+
+    def sense(self, event: SensorEvent, now: float) -> bool:
+        """Take one event from a sensor source in: the board judged again, a
+        link's fault noted, a button's press acted on. True when the board is
+        to be followed (:meth:`update`) after it: the loop's turn takes every
+        event queued first, then follows the board once, in its :meth:`tick`."""
         self.now = now
         if isinstance(event, SensorChange):
             if self.board.change(event, now):
@@ -278,12 +286,12 @@ class Controller(Conditions):
             self.board.lost()
             self.fault, self.fault_kind, self.fault_at = event.reason, Fault.SENSORS, now
             self._try("link_down")
-            return
+            return False
         elif isinstance(event, ButtonPress):
             self.board.activity_at = now
             self.button(event.button, now)
-            return
-        self.update(now)
+            return False
+        return True
 
     def tick(self, now: float) -> None:
         """Time passed: settle, grace, attract, a choice confirmed; a game that
