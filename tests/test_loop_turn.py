@@ -81,3 +81,29 @@ def test_a_turn_follows_the_board_once_and_reads_it_as_each_change_alone() -> No
         alone.tick(clock[0])
         assert mine.match.actions == theirs.match.actions
         assert len(mine.match.actions) == n + 1
+
+
+def test_a_request_taken_after_a_change_in_the_same_turn_sees_the_board_followed() -> None:
+    """An operator's question (or command) that comes right behind a change is
+    answered about the board as followed after the change, not before it."""
+    import threading
+
+    from boardctl.controller.loop import _Request
+
+    engine = create("shiftago")
+    profile = profile_for(engine)
+    clock = [0.0]
+    loop = Loop(Controller(profile), _Strip(), clock=lambda: clock[0])
+    loop.start()
+    loop.handle(LinkUp("test"), 0.0)
+    loop.handle(SensorSnapshot((0,) * profile.channel_count), 0.0)
+    assert loop.controller.state is Phase.AWAITING_MOVE
+    clock[0] = 1.0
+    d4 = profile.site("d4").channel
+    assert d4 is not None
+    loop.emit(SensorChange(d4, 2))  # a marble set down in the middle: not a move
+    asked = _Request({"cmd": "status"}, threading.Event())
+    loop._queue.put(asked)
+    assert loop.turn(block=False)
+    assert asked.reply is not None and asked.reply["ok"]
+    assert asked.reply["phase"] == loop.controller.state.value != "awaiting_move"

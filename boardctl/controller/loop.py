@@ -62,6 +62,10 @@ class _Request:
 
 _STOP = object()
 
+#: what the computer (or another board) answers: handled as a request is,
+#: not as a sensor's event
+_ANSWERS = ComputerMoved | ComputerFailed | RemoteMoved | RemoteFailed
+
 
 #: the largest game number or list length a request may name (SQLite's
 #: integers are 64-bit; nothing on a board comes near this)
@@ -154,6 +158,8 @@ class Loop:
         self._last: Frame | None = None
         #: the view of the last turn (how soon the next turn must come depends on it)
         self._view: View | None = None
+        #: events taken in this turn that the board was not followed after yet
+        self._unfollowed = False
         self.frames_shown = 0
         #: called on the loop's thread with each turn's view and the frame shown
         #: (the web pages' publisher); a watcher must return at once
@@ -223,6 +229,7 @@ class Loop:
             except queue.Empty:
                 item = None
         now = self.clock()
+        self._unfollowed = False  # the tick follows the board
         self._guarded(self.controller.tick, now)
         if self.lighting is not None:
             self.lighting.follow(self.controller, now)
@@ -251,7 +258,19 @@ class Loop:
         """Handle one event or request at ``now``. ``follow``: a sensor's event
         is followed at once (:meth:`.Controller.feed`); without, it is only
         taken in (:meth:`.Controller.sense`) and the board is followed by the
-        next :meth:`.Controller.tick`, once for every event a turn takes."""
+        next :meth:`.Controller.tick`, once for every event a turn takes (a
+        request or the computer's answer taken after such events finds the
+        board followed first: it is answered about the board as it is)."""
+        if not isinstance(item, _Request | _ANSWERS):
+            if follow:
+                self._guarded(self.controller.feed, item, now)
+            else:
+                self._guarded(self.controller.sense, item, now)
+                self._unfollowed = True
+            return
+        if self._unfollowed:
+            self._unfollowed = False
+            self._guarded(self.controller.update, now)
         if isinstance(item, _Request):
             try:
                 item.reply = {"ok": True, **self.command(item.body, now)}
@@ -268,10 +287,7 @@ class Loop:
                 item.reply = {"ok": False, "error": f"the controller failed: {exc}"}
             item.done.set()
             return
-        if isinstance(item, ComputerMoved | ComputerFailed | RemoteMoved | RemoteFailed):
-            self._guarded(self.controller.computer_answered, item, now)
-            return
-        self._guarded(self.controller.feed if follow else self.controller.sense, item, now)
+        self._guarded(self.controller.computer_answered, item, now)
 
     def _guarded(self, step: Callable[..., object], *args: Any) -> None:
         """Run a step of the controller; a game that cannot be saved is a fault
