@@ -2,10 +2,12 @@
 
 The reconciler asks ``layout_after`` of every action it tries on a changed
 board, for the sites the action touches. Beeline reads it off the cells a
-piece is put on, without building the state the action leaves; the answer
-must be what applying the action leaves there (the interface's default).
-Checked for every legal action of positions reached by random play, for
-several option sets.
+piece is put on, Linie 1 off the tiles a lay puts down and the stop signs
+they earn, neither building the state the action leaves; the answer must be
+what applying the action leaves there (the interface's default). Checked
+for every legal action (Linie 1: those on a sample of cells, a stop sign's
+cells among them) of positions reached by random play, for several option
+sets and player counts.
 """
 
 from __future__ import annotations
@@ -27,11 +29,15 @@ BEELINE = [
     {"dead_ends": True, "blocked": "loses"},
     {"rut_checked": "as_placed", "replaced_at_own_start": False},
 ]
+LINIE1 = [{}, {"players": 3}, {"players": 5, "movement": "speed"}]
 CASES = [
     *(pytest.param("beeline", o, id=f"beeline-{i}") for i, o in enumerate(BEELINE)),
+    *(pytest.param("linie1", o, id=f"linie1-{i}") for i, o in enumerate(LINIE1)),
 ]
 #: positions of each random game whose actions are checked
 PLIES = 60
+#: Linie 1: cells whose actions are checked in each position (of some 3,500 actions)
+CELLS = 3
 
 
 def _pick(engine: Engine[Any, Any], state: Any, rng: random.Random) -> Any:
@@ -51,10 +57,21 @@ def _pick(engine: Engine[Any, Any], state: Any, rng: random.Random) -> Any:
 
 
 def _asked(engine: Engine[Any, Any], state: Any, rng: random.Random) -> list[Any]:
-    """The actions to check in ``state``: every legal one."""
+    """The actions to check in ``state``: every legal one, or for a game with
+    thousands those touching a few cells, one beside a stop sign's building
+    among them while a sign is still to place."""
     if engine.actor(state) is CHANCE:
         return [a for a, _ in engine.chance_outcomes(state)]
-    return list(engine.legal_actions(state))
+    if engine.name != "linie1":
+        return list(engine.legal_actions(state))
+    geo = engine.geo  # type: ignore[attr-defined]
+    sites = engine.sites()
+    cells = rng.sample(sites, CELLS)
+    open_stops = {b for b, at in enumerate(state.stops) if at < 0}
+    beside = [n for n, c in geo.cell_of.items() if any(geo.beside[c] >> b & 1 for b in open_stops)]
+    if beside:
+        cells.append(rng.choice(beside))
+    return list(engine.actions_touching(state, frozenset(cells)))
 
 
 @pytest.mark.parametrize(("game", "options"), CASES)

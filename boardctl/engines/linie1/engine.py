@@ -1828,8 +1828,33 @@ class Linie1(Engine[State, Action]):
     def layout_on(self, state: State, sites: Iterable[str]) -> Mapping[str, str]:
         """:meth:`layout` on ``sites`` alone, each site worked out by itself
         (the reconciler asks for the few an action touches, of 150 on the board)."""
+        return self._layout_on(state, state.tiles, state.stops, sites)
+
+    def layout_after(self, state: State, action: Action, sites: Iterable[str]) -> Mapping[str, str]:
+        """After a lay, its tiles and the stop signs they earn read without
+        playing it (the reconciler asks this of every lay it tries: who draws
+        and acts next, the hands and the rails are not needed for it); any
+        other action applied."""
+        if type(action) is not Lay:
+            return super().layout_after(state, action, sites)
+        beside = self.geo.beside
+        tiles = bytearray(state.tiles)
+        stops = state.stops
+        for cell, code in action.parts:
+            if not tiles[cell] and beside[cell]:
+                near = beside[cell]
+                stops = tuple(
+                    cell if (near >> b) & 1 and at < 0 else at for b, at in enumerate(stops)
+                )
+            tiles[cell] = code
+        return self._layout_on(state, tiles, stops, sites)
+
+    def _layout_on(
+        self, state: State, tiles: bytes | bytearray, stops: tuple[int, ...], sites: Iterable[str]
+    ) -> Mapping[str, str]:
+        """:meth:`layout_on` with these tiles and stop signs, the streetcars
+        as in ``state``."""
         geo = self.geo
-        tiles = state.tiles
         out: dict[str, str] = {}
         for name in sites:
             c = geo.cell_of.get(name)
@@ -1843,7 +1868,7 @@ class Linie1(Engine[State, Action]):
             if not code or geo.kind[c] != TRACK:
                 continue
             parts = [geo.code_name(code)]
-            if c in state.stops:
+            if c in stops:
                 parts.append("stop")
             out[name] = "+".join(parts + self._cars_on(state, c))
         return out
