@@ -299,11 +299,13 @@ class Expectation:
             rec = self._rec
             engine, state = rec.engine, self.state
             acts = engine.actions_touching(state, sites)
+            # lists, not generators: each generator's step is a call of its own
             if self.directed:
                 only = rec.only(state)
-                found = tuple(a for a in acts if a in only)
+                found = tuple([a for a in acts if a in only])
             elif rec.tells:
-                found = tuple(a for a in acts if not engine.told(state, a))
+                told = engine.told
+                found = tuple([a for a in acts if not told(state, a)])
             else:
                 found = tuple(acts)
             self._acts[sites] = found

@@ -1284,7 +1284,7 @@ class Beeline(Engine[State, Action]):
         found: set[int] = set()
         for cell in asked:
             found.update(by_cell.get(cell, ()))
-        return (actions[i] for i in sorted(found))
+        return iter([actions[i] for i in sorted(found)])
 
     def _by_cell(self, state: State, actions: tuple[Action, ...]) -> dict[int, list[int]]:
         ix = index_of(state)

@@ -1891,20 +1891,23 @@ class Linie1(Engine[State, Action]):
         return self._lays_touching(state, sites)
 
     def _lays_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
+        """Listed at once (the reconciler takes them all): no generator
+        stepped once an action."""
         geo = self.geo
+        found: list[Action] = []
         if state.laid == 0 and not state.caught:
             at = geo.terminal_index
             terminals = {at[s] for s in sites if s in at}
             if terminals:
-                for start in self._starts(state):
-                    if start.terminal in terminals:
-                        yield start
+                found += [start for start in self._starts(state) if start.terminal in terminals]
+        cell_of, kind = geo.cell_of, geo.kind
         cells = frozenset(
-            c for c in (geo.cell_of.get(s) for s in sites) if c is not None and geo.kind[c] == TRACK
+            [c for c in [cell_of.get(s) for s in sites] if c is not None and kind[c] == TRACK]
         )
         if cells:
-            yield from self._lays(state, cells)
+            found += self._lays(state, cells)
         # pass, the one other action, touches nothing
+        return iter(found)
 
     def touches(self, state: State, action: Action) -> frozenset[str]:
         geo = self.geo
