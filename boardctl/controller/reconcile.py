@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from boardctl.board import BoardProfile
+from boardctl.board import BoardProfile, Reports
 from boardctl.engines.base import CHANCE, Engine
 from boardctl.engines.physical import PhysicalBoard
 from boardctl.errors import BoardctlError
@@ -134,7 +134,13 @@ class Option:
     def leaves(self, sensed: Mapping[str, str], diff: frozenset[str]) -> bool:
         """Whether the action turns a board that differs from ``sensed`` on
         ``diff`` into ``sensed``."""
-        return self.changed == diff and all(sensed.get(s) == v for s, v in self.after)
+        if self.changed != diff:
+            return False
+        # a loop, not all() over a generator (a call a site): asked of every option
+        for site, piece in self.after:  # noqa: SIM110
+            if sensed.get(site) != piece:
+                return False
+        return True
 
 
 Path = tuple[Option, ...]
@@ -339,9 +345,14 @@ class Expectation:
             touched = engine.touches(state, action)
             now = engine.layout_after(state, action, touched)
             delta: dict[str, str | None] = {}
+            # the common cases without a call a site: a sensor that reads the
+            # engine's code as it is, and this state's whole board at hand
+            as_is = rec.as_is
+            board = self.layout if self._delta is None or self._parent is None else None
             for site in sorted(touched) if len(touched) > 1 else touched:
-                seen = rec.seen(site, now.get(site))
-                if seen != self.seen(site):
+                piece = now.get(site)
+                seen = piece if site in as_is else rec.seen(site, piece)
+                if seen != (self.seen(site) if board is None else board.get(site)):
                     delta[site] = seen
             option = Option(
                 action,
@@ -454,6 +465,10 @@ class Reconciler:
         self._cache: OrderedDict[Any, Expectation] = OrderedDict()
         self._cache_size = cache_size
         self._sensing = frozenset(s.name for s in profile.sites if s.channel is not None)
+        #: the sites whose sensor reads the engine's piece code as it is (``seen``)
+        self.as_is = frozenset(
+            s.name for s in profile.sites if s.channel is not None and s.reports is Reports.CODE
+        )
         self._board = engine.board()
         #: whether the engine has actions a person must tell (``Engine.told``)
         self.tells = engine.tells
