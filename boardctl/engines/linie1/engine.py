@@ -1844,7 +1844,7 @@ class Linie1(Engine[State, Action]):
             if not tiles[cell] and beside[cell]:
                 near = beside[cell]
                 stops = tuple(
-                    cell if (near >> b) & 1 and at < 0 else at for b, at in enumerate(stops)
+                    [cell if (near >> b) & 1 and at < 0 else at for b, at in enumerate(stops)]
                 )
             tiles[cell] = code
         return self._layout_on(state, tiles, stops, sites)
@@ -1877,9 +1877,11 @@ class Linie1(Engine[State, Action]):
     def _cars_on(state: State, site: int) -> list[str]:
         """The streetcars on ``site`` (a cell, or TERMINAL_AT + a terminal), sorted."""
         return sorted(
-            f"car{state.lines[q] + 1}"
-            for q, pos in enumerate(state.cars)
-            if pos >= 0 and site_of(pos) == site
+            [
+                f"car{state.lines[q] + 1}"
+                for q, pos in enumerate(state.cars)
+                if pos >= 0 and site_of(pos) == site
+            ]
         )
 
     def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
