@@ -1803,18 +1803,18 @@ class Linie1(Engine[State, Action]):
         tiles = state.tiles
         names = geo.names
         kind = geo.kind
-        code_name = geo.code_name
+        code_name = geo.name_of_code
         cars: dict[int, list[str]] = {}
         for q, pos in enumerate(state.cars):
             if pos >= 0:
                 cars.setdefault(site_of(pos), []).append(f"car{state.lines[q] + 1}")
         # the tiles alone, then the few that carry a stop sign or a streetcar
         out = {
-            names[c]: code_name(code) for c, code in enumerate(tiles) if code and kind[c] == TRACK
+            names[c]: code_name[code] for c, code in enumerate(tiles) if code and kind[c] == TRACK
         }
         for c in {*state.stops, *cars}:
             if 0 <= c < len(tiles) and tiles[c] and kind[c] == TRACK:
-                parts = [code_name(tiles[c])]
+                parts = [code_name[tiles[c]]]
                 if c in state.stops:
                     parts.append("stop")
                 parts += sorted(cars.get(c, ()))
@@ -1867,7 +1867,7 @@ class Linie1(Engine[State, Action]):
             code = tiles[c]
             if not code or geo.kind[c] != TRACK:
                 continue
-            parts = [geo.code_name(code)]
+            parts = [geo.name_of_code[code]]
             if c in stops:
                 parts.append("stop")
             out[name] = "+".join(parts + self._cars_on(state, c))
