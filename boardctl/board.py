@@ -116,12 +116,22 @@ class BoardProfile:
             if s.channel is not None and s.reports not in (Reports.PULSE, Reports.NONE)
         )
         object.__setattr__(self, "_cells", cells)
+        # what project() answers for a piece on each site a sensor watches:
+        # the piece's code as it is (True), or OCCUPIED (False)
+        reads = {
+            s.name: s.reports is Reports.CODE
+            for s in self.sites
+            if s.channel is not None and s.reports is not Reports.NONE
+        }
+        object.__setattr__(self, "_reads", MappingProxyType(reads))
 
     # dataclass(slots=True) with __post_init__ caches: declared here for mypy
     _by_name: Mapping[str, Site] = field(init=False, repr=False, compare=False)
     _by_channel: Mapping[int, Site] = field(init=False, repr=False, compare=False)
     #: the sites a snapshot's layout is read from: (name, channel, reports a code)
     _cells: tuple[tuple[str, int, bool], ...] = field(init=False, repr=False, compare=False)
+    #: the sensed sites a piece shows on: name -> the piece's code read as it is
+    _reads: Mapping[str, bool] = field(init=False, repr=False, compare=False)
 
     @property
     def channel_count(self) -> int:
@@ -173,15 +183,15 @@ class BoardProfile:
         return layout
 
     def projected_layout(self, layout: Mapping[str, str]) -> dict[str, str]:
-        """The engine's layout as this board's sensors would report it."""
+        """The engine's layout as this board's sensors would report it (each
+        site as :meth:`project` says, without a call a site: the whole
+        layout of every new position is projected)."""
+        reads = self._reads
         out: dict[str, str] = {}
         for name, piece in layout.items():
-            site = self._by_name.get(name)
-            if site is None or site.channel is None:
-                continue
-            seen = self.project(name, piece)
-            if seen is not None:
-                out[name] = seen
+            as_is = reads.get(name)
+            if as_is is not None and piece is not None:
+                out[name] = piece if as_is else OCCUPIED
         return out
 
 

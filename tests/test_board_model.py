@@ -2,7 +2,12 @@
 
 from types import MappingProxyType
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from boardctl.board import OCCUPIED, BoardProfile, LedChain, Reports, Site
+from hardware.profiles import builtin_profiles, load_profile
 
 
 def _profile(reports: Reports) -> BoardProfile:
@@ -40,3 +45,20 @@ def test_channels_and_sites_are_found_both_ways() -> None:
     assert site is not None and site.name == "W1"
     assert board.site_of_channel(7) is None
     assert board == _profile(Reports.CODE)
+
+
+@pytest.mark.parametrize("name", builtin_profiles())
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_a_whole_layout_is_seen_as_each_of_its_sites_is(name: str, data: st.DataObject) -> None:
+    """What a shipped board's sensors see of a whole layout is what they see
+    of each piece on its site (a site without a sensor, or unknown, sees nothing)."""
+    board = load_profile(name, require_channels=False)
+    names = [s.name for s in board.sites] + ["nowhere"]
+    layout = data.draw(
+        st.dictionaries(st.sampled_from(names), st.sampled_from(["p0", "x+stop", OCCUPIED]))
+    )
+    sensed = {s.name for s in board.sites if s.channel is not None}
+    each = {site: board.project(site, piece) for site, piece in layout.items() if site in sensed}
+    expected = {site: seen for site, seen in each.items() if seen is not None}
+    assert board.projected_layout(layout) == expected

@@ -13,7 +13,8 @@ and a record need:
 * the sites an action touches cover every site whose piece it changes, and
   every site and piece named anywhere is one the board declares;
 * the layout asked for some sites (``layout_on``) is the whole layout on
-  those sites, for every site and for the sites each action touches; the
+  those sites, for every site and for the sites each action touches, and so
+  is what an action leaves there (``layout_after``) without applying it; the
   sites lit for every legal action (``highlighted``) are those each one lights;
 * outcomes that nobody may tell apart lead to states every player sees alike
   (a game's secrets stay secret);
@@ -135,6 +136,9 @@ def _check_action(engine: Engine[Any, Any], state: Any, action: Any) -> None:
     assert changed <= touched, f"{text} changes {sorted(changed - touched)} without touching them"
     on_touched = {s: after_layout[s] for s in touched if s in after_layout}
     assert dict(engine.layout_on(after, touched)) == on_touched, f"after {text}"
+    # what the reconciler reads of each action it tries, without the state it leaves
+    assert dict(engine.layout_after(state, action, touched)) == on_touched, f"after {text}"
+    assert dict(engine.layout_after(state, action, engine.sites())) == after_layout, text
     if not changed and engine.actor(state) is not CHANCE:
         # no board can show it: the controller plays it only when a person tells it
         assert engine.told(state, action), f"{text} changes nothing on the board and is not told"

@@ -50,7 +50,9 @@ every legal action:
   NODE put down before the MARK that points at it) read as its own order.
 
 The search is bounded: each reconcile examines at most ``budget`` actions
-(each one applied to its state, or taken from the cache). When the budget
+(what each leaves on the sites it touches read from the engine,
+``layout_after``, or taken from the cache; the state after an action is
+built only for the actions read as played and those a chain goes on from). When the budget
 runs out before the search is complete, the answer is never a guess: it is
 :class:`InProgress` when an action under way fits the board, else
 :class:`Wrong` (the player then makes the turn one action at a time); never
@@ -66,7 +68,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from boardctl.board import BoardProfile
+from boardctl.board import BoardProfile, Reports
 from boardctl.engines.base import CHANCE, Engine
 from boardctl.engines.physical import PhysicalBoard
 from boardctl.errors import BoardctlError
@@ -86,9 +88,18 @@ def layout_key(layout: Mapping[str, str]) -> Key:
     return frozenset(layout.items())
 
 
+#: an option's state not worked out yet
+_UNKNOWN: Any = object()
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One legal action and what the board shows after it."""
+    """One legal action and what the board shows after it.
+
+    What the action leaves on the sites it touches is all the search reads
+    of most options (``Engine.layout_after``); the state after it is worked
+    out the first time it is asked (the option played, a chain searched
+    through it), not for every action a changed board is judged against."""
 
     action: Any
     #: the engine that plays it (:attr:`text` is its notation)
@@ -101,8 +112,18 @@ class Option:
     touched: frozenset[str]
     #: the sites to light for this option (``Engine.highlight``)
     highlight: frozenset[str]
-    #: the state after the action
-    state: Any = field(repr=False, compare=False)
+    #: the state the action is played in
+    before: Any = field(repr=False, compare=False)
+    _state: Any = field(default=_UNKNOWN, init=False, repr=False, compare=False)
+
+    @property
+    def state(self) -> Any:
+        """The state after the action (the engine applies it once, when first asked)."""
+        state = self._state
+        if state is _UNKNOWN:
+            state = self.engine.apply_unchecked(self.before, self.action)
+            object.__setattr__(self, "_state", state)
+        return state
 
     @property
     def text(self) -> str:
@@ -113,7 +134,13 @@ class Option:
     def leaves(self, sensed: Mapping[str, str], diff: frozenset[str]) -> bool:
         """Whether the action turns a board that differs from ``sensed`` on
         ``diff`` into ``sensed``."""
-        return self.changed == diff and all(sensed.get(s) == v for s, v in self.after)
+        if self.changed != diff:
+            return False
+        # a loop, not all() over a generator (a call a site): asked of every option
+        for site, piece in self.after:  # noqa: SIM110
+            if sensed.get(site) != piece:
+                return False
+        return True
 
 
 Path = tuple[Option, ...]
@@ -214,11 +241,12 @@ class Expectation:
 
     __slots__ = (
         "_acts",
+        "_after",
         "_delta",
         "_highlights",
         "_key",
         "_layout",
-        "_next",
+        "_options",
         "_parent",
         "_rec",
         "mover",
@@ -242,7 +270,10 @@ class Expectation:
         self._highlights: frozenset[str] | None = None
         #: actions touching a set of sites, in the engine's order
         self._acts: dict[frozenset[str], tuple[Any, ...]] = {}
-        self._next: dict[Any, tuple[Option, Expectation]] = {}
+        #: the options of the actions looked at here
+        self._options: dict[Any, Option] = {}
+        #: the expectations after those the search went on from
+        self._after: dict[Any, Expectation] = {}
 
     @property
     def layout(self) -> dict[str, str]:
@@ -274,11 +305,13 @@ class Expectation:
             rec = self._rec
             engine, state = rec.engine, self.state
             acts = engine.actions_touching(state, sites)
+            # lists, not generators: each generator's step is a call of its own
             if self.directed:
                 only = rec.only(state)
-                found = tuple(a for a in acts if a in only)
+                found = tuple([a for a in acts if a in only])
             elif rec.tells:
-                found = tuple(a for a in acts if not engine.told(state, a))
+                told = engine.told
+                found = tuple([a for a in acts if not told(state, a)])
             else:
                 found = tuple(acts)
             self._acts[sites] = found
@@ -301,19 +334,25 @@ class Expectation:
         state = self.state
         return [a for a in acts if sites <= touches(state, a)]
 
-    def step(self, action: Any) -> tuple[Option, Expectation]:
-        """The option of playing ``action`` here, and the expectation after it."""
-        got = self._next.get(action)
-        if got is None:
+    def step(self, action: Any) -> Option:
+        """The option of playing ``action`` here: what it leaves on the sites
+        it touches, read without building the state after it."""
+        option = self._options.get(action)
+        if option is None:
             rec = self._rec
             engine = rec.engine
-            state = engine.apply_unchecked(self.state, action)
-            touched = engine.touches(self.state, action)
-            now = engine.layout_on(state, touched)
+            state = self.state
+            touched = engine.touches(state, action)
+            now = engine.layout_after(state, action, touched)
             delta: dict[str, str | None] = {}
+            # the common cases without a call a site: a sensor that reads the
+            # engine's code as it is, and this state's whole board at hand
+            as_is = rec.as_is
+            board = self.layout if self._delta is None or self._parent is None else None
             for site in sorted(touched) if len(touched) > 1 else touched:
-                seen = rec.seen(site, now.get(site))
-                if seen != self.seen(site):
+                piece = now.get(site)
+                seen = piece if site in as_is else rec.seen(site, piece)
+                if seen != (self.seen(site) if board is None else board.get(site)):
                     delta[site] = seen
             option = Option(
                 action,
@@ -321,34 +360,44 @@ class Expectation:
                 frozenset(delta),
                 tuple(delta.items()),
                 touched,
-                touched if rec.highlight_is_touches else engine.highlight(self.state, action),
+                touched if rec.highlight_is_touches else engine.highlight(state, action),
                 state,
             )
-            got = (option, Expectation(rec, state, self, delta))
-            self._next[action] = got
+            self._options[action] = option
             rec.kept += 1
-        return got
+        return option
+
+    def after(self, option: Option) -> Expectation:
+        """The expectation after ``option`` (one of :meth:`step`'s here): its
+        state worked out now, its board this one's with the option's changes."""
+        nxt = self._after.get(option.action)
+        if nxt is None:
+            nxt = Expectation(self._rec, option.state, self, dict(option.after))
+            self._after[option.action] = nxt
+        return nxt
 
     def held(self) -> int:
         """How many options the cache holds from here."""
-        return sum(1 + nxt.held() for _, nxt in self._next.values())
+        return len(self._options) + sum(nxt.held() for nxt in self._after.values())
 
     def forget(self) -> None:
         """Drop the states the search reached from here, and what was found
         of this one's actions."""
-        self._next.clear()
+        self._options.clear()
+        self._after.clear()
         self._acts.clear()
         self._highlights = None
 
     @property
     def options(self) -> tuple[Option, ...]:
-        """Every legal action as an option: each one applied, so slow for a
-        game with many actions (for tests and tools; the search never asks)."""
+        """Every legal action as an option: each one looked at, so slow for a
+        game with many actions (for tests, tools and a choice offered; the
+        search never asks)."""
         acts = self._rec.engine.legal_actions(self.state)
         if self.directed:
             only = self._rec.only(self.state)
             acts = (a for a in acts if a in only)
-        return tuple(self.step(a)[0] for a in acts)
+        return tuple(self.step(a) for a in acts)
 
     @property
     def highlights(self) -> frozenset[str]:
@@ -416,6 +465,10 @@ class Reconciler:
         self._cache: OrderedDict[Any, Expectation] = OrderedDict()
         self._cache_size = cache_size
         self._sensing = frozenset(s.name for s in profile.sites if s.channel is not None)
+        #: the sites whose sensor reads the engine's piece code as it is (``seen``)
+        self.as_is = frozenset(
+            s.name for s in profile.sites if s.channel is not None and s.reports is Reports.CODE
+        )
         self._board = engine.board()
         #: whether the engine has actions a person must tell (``Engine.told``)
         self.tells = engine.tells
@@ -494,7 +547,7 @@ class Reconciler:
         return sum(exp.held() for exp in self._cache.values())
 
     def option(self, exp: Expectation, action: Any) -> Option:
-        return exp.step(action)[0]
+        return exp.step(action)
 
     # -- the answer --------------------------------------------------------
     def reconcile(
@@ -559,7 +612,7 @@ class Reconciler:
     # -- the pieces of the answer -------------------------------------------
     def _options(self, exp: Expectation, actions: Sequence[Any], budget: _Budget) -> list[Option]:
         budget.spend(len(actions))
-        return [exp.step(a)[0] for a in actions]
+        return [exp.step(a) for a in actions]
 
     def _still(self, exp: Expectation, pulsed: frozenset[str], budget: _Budget) -> Verdict:
         """The board shows the expected position: a marble in a light gate is
@@ -684,7 +737,7 @@ class Reconciler:
             narrowed = [p for p in paths if any(o.touched & pulsed for o in p)]
             if narrowed:
                 paths = narrowed
-        if len({p[-1].state for p in paths}) == 1:
+        if len(paths) == 1 or len({p[-1].state for p in paths}) == 1:
             # one game whichever was done (W1 and Sa on an empty corner): the
             # pulse named it, the order the sites changed in (two tiles set
             # down at once), or the first the engine lists stands for all
@@ -716,10 +769,11 @@ class Reconciler:
         acts = exp.touching(rest)
         budget.spend(len(acts))
         for action in acts:
-            option, nxt = exp.step(action)
-            moves_on = nxt.mover == mover or exp.directed
-            if option.changed & rest and option.changed & diff and moves_on:
-                yield option, nxt
+            option = exp.step(action)
+            if option.changed & rest and option.changed & diff:
+                nxt = exp.after(option)
+                if nxt.mover == mover or exp.directed:
+                    yield option, nxt
 
     def _chains(
         self, exp: Expectation, sensed: Mapping[str, str], diff: frozenset[str], budget: _Budget

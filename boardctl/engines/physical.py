@@ -6,7 +6,7 @@ against :meth:`PhysicalBoard.board`; the simulator's hands and the web pages
 draw and move its pieces; the reconciler compares the sensed board with
 :meth:`PhysicalBoard.layout`, goes from the sites that differ to the actions
 that touch them and reads what each leaves on the sites it touches
-(:meth:`PhysicalBoard.layout_on`); the controller's phases ask whether the
+(:meth:`PhysicalBoard.layout_after`); the controller's phases ask whether the
 actor now picks among options lit side by side (:meth:`PhysicalBoard.choosing`)
 rather than making a move the sensors read, and the reconciler leaves out the
 actions a person must tell (:meth:`PhysicalBoard.told`).
@@ -65,6 +65,17 @@ class PhysicalBoard(abc.ABC, Generic[S, A]):
         overrides it, with the same answer."""
         layout = self.layout(state)
         return {s: layout[s] for s in sites if s in layout}
+
+    def layout_after(self, state: S, action: A, sites: Iterable[str]) -> Mapping[str, str]:
+        """:meth:`layout_on` ``sites`` once ``action`` is played in ``state``.
+
+        The reconciler asks this of every action it tries on a changed
+        board, for the sites the action touches; it needs the whole next
+        state only for the action it reads as played. The default applies
+        the action; an engine that can tell what lies on a few sites after
+        an action without building the state it leaves (who acts next, the
+        hands, the engine's indexes) overrides it, with the same answer."""
+        return self.layout_on(self.apply_unchecked(state, action), sites)
 
     def touches(self, state: S, action: A) -> frozenset[str]:
         """The sites ``action`` (played in ``state``) touches: those whose

@@ -1228,6 +1228,34 @@ class Beeline(Engine[State, Action]):
         names = self.geo.names
         return frozenset(names[i] for i in self._changed(state, action, pos))
 
+    def layout_after(self, state: State, action: Action, sites: Iterable[str]) -> Mapping[str, str]:
+        """What lies on ``sites`` after a legal piece, read off the cells it is
+        put on, without playing it, unless it may send a line back (then
+        applied): the reconciler asks this of every action it tries."""
+        own = self._own_cells(action)
+        if self._may_send_back(state, self._lines_ahead(state), action, own):
+            return super().layout_after(state, action, sites)
+        cells = state.cells
+        put: dict[int, int]
+        if type(action) is Node:
+            put = {own[0]: action.colour + 1}
+        elif type(action) is Mark:
+            put = {own[0]: mark_code(state.player, int(action.kind), action.exit)}
+        else:
+            assert isinstance(action, Replace)
+            x, to = own
+            owner, kind, _ = mark_parts(cells[x])
+            put = {x: owner + 1, to: mark_code(owner, kind, action.exit)}
+        index = self.geo.index
+        out: dict[str, str] = {}
+        for name in sites:
+            i = index.get(name)
+            if i is not None:
+                c = put.get(i, cells[i])
+                if c:
+                    out[name] = _PIECE_NAMES[c]
+        return out
+
     def _changed(self, state: State, action: Action, pos: Scratch) -> tuple[int, ...]:
         # only the piece's own cells and those a send-back emptied are written
         before = state.cells
@@ -1256,7 +1284,7 @@ class Beeline(Engine[State, Action]):
         found: set[int] = set()
         for cell in asked:
             found.update(by_cell.get(cell, ()))
-        return (actions[i] for i in sorted(found))
+        return iter([actions[i] for i in sorted(found)])
 
     def _by_cell(self, state: State, actions: tuple[Action, ...]) -> dict[int, list[int]]:
         ix = index_of(state)

@@ -1803,18 +1803,18 @@ class Linie1(Engine[State, Action]):
         tiles = state.tiles
         names = geo.names
         kind = geo.kind
-        code_name = geo.code_name
+        code_name = geo.name_of_code
         cars: dict[int, list[str]] = {}
         for q, pos in enumerate(state.cars):
             if pos >= 0:
                 cars.setdefault(site_of(pos), []).append(f"car{state.lines[q] + 1}")
         # the tiles alone, then the few that carry a stop sign or a streetcar
         out = {
-            names[c]: code_name(code) for c, code in enumerate(tiles) if code and kind[c] == TRACK
+            names[c]: code_name[code] for c, code in enumerate(tiles) if code and kind[c] == TRACK
         }
         for c in {*state.stops, *cars}:
             if 0 <= c < len(tiles) and tiles[c] and kind[c] == TRACK:
-                parts = [code_name(tiles[c])]
+                parts = [code_name[tiles[c]]]
                 if c in state.stops:
                     parts.append("stop")
                 parts += sorted(cars.get(c, ()))
@@ -1828,8 +1828,33 @@ class Linie1(Engine[State, Action]):
     def layout_on(self, state: State, sites: Iterable[str]) -> Mapping[str, str]:
         """:meth:`layout` on ``sites`` alone, each site worked out by itself
         (the reconciler asks for the few an action touches, of 150 on the board)."""
+        return self._layout_on(state, state.tiles, state.stops, sites)
+
+    def layout_after(self, state: State, action: Action, sites: Iterable[str]) -> Mapping[str, str]:
+        """After a lay, its tiles and the stop signs they earn read without
+        playing it (the reconciler asks this of every lay it tries: who draws
+        and acts next, the hands and the rails are not needed for it); any
+        other action applied."""
+        if type(action) is not Lay:
+            return super().layout_after(state, action, sites)
+        beside = self.geo.beside
+        tiles = bytearray(state.tiles)
+        stops = state.stops
+        for cell, code in action.parts:
+            if not tiles[cell] and beside[cell]:
+                near = beside[cell]
+                stops = tuple(
+                    [cell if (near >> b) & 1 and at < 0 else at for b, at in enumerate(stops)]
+                )
+            tiles[cell] = code
+        return self._layout_on(state, tiles, stops, sites)
+
+    def _layout_on(
+        self, state: State, tiles: bytes | bytearray, stops: tuple[int, ...], sites: Iterable[str]
+    ) -> Mapping[str, str]:
+        """:meth:`layout_on` with these tiles and stop signs, the streetcars
+        as in ``state``."""
         geo = self.geo
-        tiles = state.tiles
         out: dict[str, str] = {}
         for name in sites:
             c = geo.cell_of.get(name)
@@ -1842,8 +1867,8 @@ class Linie1(Engine[State, Action]):
             code = tiles[c]
             if not code or geo.kind[c] != TRACK:
                 continue
-            parts = [geo.code_name(code)]
-            if c in state.stops:
+            parts = [geo.name_of_code[code]]
+            if c in stops:
                 parts.append("stop")
             out[name] = "+".join(parts + self._cars_on(state, c))
         return out
@@ -1852,9 +1877,11 @@ class Linie1(Engine[State, Action]):
     def _cars_on(state: State, site: int) -> list[str]:
         """The streetcars on ``site`` (a cell, or TERMINAL_AT + a terminal), sorted."""
         return sorted(
-            f"car{state.lines[q] + 1}"
-            for q, pos in enumerate(state.cars)
-            if pos >= 0 and site_of(pos) == site
+            [
+                f"car{state.lines[q] + 1}"
+                for q, pos in enumerate(state.cars)
+                if pos >= 0 and site_of(pos) == site
+            ]
         )
 
     def actions_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
@@ -1866,20 +1893,23 @@ class Linie1(Engine[State, Action]):
         return self._lays_touching(state, sites)
 
     def _lays_touching(self, state: State, sites: frozenset[str]) -> Iterator[Action]:
+        """Listed at once (the reconciler takes them all): no generator
+        stepped once an action."""
         geo = self.geo
+        found: list[Action] = []
         if state.laid == 0 and not state.caught:
             at = geo.terminal_index
             terminals = {at[s] for s in sites if s in at}
             if terminals:
-                for start in self._starts(state):
-                    if start.terminal in terminals:
-                        yield start
+                found += [start for start in self._starts(state) if start.terminal in terminals]
+        cell_of, kind = geo.cell_of, geo.kind
         cells = frozenset(
-            c for c in (geo.cell_of.get(s) for s in sites) if c is not None and geo.kind[c] == TRACK
+            [c for c in [cell_of.get(s) for s in sites] if c is not None and kind[c] == TRACK]
         )
         if cells:
-            yield from self._lays(state, cells)
+            found += self._lays(state, cells)
         # pass, the one other action, touches nothing
+        return iter(found)
 
     def touches(self, state: State, action: Action) -> frozenset[str]:
         geo = self.geo

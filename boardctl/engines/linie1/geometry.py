@@ -127,6 +127,11 @@ class Geometry:
             for code in self.codes_of[k]
         }
         self.code_of_name = {name: code for code, name in self.code_names.items()}
+        #: :meth:`code_name` of every tile's code as a table ("" for no tile), read
+        #: for every tile of a layout
+        self.name_of_code = tuple(
+            self.code_names.get(self.canon[code], "") for code in range(size_codes)
+        )
         # the strict supersets of each code's connections, for exchanges
         self.upgrades: list[tuple[int, ...]] = [()] * size_codes
         for code in self.code_names:

@@ -35,7 +35,7 @@ cells it asks about), the LEDs, ``task`` and the computer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import compress
 
 from boardctl.engines.linie1.geometry import TERMINAL, Geometry
@@ -432,20 +432,23 @@ class Placements:
         out += tail
         return out
 
-    def touching(self, r: Rails, codes: tuple[int, ...], cells: Sequence[int]) -> Iterator[Lay]:
+    def touching(self, r: Rails, codes: tuple[int, ...], cells: Sequence[int]) -> list[Lay]:
         """The single-tile lays of ``codes`` on ``cells`` (sorted), in the order
-        of the whole listing: by code, then cell."""
+        of the whole listing: by code, then cell (a list: the reconciler asks
+        for the few lays on a changed cell at each change)."""
         on = 0
         for c in cells:
             on |= 1 << c
+        out: list[Lay] = []
         for code in codes:
             b = self.board(r, code) & on
             if b:
                 row = self._lays_of_code(code)
                 while b:
                     low = b & -b
-                    yield row[low.bit_length() - 1]
+                    out.append(row[low.bit_length() - 1])
                     b ^= low
+        return out
 
     def _split(self, d: int, m: int) -> tuple[tuple[int, int, int, int], ...]:
         """The codes of the bits of ``m`` in order, each with the boards of
