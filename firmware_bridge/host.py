@@ -7,11 +7,13 @@ any port error it emits ``LinkDown``, closes the port and opens it again with a
 growing delay, forever, until :meth:`SerialSensorSource.close`.
 
 The writer writes what the link answers, one write at a time, without the lock:
-nobody waits for the port. A board that stops taking bytes (a wedged firmware, a
-USB adapter whose buffer is full) holds only the writer; an LED frame handed
-over meanwhile waits in the link, replaced by any newer one, and the newest is
-sent when the port is free. A write that does not go through within the port's
-write timeout calls the link down, as a pulled cable does.
+nobody waits for the port. It also encodes it (COBS and CRC), so the loop that
+hands over an LED frame only leaves it in the link. A board that stops taking
+bytes (a wedged firmware, a USB adapter whose buffer is full) holds only the
+writer; an LED frame handed over meanwhile waits in the link, replaced by any
+newer one, and the newest is sent when the port is free. A write that does not
+go through within the port's write timeout calls the link down, as a pulled
+cable does.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from boardctl.sensing import Emit, LinkUp, SensorEvent
 from firmware_bridge.errors import PortError
-from firmware_bridge.link import HostLink, Identity, LinkState, LinkStats
+from firmware_bridge.link import HostLink, Identity, LinkState, LinkStats, encode_output
 from firmware_bridge.serial_port import WRITE_TIMEOUT, Backoff, is_write_timeout, open_port
 
 log = logging.getLogger(__name__)
@@ -164,9 +166,9 @@ class SerialSensorSource:
                     if ser is None or not self._link.output_waiting:
                         self._rung = False  # asleep: the next output rings
                         break
-                    out = self._link.take_output()
+                    messages = self._link.take_messages()
                     self._link.port_busy = True
-                broken = self._write(ser, out)
+                broken = self._write(ser, encode_output(messages))
                 with self._lock:
                     self._link.port_busy = False
                     if broken is None:

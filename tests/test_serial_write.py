@@ -211,3 +211,24 @@ def test_closing_ends_a_write_the_board_does_not_take_at_once() -> None:
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_the_loop_hands_its_frame_over_and_the_writer_encodes_it(gated, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """COBS and the CRC are the writer's work: the loop's turn only leaves the
+    frame in the link (and the frame still reaches the board as it was)."""
+    mcu, src, _log, _gates = gated
+    encoded_on: list[str] = []
+    encode = p.encode_message
+
+    def recording(msg: p.Message, seq: int) -> bytes:
+        if isinstance(msg, p.Leds | p.LedsPart):
+            encoded_on.append(threading.current_thread().name)
+        return encode(msg, seq)
+
+    monkeypatch.setattr(p, "encode_message", recording)
+    for i in (3, 4):
+        assert loop_turns(src, [frame(i)])
+        shown = bytes((i, 0, 255 - i)) * LEDS
+        assert mcu.wait_until(lambda shown=shown: mcu.led_frames[-1:] == [shown], 5)
+    assert encoded_on and "loop" not in encoded_on
+    assert all(name.startswith("serial writer") for name in encoded_on), encoded_on
