@@ -432,9 +432,18 @@ class Canvas:
     def paint(self, sites: Iterable[str], colour: RGB) -> None:
         """Light the LEDs of ``sites`` (names; any not on this board skipped)."""
         if isinstance(sites, frozenset):
-            lit, unlit = self.painter.mask(sites)
+            # the painter's kept masks and fills looked up here: a frame paints
+            # a few sets, and their masks and colours come back frame after frame
+            painter = self.painter
+            lit, unlit = painter._masks.get(sites) or painter.mask(sites)
             if lit:
-                self._value = (self._number() & unlit) | (self.painter.fill(colour) & lit)
+                value = self._value
+                if value is None:
+                    value = self._number()
+                fill = painter._fills.get(colour)
+                if fill is None:
+                    fill = painter.fill(colour)
+                self._value = (value & unlit) | (fill & lit)
             return
         buf, c = self.buf, bytes(colour)
         leds_of = self.leds_of
