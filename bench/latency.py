@@ -247,8 +247,8 @@ class TimedLoop(Loop):
             profiler.disable()
             self.profiled.append((self._answered, self._moved, profiler))
 
-    def handle(self, item: Any, now: float) -> None:
-        super().handle(item, now)
+    def handle(self, item: Any, now: float, *, follow: bool = True) -> None:
+        super().handle(item, now, follow=follow)
         if isinstance(item, SensorChange):
             self._pending.append(item)
 

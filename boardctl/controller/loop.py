@@ -217,7 +217,7 @@ class Loop:
         while item is not None:
             if item is _STOP:
                 return False
-            self.handle(item, self.clock())
+            self.handle(item, self.clock(), follow=False)  # the tick below follows
             try:
                 item = self._queue.get_nowait()
             except queue.Empty:
@@ -247,7 +247,11 @@ class Loop:
             wait = min(wait, self.lighting.wait(now))
         return wait
 
-    def handle(self, item: Any, now: float) -> None:
+    def handle(self, item: Any, now: float, *, follow: bool = True) -> None:
+        """Handle one event or request at ``now``. ``follow``: a sensor's event
+        is followed at once (:meth:`.Controller.feed`); without, it is only
+        taken in (:meth:`.Controller.sense`) and the board is followed by the
+        next :meth:`.Controller.tick`, once for every event a turn takes."""
         if isinstance(item, _Request):
             try:
                 item.reply = {"ok": True, **self.command(item.body, now)}
@@ -267,9 +271,9 @@ class Loop:
         if isinstance(item, ComputerMoved | ComputerFailed | RemoteMoved | RemoteFailed):
             self._guarded(self.controller.computer_answered, item, now)
             return
-        self._guarded(self.controller.feed, item, now)
+        self._guarded(self.controller.feed if follow else self.controller.sense, item, now)
 
-    def _guarded(self, step: Callable[..., None], *args: Any) -> None:
+    def _guarded(self, step: Callable[..., object], *args: Any) -> None:
         """Run a step of the controller; a game that cannot be saved is a fault
         shown on the board, not the end of the daemon."""
         try:

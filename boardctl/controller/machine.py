@@ -249,7 +249,8 @@ class Controller(Conditions):
         self.since = self.now
         if self.state is not Phase.CHOOSING:
             self.choice.let_go()
-        log.debug("controller: %s", self.state.value)
+        if log.isEnabledFor(logging.DEBUG):  # the phase's name read only when logged
+            log.debug("controller: %s", self.state.value)
 
     # -- entry points for the loop -------------------------------------------
     def start(self, now: float) -> None:
@@ -260,7 +261,15 @@ class Controller(Conditions):
             self.fire("begin")
 
     def feed(self, event: SensorEvent, now: float) -> None:
-        """One event from a sensor source."""
+        """One event from a sensor source, followed at once (:meth:`update`)."""
+        if self.sense(event, now):
+            self.update(now)
+
+    def sense(self, event: SensorEvent, now: float) -> bool:
+        """Take one event from a sensor source in: the board judged again, a
+        link's fault noted, a button's press acted on. True when the board is
+        to be followed (:meth:`update`) after it: the loop's turn takes every
+        event queued first, then follows the board once, in its :meth:`tick`."""
         self.now = now
         if isinstance(event, SensorChange):
             if self.board.change(event, now):
@@ -277,12 +286,12 @@ class Controller(Conditions):
             self.board.lost()
             self.fault, self.fault_kind, self.fault_at = event.reason, Fault.SENSORS, now
             self._try("link_down")
-            return
+            return False
         elif isinstance(event, ButtonPress):
             self.board.activity_at = now
             self.button(event.button, now)
-            return
-        self.update(now)
+            return False
+        return True
 
     def tick(self, now: float) -> None:
         """Time passed: settle, grace, attract, a choice confirmed; a game that
@@ -383,6 +392,14 @@ class Controller(Conditions):
         """Ask for the computer's move when its seat is to act (and stop its
         thinking when the game has gone elsewhere, or the board sleeps or
         fails), then tell the reconciler what the board may show."""
+        opponent = self.opponent
+        if (
+            opponent.plan is None
+            and opponent.pending is None
+            and not opponent.seats.any_apart
+            and not self.reconciler.directing
+        ):
+            return  # every seat played here, nothing asked or shown, nothing directed
         awake = self.state in PLAYING or self.state is Phase.SETUP
         if self.state is Phase.ATTRACT and self.opponent.seats.any_person:
             awake = True  # the player at the other board may act while this room is quiet

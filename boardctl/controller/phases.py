@@ -293,9 +293,8 @@ class Conditions:
     def settled_for(self) -> float:
         """How long the board has been still beyond the settle time (negative:
         not settled yet)."""
-        return self.board.settled_for(
-            self.now, self.board.settle_time(self.timing.settle, self.timing.settle_gated)
-        )
+        timing = self.timing
+        return self.board.settled_for(self.now, timing.settle, timing.settle_gated)
 
     def needs_setup(self) -> bool:
         return not self.match.actions

@@ -451,6 +451,12 @@ class Reconciler:
     def directs(self, state: Any) -> bool:
         return bool(self._only) and state in self._only
 
+    @property
+    def directing(self) -> bool:
+        """Whether the computer's move (or its thinking) bounds what the board
+        may show anywhere (:meth:`direct` was told something)."""
+        return bool(self._only) or bool(self._planned)
+
     def only(self, state: Any) -> frozenset[Any]:
         """The actions the board may show in a state the computer acts in."""
         return self._only.get(state, frozenset())

@@ -166,11 +166,14 @@ class BoardTracker:
             return min(gated, settle)
         return settle
 
-    def settled_for(self, now: float, settle: float) -> float:
-        """How long the board has been still beyond ``settle`` (negative: not
-        yet). A time within :data:`SLACK` of a deadline counts as reached: the
+    def settled_for(self, now: float, settle: float, gated: float) -> float:
+        """How long the board has been still beyond its settle time
+        (:meth:`settle_time` of ``settle`` and ``gated``; negative: not yet).
+        A time within :data:`SLACK` of a deadline counts as reached: the
         loop wakes at deadlines computed as sums (:meth:`Controller.next_deadline`),
         which float rounding may land a hair before the difference computed here."""
+        if self.pulses:  # without a pulse the settle time is ``settle``
+            settle = self.settle_time(settle, gated)
         return now - self.changed_at - settle + SLACK
 
     # -- what it says ------------------------------------------------------------
