@@ -13,27 +13,19 @@ and the writes it tried on the full port.
 from __future__ import annotations
 
 import os
-import select
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import serial
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from pty_support import fill  # the tests' full pty
+
 from firmware_bridge.serial_port import WRITE_TIMEOUT, open_port
-
-
-def _fill(fd: int) -> None:
-    """Write to ``fd`` until the pty takes nothing more, even a moment later."""
-    while True:
-        for size in (4096, 256, 16, 1):
-            try:
-                while True:
-                    os.write(fd, bytes(size))
-            except BlockingIOError:
-                pass
-        if not select.select([], [fd], [], 0.05)[1]:
-            return
 
 
 def stall(write: Any, port: Any) -> tuple[float, float, int, str]:
@@ -80,7 +72,7 @@ def main() -> None:
         master, slave = os.openpty()
         try:
             port = open_port(os.ttyname(slave))
-            _fill(port.fd)
+            fill(port.fd)
             cpu, wall, tries, end = stall(write, port)
             port.close()
         finally:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import serial
+from pty_support import fill
 
 from firmware_bridge import protocol as p
 from firmware_bridge.host import SerialSensorSource
@@ -235,21 +236,6 @@ def test_the_loop_hands_its_frame_over_and_the_writer_encodes_it(gated, monkeypa
     assert all(name.startswith("serial writer") for name in encoded_on), encoded_on
 
 
-def _fill(fd: int) -> None:
-    """Write to ``fd`` until the pty takes nothing more, even a moment later
-    (the kernel moves what was written on to the other side in steps)."""
-    while True:
-        for size in (4096, 256, 16, 1):
-            try:
-                while True:
-                    os.write(fd, bytes(size))
-            except BlockingIOError:
-                pass
-        _, writable, _ = select.select([], [fd], [], 0.05)
-        if not writable:
-            return
-
-
 def test_a_board_that_takes_nothing_is_waited_for_not_written_to_again_and_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -260,7 +246,7 @@ def test_a_board_that_takes_nothing_is_waited_for_not_written_to_again_and_again
     master, slave = os.openpty()
     try:
         ser = open_port(os.ttyname(slave))
-        _fill(ser.fd)
+        fill(ser.fd)
         ser.write_timeout = 0.3
         tries: list[int] = []
         write = os.write
