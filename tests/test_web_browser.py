@@ -78,7 +78,8 @@ def test_each_page_loads_and_draws_the_declared_board(sim: Simulation, page: Any
         page.wait_for_selector('[data-site="a1"]', timeout=WAIT)
         assert page.locator("svg .site.cell").count() == 49
         assert page.locator("svg .site.track").count() == 28
-        assert page.locator('[data-site="a4"]').get_attribute("data-piece") is not None
+        # the marbles come with the game's state, which may arrive after the board
+        page.wait_for_selector('[data-site="a4"][data-piece]', timeout=WAIT, state="attached")
         page.wait_for_function(
             "document.getElementById('turn').textContent.includes('blue')", timeout=WAIT
         )
@@ -172,8 +173,9 @@ def test_live_board_follows_a_game_on_the_virtual_microcontroller(
     assert page.locator('[data-site="g1"]').get_attribute("data-piece") is not None
     assert page.locator("#moves li").first.inner_text() == "W2"
     assert "red" in page.locator("#turn").inner_text()
-    # the LEDs as lit: the last move's site glows in the picture
-    assert page.locator("[data-lit]").count() > 0
+    # the LEDs as lit: the last move's site glows in the picture (the lights
+    # come in their own message, which may follow the state's)
+    page.wait_for_selector("[data-lit]", timeout=WAIT, state="attached")
     # a marble dropped on a cell shows as a fault with what to do
     sim.hands("place d4 blue")
     page.wait_for_function(
@@ -216,7 +218,8 @@ def test_operator_starts_a_new_game_and_undoes_a_move(sim: Simulation, page: Any
     status = sim.wait_status(lambda st: st["options"]["variant"] == "expert", 5.0)
     assert status["moves"] == []
     moves_shown(page, 0)
-    assert page.locator("#past li").count() >= 2
+    # the past games are asked for again once the command is answered
+    page.wait_for_function("document.querySelectorAll('#past li').length >= 2", timeout=WAIT)
     # started at a local time as people write it, not the store's UTC stamp, or
     # "date unsure" while the system clock is not synchronised (as on this machine
     # when the kernel says so)
@@ -460,7 +463,11 @@ def test_a_players_private_page_shows_their_secret_and_no_other_page_does(
     assert "player 2" in block.inner_text()
     qr = block.locator("img.qr")
     assert qr.get_attribute("src").startswith("data:image/svg+xml")
-    assert qr.evaluate("img => img.complete && img.naturalWidth > 100")
+    # decoded, as a phone's camera would see it
+    operator.wait_for_function(
+        "document.querySelector('.private[data-player=\"1\"] img.qr').naturalWidth > 100",
+        timeout=WAIT,
+    )
     own = browser.new_context(bypass_csp=True).new_page()
     own.goto(link)
     own.wait_for_function(
