@@ -578,6 +578,13 @@ class Controller(Conditions):
         seat = self.opponent.seat_to_act(self.engine, self.match.state)
         return seat is not None and seat.person
 
+    def _left_as(self) -> tuple[int, bool, bool]:
+        """What putting the game away depends on (:func:`.idle.put_away_at`):
+        the actions played, whether the game is over, whether a player away
+        from the board is to act."""
+        played = len(self.match.actions)
+        return played, played > 0 and self.match.outcome().over, self._awaited()
+
     def _put_away(self, now: float) -> bool:
         """A game left alone long enough (:mod:`.idle`): the next game begins
         (the store keeps an unfinished one as abandoned) and the board waits
@@ -790,9 +797,7 @@ class Controller(Conditions):
             self.state,
             self.board,
             self.timing,
-            played=len(self.match.actions),
-            over=bool(self.match.actions) and self.match.outcome().over,
-            awaited=self._awaited(),
+            game=self._left_as,
             option_taken_at=self.choice.deadline(self.timing.choose_hold),
             asked_until=self.asking.until if self.asking is not None else None,
             save_again_at=self.fault_at + self.timing.retry_save if storage else None,
