@@ -7,16 +7,19 @@ any port error it emits ``LinkDown``, closes the port and opens it again with a
 growing delay, forever, until :meth:`SerialSensorSource.close`.
 
 The writer writes what the link answers, one write at a time, without the lock:
-nobody waits for the port. A board that stops taking bytes (a wedged firmware, a
-USB adapter whose buffer is full) holds only the writer; an LED frame handed
-over meanwhile waits in the link, replaced by any newer one, and the newest is
-sent when the port is free. A write that does not go through within the port's
-write timeout calls the link down, as a pulled cable does.
+nobody waits for the port. It also encodes it (COBS and CRC), so the loop that
+hands over an LED frame only leaves it in the link. A board that stops taking
+bytes (a wedged firmware, a USB adapter whose buffer is full) holds only the
+writer; an LED frame handed over meanwhile waits in the link, replaced by any
+newer one, and the newest is sent when the port is free. A write that does not
+go through within the port's write timeout calls the link down, as a pulled
+cable does.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,7 +28,7 @@ from typing import Any
 
 from boardctl.sensing import Emit, LinkUp, SensorEvent
 from firmware_bridge.errors import PortError
-from firmware_bridge.link import HostLink, Identity, LinkState, LinkStats
+from firmware_bridge.link import HostLink, Identity, LinkState, LinkStats, encode_output
 from firmware_bridge.serial_port import WRITE_TIMEOUT, Backoff, is_write_timeout, open_port
 
 log = logging.getLogger(__name__)
@@ -63,8 +66,12 @@ class SerialSensorSource:
         )
         self._lock = threading.Lock()
         self._up = threading.Condition(self._lock)
-        #: notified when the link has output for the writer (or on close)
-        self._writable = threading.Condition(self._lock)
+        #: rung (True) when the link may have output for a writer that sleeps (or on
+        #: close): one call in C, where a ``Condition.notify`` is several in Python
+        self._bell: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        #: the bell was rung and the writer has not yet found nothing to write
+        #: (under the lock)
+        self._rung = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._writer: threading.Thread | None = None
@@ -90,8 +97,7 @@ class SerialSensorSource:
     def close(self) -> None:
         """Stop the threads and close the port."""
         self._stop.set()
-        with self._lock:
-            self._writable.notify_all()
+        self._bell.put(True)
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
         self._close_port()  # also ends a write the board does not take
@@ -140,33 +146,35 @@ class SerialSensorSource:
     # ------------------------------------------------------------ the threads
 
     def _flush_output(self) -> None:
-        """Wake the writer if the link has something to send (lock held)."""
-        if self._link.output_waiting:
-            self._writable.notify()
+        """Wake the writer if the link has something to send and the writer
+        may be asleep (lock held)."""
+        if not self._rung and self._link.output_waiting:
+            self._rung = True
+            self._bell.put(True)
 
     def _write_loop(self) -> None:
         """The writer thread: what the link has to send, one write at a time,
-        written with the lock released."""
+        written with the lock released. It sleeps on the bell until the link
+        has output and a port is open, or the source closes."""
         while True:
-            with self._lock:
-                self._writable.wait_for(
-                    lambda: (
-                        self._stop.is_set()
-                        or (self._serial is not None and self._link.output_waiting)
-                    )
-                )
-                if self._stop.is_set():
-                    return
-                ser = self._serial
-                out = self._link.take_output()
-                self._link.port_busy = True
-            broken = self._write(ser, out)
-            with self._lock:
-                self._link.port_busy = False
-                if broken is None:
-                    self._link.poll(time.monotonic())  # the newest LED frame, if one waited
-                elif self._serial is ser:  # not an old port's write ending late
-                    self._broken = broken
+            self._bell.get()
+            while True:
+                with self._lock:
+                    if self._stop.is_set():
+                        return
+                    ser = self._serial
+                    if ser is None or not self._link.output_waiting:
+                        self._rung = False  # asleep: the next output rings
+                        break
+                    messages = self._link.take_messages()
+                    self._link.port_busy = True
+                broken = self._write(ser, encode_output(messages))
+                with self._lock:
+                    self._link.port_busy = False
+                    if broken is None:
+                        self._link.poll(time.monotonic())  # the newest LED frame, if one waited
+                    elif self._serial is ser:  # not an old port's write ending late
+                        self._broken = broken
 
     def _write(self, ser: Any, out: bytes) -> str | None:
         """Write ``out``; None, or why the port is lost."""

@@ -37,6 +37,11 @@ KIND_NAMES = {
 MAX_AHEAD = 1024
 
 
+def encode_output(messages: Sequence[tuple[p.Message, int]]) -> bytes:
+    """The wire bytes of ``messages`` (each with its sequence number), in order."""
+    return b"".join([p.encode_message(msg, seq) for msg, seq in messages])
+
+
 class LinkState(enum.Enum):
     CONNECTING = "connecting"
     UP = "up"
@@ -128,7 +133,8 @@ class HostLink:
         self.refusal: str | None = None
         self._decoder = p.Decoder()
         self._events: list[SensorEvent] = []
-        self._out = bytearray()
+        #: the messages waiting to be written, each with its sequence number
+        self._out: list[tuple[p.Message, int]] = []
         self._seq = 0
         self._rx_seq: int | None = None
         self._nonce = 0
@@ -160,8 +166,14 @@ class HostLink:
         return bool(self._out)
 
     def take_output(self) -> bytes:
-        out = bytes(self._out)
-        self._out.clear()
+        """The bytes of every message waiting (see :meth:`take_messages`)."""
+        return encode_output(self.take_messages())
+
+    def take_messages(self) -> list[tuple[p.Message, int]]:
+        """The messages waiting to be written, oldest first, each with its
+        sequence number; :func:`encode_output` makes their bytes."""
+        out = self._out
+        self._out = []
         return out
 
     def take_events(self) -> list[SensorEvent]:
@@ -170,7 +182,7 @@ class HostLink:
         return ev
 
     def _send(self, msg: p.Message) -> None:
-        self._out += p.encode_message(msg, self._seq)
+        self._out.append((msg, self._seq))
         self._seq = (self._seq + 1) & 0xFF
 
     def _connect(self, now: float) -> None:
@@ -211,7 +223,7 @@ class HostLink:
         self._open = False
         self._down(reason)
         self.state = LinkState.CONNECTING
-        self._out.clear()
+        self._out = []
 
     # ------------------------------------------------------------ LEDs
 

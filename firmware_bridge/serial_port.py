@@ -2,7 +2,8 @@
 
 A board is named by ``/dev/serial/by-id/usb-...`` (udev's stable link) or a
 udev rule's own symlink, never by ``/dev/ttyACM0``, whose number changes with
-plug order. pyserial is imported here only, when a port is opened.
+plug order. pyserial is imported here only (and in :mod:`.waiting_port`, whose
+port this module opens), when a port is opened.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ def open_port(path: str, *, baudrate: int = 115200, read_timeout: float = 0.1) -
         )
     import serial  # lazily: the package imports on machines without pyserial
 
+    from firmware_bridge.waiting_port import WaitingSerial
+
     try:
-        return serial.Serial(
+        return WaitingSerial(
             path,
             baudrate=baudrate,
             timeout=read_timeout,

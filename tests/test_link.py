@@ -270,6 +270,27 @@ def test_a_part_applied_to_the_frame_it_changes_gives_the_new_frame(
     assert isinstance(decoded, p.LedsPart) and decoded.apply(old) == new
 
 
+@given(
+    leds=st.integers(1, 600),
+    changes=st.lists(st.tuples(st.integers(0, 1799), st.integers(0, 255)), max_size=6),
+    data=st.data(),
+)
+def test_the_changed_range_of_a_long_frame_is_the_leds_whose_bytes_differ(
+    leds: int, changes: list[tuple[int, int]], data: st.DataObject
+) -> None:
+    """A few bytes changed anywhere in a frame as long as a chain gets: the
+    range runs from the first LED whose bytes differ to the last (a plain
+    byte-by-byte look says which)."""
+    old = data.draw(st.binary(min_size=3 * leds, max_size=3 * leds))
+    new = bytearray(old)
+    for at, value in changes:
+        new[at % len(new)] = value
+    differ = [i // 3 for i in range(len(old)) if old[i] != new[i]]
+    want = (differ[0], differ[-1] + 1) if differ else (0, 0)
+    assert p.changed_range(old, bytes(new)) == want
+    assert p.changed_range(memoryview(old), new) == want
+
+
 def test_a_board_of_protocol_1_0_gets_whole_frames() -> None:
     pair = Pair(leds=2)
     pair.host.feed(b"", pair.now)

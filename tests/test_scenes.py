@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from controller_support import Table, profile_for
+from hypothesis import given
+from hypothesis import strategies as st
 from tiny_games import CELLS, DiceState, TinyDice, dice_profile
 
 from boardctl.controller.machine import Controller
@@ -16,9 +18,11 @@ from boardctl.controller.scenes import (
     MAGENTA,
     ORANGE,
     SKY_BLUE,
+    Canvas,
     Colours,
     Palette,
     confusable,
+    painter,
     parse_colour,
     render,
     scale,
@@ -249,3 +253,51 @@ def test_a_button_asking_before_it_ends_the_game_counts_down_in_white() -> None:
     assert not confirms(asking, "mode", 11.0)
     assert "end this game" in asking.words
     assert "Shiftago expert" in ask("mode", 0.0, "Shiftago expert").words
+
+
+_SITES = [s.name for s in PROFILE.sites]
+_COLOURS = st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255))
+_STROKES = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("sites"),
+            st.frozensets(st.sampled_from([*_SITES, "nowhere"]), max_size=12),
+            _COLOURS,
+        ),
+        st.tuples(st.just("names"), st.lists(st.sampled_from(_SITES), max_size=6), _COLOURS),
+        st.tuples(
+            st.just("leds"),
+            st.lists(st.integers(0, PROFILE.leds.count - 1), max_size=8),
+            _COLOURS,
+        ),
+        st.tuples(st.just("backdrop"), st.just(()), _COLOURS),
+    ),
+    max_size=12,
+)
+
+
+@given(strokes=_STROKES)
+def test_a_canvas_lights_each_led_in_the_colour_of_the_last_stroke_over_it(
+    strokes: list[tuple[str, Any, tuple[int, int, int]]],
+) -> None:
+    """However sets of sites, single sites and single LEDs are painted over
+    each other, each LED shows what a plain LED-by-LED painting shows."""
+    p = painter(PROFILE)
+    canvas = Canvas(p)
+    want = [BLACK] * PROFILE.leds.count
+    for kind, what, colour in strokes:
+        if kind == "sites" or kind == "names":
+            canvas.paint(what, colour)
+            for name in what:
+                for i in PROFILE.site(name).leds if name in _SITES else ():
+                    want[i] = colour
+        elif kind == "leds":
+            canvas.light(what, colour)
+            for i in what:
+                want[i] = colour
+        else:
+            canvas.start(p.backdrop(colour, None))
+            want = [BLACK] * PROFILE.leds.count
+            for i in p.undisplayed:
+                want[i] = colour
+    assert canvas.frame() == tuple(want)

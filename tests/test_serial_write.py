@@ -10,6 +10,7 @@ full. The loop's turn is measured by an event, not by a clock.
 from __future__ import annotations
 
 import os
+import select
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -19,7 +20,7 @@ import serial
 
 from firmware_bridge import protocol as p
 from firmware_bridge.host import SerialSensorSource
-from firmware_bridge.serial_port import Backoff, open_port
+from firmware_bridge.serial_port import Backoff, is_write_timeout, open_port
 from firmware_bridge.virtual import EventLog, VirtualMicrocontroller
 
 LEDS = 28
@@ -208,6 +209,90 @@ def test_closing_ends_a_write_the_board_does_not_take_at_once() -> None:
         assert src._writer is not None and not src._writer.is_alive(), (
             "the write still waited for the board after close"
         )
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_the_loop_hands_its_frame_over_and_the_writer_encodes_it(gated, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """COBS and the CRC are the writer's work: the loop's turn only leaves the
+    frame in the link (and the frame still reaches the board as it was)."""
+    mcu, src, _log, _gates = gated
+    encoded_on: list[str] = []
+    encode = p.encode_message
+
+    def recording(msg: p.Message, seq: int) -> bytes:
+        if isinstance(msg, p.Leds | p.LedsPart):
+            encoded_on.append(threading.current_thread().name)
+        return encode(msg, seq)
+
+    monkeypatch.setattr(p, "encode_message", recording)
+    for i in (3, 4):
+        assert loop_turns(src, [frame(i)])
+        shown = bytes((i, 0, 255 - i)) * LEDS
+        assert mcu.wait_until(lambda shown=shown: mcu.led_frames[-1:] == [shown], 5)
+    assert encoded_on and "loop" not in encoded_on
+    assert all(name.startswith("serial writer") for name in encoded_on), encoded_on
+
+
+def _fill(fd: int) -> None:
+    """Write to ``fd`` until the pty takes nothing more, even a moment later
+    (the kernel moves what was written on to the other side in steps)."""
+    while True:
+        for size in (4096, 256, 16, 1):
+            try:
+                while True:
+                    os.write(fd, bytes(size))
+            except BlockingIOError:
+                pass
+        _, writable, _ = select.select([], [fd], [], 0.05)
+        if not writable:
+            return
+
+
+def test_a_board_that_takes_nothing_is_waited_for_not_written_to_again_and_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A real pty nobody reads, its buffer full: the port's write waits until
+    the board takes bytes (pyserial's own retried the refused write in a loop
+    for the whole write timeout, a core busy on the writer's thread), and
+    still gives up as a write timeout."""
+    master, slave = os.openpty()
+    try:
+        ser = open_port(os.ttyname(slave))
+        _fill(ser.fd)
+        ser.write_timeout = 0.3
+        tries: list[int] = []
+        write = os.write
+
+        def counting(fd: int, data: Any) -> int:
+            if fd == ser.fd:
+                tries.append(len(data))
+            return write(fd, data)
+
+        monkeypatch.setattr(os, "write", counting)
+        with pytest.raises(serial.SerialTimeoutException) as stalled:
+            ser.write(bytes(300))
+        monkeypatch.undo()
+        assert is_write_timeout(stalled.value)
+        assert len(tries) <= 3, f"the full port was written to {len(tries)} times"
+        # once the board reads again, the write goes through
+        ser.write_timeout = 5
+        drained = threading.Event()
+
+        def board_reads() -> None:
+            while not drained.is_set():
+                if select.select([master], [], [], 0.05)[0]:
+                    os.read(master, 65536)
+
+        reader = threading.Thread(target=board_reads, daemon=True)
+        reader.start()
+        try:
+            assert ser.write(b"\x01" * 20000) == 20000
+        finally:
+            drained.set()
+            reader.join(5)
+            ser.close()
     finally:
         os.close(master)
         os.close(slave)

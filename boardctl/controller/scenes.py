@@ -246,7 +246,9 @@ class Painter:
 
     __slots__ = (
         "_backdrops",
+        "_fills",
         "_groups",
+        "_masks",
         "around",
         "centre",
         "count",
@@ -302,8 +304,10 @@ class Painter:
         else:
             self.centre = (0.0, 0.0)
             self.around = ()
-        self._backdrops: dict[tuple[RGB, RGB | None], bytes] = {}
+        self._backdrops: dict[tuple[RGB, RGB | None], int] = {}
         self._groups: dict[frozenset[str], tuple[int, ...]] = {}
+        self._masks: dict[frozenset[str], tuple[int, int]] = {}
+        self._fills: dict[RGB, int] = {}
 
     def leds(self, sites: frozenset[str]) -> tuple[int, ...]:
         """The LEDs of ``sites``: worked out once per set (the sets the view
@@ -316,9 +320,34 @@ class Painter:
             found = self._groups[sites] = tuple(i for name in sites for i in leds_of.get(name, ()))
         return found
 
-    def backdrop(self, base: RGB, mover: RGB | None) -> bytes:
+    def mask(self, sites: frozenset[str]) -> tuple[int, int]:
+        """The LEDs of ``sites`` in a frame read as one integer (see
+        :class:`Canvas`): every bit of their bytes set, and every bit of the
+        other LEDs' bytes; worked out once per set, as :meth:`leds`."""
+        found = self._masks.get(sites)
+        if found is None:
+            bits = bytearray(3 * self.count)
+            for i in self.leds(sites):
+                bits[3 * i : 3 * i + 3] = b"\xff\xff\xff"
+            lit = int.from_bytes(bits, "big")
+            if len(self._masks) > 256:
+                self._masks.clear()
+            found = self._masks[sites] = (lit, ((1 << (24 * self.count)) - 1) ^ lit)
+        return found
+
+    def fill(self, colour: RGB) -> int:
+        """Every LED in ``colour``, a frame read as one integer."""
+        found = self._fills.get(colour)
+        if found is None:
+            if len(self._fills) > 256:
+                self._fills.clear()
+            found = self._fills[colour] = int.from_bytes(bytes(colour) * self.count, "big")
+        return found
+
+    def backdrop(self, base: RGB, mover: RGB | None) -> int:
         """The frame's first layers: every site but the displays in ``base``,
-        then, with ``mover``, the rails dimmed and the turn LEDs in it."""
+        then, with ``mover``, the rails dimmed and the turn LEDs in it (a
+        frame read as one integer, see :class:`Canvas`)."""
         key = (base, mover)
         found = self._backdrops.get(key)
         if found is None:
@@ -329,7 +358,7 @@ class Painter:
                 canvas.light(self.turn, mover)
             if len(self._backdrops) > 64:
                 self._backdrops.clear()
-            found = self._backdrops[key] = bytes(canvas.buf)
+            found = self._backdrops[key] = int.from_bytes(canvas.buf, "big")
         return found
 
 
@@ -359,22 +388,64 @@ def painter(profile: BoardProfile) -> Painter:
 
 
 class Canvas:
-    """A frame being drawn: three bytes per LED, painted by site name."""
+    """A frame being drawn: three bytes per LED, painted by site name.
 
-    __slots__ = ("buf", "leds_of", "painter")
+    While sets of sites are painted (:meth:`paint`, the layers of a game
+    under way) the frame is held as one big integer, its bytes big-endian:
+    lighting a set's LEDs in a colour is then ``frame & ~mask | fill & mask``
+    with the set's mask worked out once (:meth:`Painter.mask`), two
+    operations in C however many LEDs the set has. Lighting LEDs one by one
+    (:meth:`light`, the animations) works on the bytes (:attr:`buf`). Each
+    form is made from the other when it is asked for."""
+
+    __slots__ = ("_buf", "_value", "leds_of", "painter")
 
     def __init__(self, painter: Painter) -> None:
         self.painter = painter
         self.leds_of = painter.leds_of
-        self.buf = bytearray(3 * painter.count)
+        self._buf: bytearray | None = bytearray(3 * painter.count)
+        self._value: int | None = None
+
+    @property
+    def buf(self) -> bytearray:
+        """The frame's bytes (``r g b`` per LED), to change in place."""
+        buf = self._buf
+        if buf is None:
+            assert self._value is not None
+            buf = self._buf = bytearray(self._value.to_bytes(3 * self.painter.count, "big"))
+            self._value = None
+        return buf
+
+    def _number(self) -> int:
+        value = self._value
+        if value is None:
+            assert self._buf is not None
+            value = int.from_bytes(self._buf, "big")
+            self._buf = None
+        return value
+
+    def start(self, value: int) -> None:
+        """Every LED as in ``value``, a frame read as one integer (a backdrop)."""
+        self._value = value
+        self._buf = None
 
     def paint(self, sites: Iterable[str], colour: RGB) -> None:
         """Light the LEDs of ``sites`` (names; any not on this board skipped)."""
-        buf, c = self.buf, bytes(colour)
         if isinstance(sites, frozenset):
-            for i in self.painter.leds(sites):
-                buf[3 * i : 3 * i + 3] = c
+            # the painter's kept masks and fills looked up here: a frame paints
+            # a few sets, and their masks and colours come back frame after frame
+            painter = self.painter
+            lit, unlit = painter._masks.get(sites) or painter.mask(sites)
+            if lit:
+                value = self._value
+                if value is None:
+                    value = self._number()
+                fill = painter._fills.get(colour)
+                if fill is None:
+                    fill = painter.fill(colour)
+                self._value = (value & unlit) | (fill & lit)
             return
+        buf, c = self.buf, bytes(colour)
         leds_of = self.leds_of
         for name in sites:
             for i in leds_of.get(name, ()):
@@ -387,7 +458,10 @@ class Canvas:
             buf[3 * i : 3 * i + 3] = c
 
     def frame(self) -> Frame:
-        return Frame(bytes(self.buf))
+        if self._value is not None:
+            return Frame(self._value.to_bytes(3 * self.painter.count, "big"))
+        assert self._buf is not None
+        return Frame(bytes(self._buf))
 
 
 def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> Frame:
@@ -416,13 +490,13 @@ def render(view: View, profile: BoardProfile, palette: Palette, now: float) -> F
     # 1. base (a display stays dark but for what it shows: a die's face reads clearly)
     mover = palette.player(view.to_move)
     if phase is Phase.GAME_OVER:
-        canvas.buf[:] = p.backdrop(palette.base, None)
+        canvas.start(p.backdrop(palette.base, None))
         _celebrate(canvas, palette, view, now)
         return canvas.frame()
 
     # 2. whose turn (drawn with the base once per colour)
     turn = view.to_move is not None and phase is not Phase.SETUP
-    canvas.buf[:] = p.backdrop(palette.base, mover if turn else None)
+    canvas.start(p.backdrop(palette.base, mover if turn else None))
     for seat, owned in enumerate(view.player_sites):
         canvas.paint(owned.built, scale(palette.player(seat), 0.25))
 
