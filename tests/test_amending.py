@@ -438,3 +438,20 @@ def test_a_resumed_board_showing_the_record_is_simply_played_on() -> None:
     assert _phases(table, 1.0) == {Phase.AWAITING_MOVE}
     table.hands("insert E6", "p1")
     assert c.match.moves_text() == ["W1", "E7", "W3", "E6"]
+
+
+def test_the_status_after_an_amendment_shows_the_action_in_place_of_the_one_amended(
+    tmp_path: Path,
+) -> None:
+    with Store(tmp_path / "g.db") as store:
+        table = _table(store)
+        c = table.controller
+        _shown_w3(table)
+        before = c.view().status
+        assert before["moves"] == ["W3"]
+        _read(table, "a3", None, 1.11)  # slid on to a4: as many actions, another one
+        _read(table, "a4", "p0", 1.13)
+        table.wait(0.07)
+        after = c.view().status
+        assert after["moves"] == ["W4"]
+        assert after["picture"] == c.engine.public_render(c.match.state) != before["picture"]

@@ -332,3 +332,18 @@ def test_a_status_that_says_the_same_is_built_once_for_every_turn_that_reads_it(
     assert c.view().status is first
     table.hands("insert E7", "p1")
     assert c.view().status is not first and c.view().status["moves"] == ["W1", "E7"]
+
+
+def test_the_moves_the_status_lists_follow_an_undo_another_move_and_a_new_game() -> None:
+    table = _table("shiftago")
+    c = table.controller
+    table.hands("insert W1", "p0")
+    table.hands("insert E7", "p1")
+    assert c.view().status["moves"] == ["W1", "E7"]
+    c.undo(table.now)
+    assert c.view().status["moves"] == ["W1"]
+    table.hands("lift g7")
+    table.hands("insert E6", "p1")  # as many moves as before the undo, another one
+    assert c.view().status["moves"] == ["W1", "E6"]
+    c.new(None, None, table.now)
+    assert c.view().status["moves"] == []

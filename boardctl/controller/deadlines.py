@@ -12,6 +12,8 @@ Pure: the controller hands its own times.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from boardctl.controller import idle
 from boardctl.controller.phases import Timing
 from boardctl.controller.tracking import BoardTracker
@@ -24,9 +26,7 @@ def next_deadline(
     board: BoardTracker,
     timing: Timing,
     *,
-    played: int,
-    over: bool,
-    awaited: bool,
+    game: Callable[[], tuple[int, bool, bool]],
     option_taken_at: float | None = None,
     asked_until: float | None = None,
     save_again_at: float | None = None,
@@ -34,30 +34,55 @@ def next_deadline(
 ) -> float | None:
     """The first of the controller's deadlines after ``now`` (None: none).
 
-    ``played``/``over``: the actions played and whether the game is over;
-    ``awaited``: a player away from the board is to act (the game is never
-    put away); the other times, when given, are the option picked being
-    taken, a button's question let go, the game saved again, the computer
-    asked again."""
-    base = board.changed_at + board.settle_time(timing.settle, timing.settle_gated)
-    times = [
+    ``game``: the actions played, whether the game is over and whether a
+    player away from the board is to act (the game is never put away),
+    asked only when the game's being put away could come first (most turns
+    a touch of the board moved it minutes ahead); the other times, when
+    given, are the option picked being taken, a button's question let go,
+    the game saved again, the computer asked again. The earliest is kept as
+    the times are met, without a list of them built on every turn."""
+    best: float | None = None
+    changed = board.changed_at
+    base = changed + board.settle_time(timing.settle, timing.settle_gated)
+    for at in (
         base,
         base + timing.grace,
         base + timing.takeback_hold,
         base + timing.clear_hold,
-        board.changed_at + timing.in_progress,
-    ]
+        changed + timing.in_progress,
+        option_taken_at,
+        asked_until,
+        save_again_at,
+        think_again_at,
+    ):
+        if at is not None and at > now and (best is None or at < best):
+            best = at
+    activity = board.activity_at
     if timing.attract_after > 0 and phase is not Phase.ATTRACT:
-        times.append(board.activity_at + timing.attract_after)
+        at = activity + timing.attract_after
+        if at > now and (best is None or at < best):
+            best = at
     if board.pulses:
-        times.extend(t + timing.pulse_memory for t in board.pulses.values())
-    put_away = idle.put_away_at(
-        phase, board.activity_at, played=played, over=over, timing=timing, awaited=awaited
-    )
-    if put_away is not None:
-        times.append(put_away[0])
-    for at in (option_taken_at, asked_until, save_again_at, think_again_at):
-        if at is not None:
-            times.append(at)
-    future = [t for t in times if t > now]
-    return min(future) if future else None
+        memory = timing.pulse_memory
+        for pulse in board.pulses.values():
+            at = pulse + memory
+            if at > now and (best is None or at < best):
+                best = at
+    if _may_come_first(activity + timing.abandon_after, timing.abandon_after, now, best) or (
+        _may_come_first(activity + timing.finished_after, timing.finished_after, now, best)
+    ):
+        played, over, awaited = game()
+        put_away = idle.put_away_at(
+            phase, activity, played=played, over=over, timing=timing, awaited=awaited
+        )
+        if put_away is not None:
+            at = put_away[0]
+            if at > now and (best is None or at < best):
+                best = at
+    return best
+
+
+def _may_come_first(at: float, after: float, now: float, best: float | None) -> bool:
+    """Whether a game put away ``after`` seconds from the last touch (0:
+    never), at ``at``, could be the first deadline after ``now``."""
+    return after > 0 and at > now and (best is None or at < best)

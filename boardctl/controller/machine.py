@@ -183,6 +183,8 @@ class Controller(Conditions):
             self.engine.public_action(s, a)
             for s, a in zip(self.match.states, self.match.actions, strict=False)
         ]
+        #: the moves as the view shows them (a tuple kept while they stand)
+        self._shown_moves: tuple[str, ...] | None = None
         self.reconciler = Reconciler(self.engine, profile)
         self.machine = build_machine(self)
         if resume is not None and self._amendable_on_resume():
@@ -578,6 +580,13 @@ class Controller(Conditions):
         seat = self.opponent.seat_to_act(self.engine, self.match.state)
         return seat is not None and seat.person
 
+    def _left_as(self) -> tuple[int, bool, bool]:
+        """What putting the game away depends on (:func:`.idle.put_away_at`):
+        the actions played, whether the game is over, whether a player away
+        from the board is to act."""
+        played = len(self.match.actions)
+        return played, played > 0 and self.match.outcome().over, self._awaited()
+
     def _put_away(self, now: float) -> bool:
         """A game left alone long enough (:mod:`.idle`): the next game begins
         (the store keeps an unfinished one as abandoned) and the board waits
@@ -675,6 +684,7 @@ class Controller(Conditions):
             self.recorder.record(self.engine.format_action(step.action), public, excluded)
             self.match.play(step.action)
             self.public_moves.append(public)
+            self._shown_moves = None
             touched |= step.changed | self.engine.highlight(before, step.action)
             log.info("played %s", public)
         self.last_move = frozenset(touched)
@@ -700,6 +710,7 @@ class Controller(Conditions):
             before, action = self.match.states[-2], self.match.actions[-1]
             self.match.undo()
             text = self.public_moves.pop()
+            self._shown_moves = None
             if not chances.chance_acts(self.engine, before):
                 texts.append(text)
                 if not block and self.engine.told(before, action):
@@ -722,6 +733,7 @@ class Controller(Conditions):
         self.engine = engine
         self.match = Match(engine)
         self.public_moves = []
+        self._shown_moves = None
         self.reconciler = Reconciler(engine, self.profile)
         self.last_move = frozenset()
         self.choice.open = None
@@ -766,7 +778,7 @@ class Controller(Conditions):
             fault=self.fault,
             fault_kind=self.fault_kind,
             chance=self.draws.mode(self.engine, self.match.state),
-            public_moves=tuple(self.public_moves),
+            public_moves=self._moves_shown(),
             told_undone=self._told_undone[1] if self._told_undone else (),
             seats=self.opponent.seats,
             computer=self.computer_view(),
@@ -776,6 +788,13 @@ class Controller(Conditions):
         assert isinstance(view.status, Status)
         self._status = view.status
         return view
+
+    def _moves_shown(self) -> tuple[str, ...]:
+        """:attr:`public_moves` as a tuple, built again only after a move or an undo."""
+        shown = self._shown_moves
+        if shown is None:
+            shown = self._shown_moves = tuple(self.public_moves)
+        return shown
 
     def status(self) -> dict[str, Any]:
         """What ``boardctl status`` prints."""
@@ -790,9 +809,7 @@ class Controller(Conditions):
             self.state,
             self.board,
             self.timing,
-            played=len(self.match.actions),
-            over=bool(self.match.actions) and self.match.outcome().over,
-            awaited=self._awaited(),
+            game=self._left_as,
             option_taken_at=self.choice.deadline(self.timing.choose_hold),
             asked_until=self.asking.until if self.asking is not None else None,
             save_again_at=self.fault_at + self.timing.retry_save if storage else None,

@@ -563,8 +563,10 @@ class Opponent:
         """The computer's seat to act, as the LEDs and the status show it."""
         state = match.state
         seat = self.seat_to_act(engine, state)
+        if seat is None:  # most turns: the engine is not asked who acts
+            return None
         actor = engine.actor(state)
-        if seat is None or not isinstance(actor, int):
+        if not isinstance(actor, int):
             return None
         shown = self.shown(engine, match)
         if shown is not None:

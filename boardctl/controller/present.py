@@ -34,7 +34,8 @@ from boardctl.controller.reconcile import (
 )
 from boardctl.controller.tracking import BoardTracker
 from boardctl.controller.view import PLAYING, Fault, Phase, View
-from boardctl.engines import CHANCE, Engine, Match
+from boardctl.engines import CHANCE, Engine, Match, Outcome
+from boardctl.engines.describe import PlayerSites
 from boardctl.engines.presentation import Presentation
 from boardctl.message import M_
 from boardctl.seats import ALL_HANDS, PHONE, REMOTE, Seats
@@ -94,16 +95,21 @@ def build_view(
     phase = scene.phase
     verdict = board.verdict
     state = match.state
-    secret = not engine.hints_public(state)
+    applied = len(match.actions)
+    position = previous.position if previous is not None else None
+    if (
+        position is None
+        or position.state is not state
+        or position.engine is not engine
+        or position.applied != applied
+    ):
+        position = Position(engine, state, applied)  # a move, an undo, another game
+    secret, hinted, outcome, to_move, won = position.shown()
+    playing = phase in PLAYING
     legal: frozenset[str] = frozenset()
     if phase is Phase.CHOOSING:
         legal = frozenset(s for o in scene.offers for s in o.sites)
-    elif (
-        phase in PLAYING
-        and not secret
-        and scene.computer is None
-        and not chance_acts(engine, state)
-    ):
+    elif playing and hinted and scene.computer is None:
         legal = reconciler.expect(state).highlights
     fault, fault_kind = None, None
     if phase is Phase.FAULT:
@@ -126,27 +132,19 @@ def build_view(
         offending, restore = verdict.offending, frozenset(verdict.restore)
     elif isinstance(verdict, Takeback):
         takeback = board.restore_hints(reconciler, state)
-    outcome = match.outcome()
     winning: frozenset[str] = frozenset()
     if outcome.over:
-        winning = engine.winning_sites(state) or scene.last_move
-    applied = len(match.actions)
-    position = previous.position if previous is not None else None
-    if position is None or (position.engine, position.state, position.applied) != (
-        engine,
-        state,
-        applied,
-    ):
-        position = Position(engine, state, applied)  # a move, an undo, another game
+        winning = won or scene.last_move
     status = Status(scene, position, verdict, winning, fault, fault_kind)
     if previous is not None and previous.key == status.key:
         status = previous
+    player_sites, shown = position.sites() if playing else ((), frozenset())
     return View(
         phase=phase,
         players=engine.players,
-        to_move=match.to_move(),
-        player_sites=engine.player_sites(state) if phase in PLAYING else (),
-        shown=engine.shown(state) if phase in PLAYING else frozenset(),
+        to_move=to_move,
+        player_sites=player_sites,
+        shown=shown,
         legal=legal,
         last_move=scene.last_move,
         destinations=destinations,
@@ -210,7 +208,7 @@ class Position:
     keeps tables of its own as it lists actions): a status to be read on
     another thread is :meth:`Status.prepare` d first."""
 
-    __slots__ = ("_got", "applied", "engine", "state")
+    __slots__ = ("_got", "_shown", "_sites", "applied", "engine", "state")
 
     def __init__(self, engine: Engine[Any, Any], state: Any, applied: int) -> None:
         self.engine = engine
@@ -219,6 +217,33 @@ class Position:
         self._got: tuple[Mapping[str, Any], dict[str, Any], str, Any, list[str] | None] | None = (
             None
         )
+        self._shown: tuple[bool, bool, Outcome, int | None, frozenset[str]] | None = None
+        self._sites: tuple[tuple[PlayerSites, ...], frozenset[str]] | None = None
+
+    def shown(self) -> tuple[bool, bool, Outcome, int | None, frozenset[str]]:
+        """What every view of the position asks of the engine, asked once:
+        (the legal actions are secret, they may be lit (not secret, and no
+        chance to act), the outcome, the player to move, the engine's
+        winning sites when the game is over)."""
+        shown = self._shown
+        if shown is None:
+            engine, state = self.engine, self.state
+            secret = not engine.hints_public(state)
+            outcome = engine.outcome(state)
+            won = engine.winning_sites(state) if outcome.over else frozenset()
+            hinted = not secret and not chance_acts(engine, state)
+            shown = self._shown = (secret, hinted, outcome, engine.to_move(state), won)
+        return shown
+
+    def sites(self) -> tuple[tuple[PlayerSites, ...], frozenset[str]]:
+        """The sites each player owns and the display sites shown, while playing."""
+        sites = self._sites
+        if sites is None:
+            sites = self._sites = (
+                self.engine.player_sites(self.state),
+                self.engine.shown(self.state),
+            )
+        return sites
 
     def get(self) -> tuple[Mapping[str, Any], dict[str, Any], str, Any, list[str] | None]:
         """(summary, the state as the room sees it, the board drawn, who
