@@ -18,7 +18,7 @@ from computer_support import (
     play_randomly,
     shiftago_position,
 )
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tiny_games import TinyDice
 
@@ -186,10 +186,13 @@ def test_bidiline_a_lead_of_two_segments_is_ahead(seed: int, length: int) -> Non
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32), length=st.integers(2, 40))
+# a dead end two moves away where the race and the sticks' lead happen to give
+# the same value: level 3 is blind to that race all the same
+@example(seed=2146279, length=15)
 def test_bidiline_level_3_sees_the_race_only_when_an_end_is_one_move_from_a_dead_end(
     seed: int, length: int
 ) -> None:
-    from boardctl.engines.bidiline.evaluate import moves_to_dead_end
+    from boardctl.engines.bidiline.evaluate import evaluate, moves_to_dead_end
 
     engine = create("bidiline")
     state = play_randomly(engine, random.Random(seed), length)
@@ -205,7 +208,9 @@ def test_bidiline_level_3_sees_the_race_only_when_an_end_is_one_move_from_a_dead
     if nearest == 1 or nearest > 3:
         assert near == engine.evaluate(state), "about to end, or far from it: the same race"
     else:
-        assert near != engine.evaluate(state), "a dead end two or three moves away: not seen"
+        # not seen: judged as with no dead end in sight at all (the whole
+        # evaluation sees it, though its value may come out the same)
+        assert near == evaluate(engine, state, horizon=0), "a dead end two or three moves away"
 
 
 def test_beeline_the_line_nearer_its_goal_is_ahead_and_its_winning_node_is_played() -> None:
