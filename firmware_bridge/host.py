@@ -168,7 +168,16 @@ class SerialSensorSource:
                         break
                     messages = self._link.take_messages()
                     self._link.port_busy = True
-                broken = self._write(ser, encode_output(messages))
+                try:
+                    out = encode_output(messages)
+                except Exception:  # never the writer's silent end: a fault shown
+                    log.exception("encoding the output for %s failed", self.port)
+                    broken: str | None = (
+                        "the output for the microcontroller could not be encoded "
+                        "(a fault of boardctl: see its log)"
+                    )
+                else:
+                    broken = self._write(ser, out)
                 with self._lock:
                     self._link.port_busy = False
                     if broken is None:

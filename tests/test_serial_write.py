@@ -181,23 +181,15 @@ class _EnteredPort:
 
 
 def test_closing_ends_a_write_the_board_does_not_take_at_once() -> None:
-    """A real pty nobody reads, its buffer full: the writer's write waits in
-    pyserial for the board (here up to a minute). Closing the source ends it:
-    the writer thread has ended when ``close`` returns. (pyserial's own
-    ``cancel_write`` would not do it here: with the buffer full its write
-    retries the refused write until the timeout and never looks at the
-    cancel; closing the port makes the retry fail at once.)"""
+    """A real pty nobody reads, its buffer full: the writer's write waits for
+    the board (here up to a minute). Closing the source ends it: the writer
+    thread has ended when ``close`` returns."""
     master, slave = os.openpty()
     writing = threading.Event()
 
     def opener(path: str) -> _EnteredPort:
         ser = open_port(path)
-        for size in (4096, 256, 16, 1):  # the board takes nothing more: the pty's buffer full
-            try:
-                while True:
-                    os.write(ser.fd, bytes(size))
-            except BlockingIOError:
-                pass
+        fill(ser.fd)  # the board takes nothing more
         ser.write_timeout = 60
         return _EnteredPort(ser, writing)
 
@@ -234,6 +226,34 @@ def test_the_loop_hands_its_frame_over_and_the_writer_encodes_it(gated, monkeypa
         assert mcu.wait_until(lambda shown=shown: mcu.led_frames[-1:] == [shown], 5)
     assert encoded_on and "loop" not in encoded_on
     assert all(name.startswith("serial writer") for name in encoded_on), encoded_on
+
+
+def test_a_frame_the_writer_cannot_encode_is_a_fault_shown_and_the_link_comes_back(  # type: ignore[no-untyped-def]
+    gated, monkeypatch
+) -> None:
+    """The writer encodes on its own thread: an encoding that fails must not
+    end that thread (the LEDs frozen for good, no fault shown), but call the
+    link down, and the next frame goes out once the link is up again."""
+    mcu, src, log, _gates = gated
+    encode = p.encode_message
+    failed: list[str] = []
+
+    def failing_once(msg: p.Message, seq: int) -> bytes:
+        if isinstance(msg, p.Leds | p.LedsPart) and not failed:
+            failed.append(threading.current_thread().name)
+            raise ValueError("a frame that cannot be encoded")
+        return encode(msg, seq)
+
+    monkeypatch.setattr(p, "encode_message", failing_once)
+    assert loop_turns(src, [frame(7)])
+    assert log.wait_for(lambda: not log.up, 5), "no fault came of the failed encoding"
+    downs = [e.reason for e in log.events if type(e).__name__ == "LinkDown"]
+    assert "could not be encoded" in downs[-1], downs[-1]
+    assert log.wait_for(lambda: log.up, 5)
+    assert loop_turns(src, [frame(8)])
+    newest = bytes((8, 0, 247)) * LEDS
+    assert mcu.wait_until(lambda: bool(mcu.led_frames) and mcu.led_frames[-1] == newest, 5)
+    assert src._writer is not None and src._writer.is_alive()
 
 
 def test_a_board_that_takes_nothing_is_waited_for_not_written_to_again_and_again(
