@@ -25,8 +25,8 @@ class WaitingSerial(serial.Serial):
     def write(self, data: bytes) -> int:
         """Write all of ``data`` within the write timeout; raise
         ``SerialTimeoutException`` when the port took not all of it by then.
-        A cancelled write (``cancel_write``, or the port closed) returns what
-        was written."""
+        A cancelled write (``cancel_write``) returns what was written; the
+        port closed under a write ends it at once with ``SerialException``."""
         if not self.is_open:
             raise serial.PortNotOpenError()
         timeout = self.write_timeout

@@ -52,7 +52,8 @@ every legal action:
 The search is bounded: each reconcile examines at most ``budget`` actions
 (what each leaves on the sites it touches read from the engine,
 ``layout_after``, or taken from the cache; the state after an action is
-built only for the actions read as played and those a chain goes on from). When the budget
+built only where it is needed: the actions read as played, those a chain goes on
+from, a choice offered, ties between chains). When the budget
 runs out before the search is complete, the answer is never a guess: it is
 :class:`InProgress` when an action under way fits the board, else
 :class:`Wrong` (the player then makes the turn one action at a time); never
