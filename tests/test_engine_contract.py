@@ -46,8 +46,9 @@ MAX_ACTIONS = 20_000
 DEEP = 400
 #: actions checked in depth at each step (all are checked for legality when few)
 SAMPLE = 6
-#: after this many random actions every player plays to win (the action its engine
-#: rates best for it). A random player may never end a game people would: a Linie 1
+#: after this many random actions every player of Linie 1 plays to win (the action its
+#: engine rates best for it; any other game must end by random play). A random player
+#: may never end a game people would: a Linie 1
 #: streetcar is offered only drives that still lead home, but in a network of loops a
 #: random driver may take the long way round a thousand times while the others, their
 #: hands holding tiles that fit nowhere, pass; a driver who follows their route closes
@@ -230,7 +231,9 @@ def _play_out(game: str, options: dict[str, Any], seed: int) -> Match[Any, Any]:
             if engine.outcome(state).over:
                 _check_state(engine, state)
                 break
-            match.play(_pick(engine, state, rng, step >= PLAY_TO_WIN))
+            # only Linie 1's drivers may wander: any other game must end by random play
+            to_win = game == "linie1" and step >= PLAY_TO_WIN
+            match.play(_pick(engine, state, rng, to_win))
             continue
         _check_state(engine, state)
         if engine.outcome(state).over:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from controller_support import profile_for
 
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller
 from boardctl.controller.view import Phase
 from boardctl.engines import create
-from boardctl.sensing import LinkUp, SensorChange, SensorSnapshot
+from boardctl.sensing import ButtonPress, LinkDown, LinkUp, SensorChange, SensorSnapshot
 from boardctl.sim import hands
 
 
@@ -107,3 +108,76 @@ def test_a_request_taken_after_a_change_in_the_same_turn_sees_the_board_followed
     assert loop.turn(block=False)
     assert asked.reply is not None and asked.reply["ok"]
     assert asked.reply["phase"] == loop.controller.state.value != "awaiting_move"
+
+
+def _after_a_move(profile: Any, spec: Any) -> tuple[list[SensorChange], dict[str, str]]:
+    """The changes of a first marble pushed in at W3, and the layout after it."""
+    changes = hands.insert(spec, {}, "W3", "p0")
+    return _changes(profile, changes), hands.apply_changes({}, changes)
+
+
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        ("change", "undo"),  # a button pressed right after a piece set down
+        ("change", "link down"),  # the cable pulled right after a change
+        ("link down", "snapshot", "change"),  # the link back, then a change, in one turn
+        ("snapshot", "change", "change"),
+    ],
+)
+def test_events_of_every_kind_taken_in_one_turn_end_as_when_each_is_followed(
+    kinds: tuple[str, ...],
+) -> None:
+    engine = create("shiftago")
+    profile = profile_for(engine)
+    spec = engine.board()
+    clock = [0.0]
+    together = Loop(Controller(profile), _Strip(), clock=lambda: clock[0])
+    alone = Controller(profile)
+    together.start()
+    alone.start(0.0)
+    for event in (LinkUp("test"), SensorSnapshot((0,) * profile.channel_count)):
+        together.handle(event, 0.0)
+        alone.feed(event, 0.0)
+    move, layout = _after_a_move(profile, spec)  # a move played by both first
+    clock[0] = 1.0
+    for event in move:
+        together.emit(event)
+        alone.feed(event, clock[0])
+    assert together.turn(block=False)
+    alone.tick(clock[0])
+    clock[0] = 2.0
+    assert together.turn(block=False)
+    alone.tick(clock[0])
+    assert len(together.controller.match.actions) == len(alone.match.actions) == 1
+
+    d4 = profile.site("d4").channel
+    assert d4 is not None
+    readings = [0] * profile.channel_count
+    for site, piece in layout.items():
+        channel = profile.site(site).channel
+        assert channel is not None
+        readings[channel] = {p: v for v, p in profile.codes.items()}[piece]
+    events: list[Any] = []
+    for i, kind in enumerate(kinds):
+        if kind == "change":  # a marble set down on d4, then lifted again
+            events.append(SensorChange(d4, 0 if kinds[:i].count("change") % 2 else 2))
+        elif kind == "undo":
+            events.append(ButtonPress("undo"))
+        elif kind == "link down":
+            events.append(LinkDown("the cable pulled"))
+        else:
+            events.append(SensorSnapshot(tuple(readings)))
+    clock[0] = 3.0
+    for event in events:
+        together.emit(event)
+        alone.feed(event, clock[0])
+    assert together.turn(block=False)
+    alone.tick(clock[0])
+    mine = together.controller
+    assert (mine.state, mine.verdict, mine.fault) == (alone.state, alone.verdict, alone.fault)
+    clock[0] = 10.0  # settled, any grace or hold past
+    assert together.turn(block=False)
+    alone.tick(clock[0])
+    assert (mine.state, mine.verdict, mine.fault) == (alone.state, alone.verdict, alone.fault)
+    assert mine.match.actions == alone.match.actions
