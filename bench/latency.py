@@ -32,7 +32,9 @@ For every change three times are taken, and a fourth on a serial board's LEDs:
   of the first LED frame after ``frame`` returned on the source's writer thread
   (the frame is the microcontroller's to read; a real board's UART then takes
   its transfer time): ``frame -> written`` is the hand-over to the writer
-  thread (which runs once the loop lets go of the interpreter) and the write.
+  thread (which runs once the loop lets go of the interpreter), its encoding of
+  the frame (COBS and CRC) and the write; the writer's own CPU time per frame is
+  printed too.
 
 ``hand -> read`` is the firmware's part: its debounce (``stable_scans`` scans;
 the virtual microcontroller wakes on every change and repeats its scan at once
@@ -558,6 +560,9 @@ class Figures:
     #: (the writer thread's wake-up and the write), and the hand -> that write;
     #: empty on a board whose LEDs are not on the serial link
     frame_to_written: list[float]
+    #: the serial writer thread's CPU time per frame the loop handed over (its
+    #: encoding, COBS and CRC, and its writes), 0 where the LEDs are not on the link
+    writer_cpu: float
     hand_to_written: list[float]
     unframed: int
     settle_to_frame: list[float]
@@ -646,6 +651,11 @@ def through_mcu(
         runner.start()
         collections.thread = runner.ident
         source.start(emit)
+        writers = [t for t in threading.enumerate() if t.name.startswith("serial writer")]
+        writer = writers[0] if writers else None
+        writer_clock = time.pthread_getcpuclockid(writer.ident) if writer and writer.ident else None
+        writer_cpu = time.clock_gettime(writer_clock) if writer_clock is not None else 0.0
+        frames_before = loop.frames_shown
         h = Hands(mcu, profile, probe, output if serial_leds else None)
         try:
             probe.wait(lambda: probe.phase in ("setup", "awaiting_move"), "the link coming up")
@@ -713,6 +723,12 @@ def through_mcu(
                 state = after
                 moves += 1
         finally:
+            if writer_clock is not None and serial_leds:
+                # the writer's CPU (encoding and writing every frame handed over)
+                frames = loop.frames_shown - frames_before
+                writer_cpu = (time.clock_gettime(writer_clock) - writer_cpu) / max(frames, 1)
+            else:
+                writer_cpu = 0.0
             source.close()
             loop.stop()
             runner.join(5)
@@ -733,6 +749,7 @@ def through_mcu(
         read_to_frame=[answers[i].frame - answers[i].read for i in measured],
         read_to_queue=[probe.emits[i] - answers[i].read for i in measured],
         frame_to_written=[at - answers[i].frame for i, at in wrote.items()],
+        writer_cpu=writer_cpu,
         hand_to_written=[at - h.made[i] for i, at in wrote.items()],
         unframed=sum(not answers[i].framed for i in measured),
         settle_to_frame=[probe.commits[i].frame - probe.commits[i].expired for i in commits],
@@ -1071,6 +1088,10 @@ def main() -> None:
             print(
                 f"  frame handed -> written:        {ms(f.frame_to_written)}   "
                 f"(the serial writer; {len(f.frame_to_written)} frames)"
+            )
+            print(
+                f"  the serial writer's CPU, per frame: {f.writer_cpu * 1000:.3f} ms "
+                "(encoding and writing it, on its own thread)"
             )
             print(f"  whole, hand -> frame written:   {ms(f.hand_to_written)}")
         print(f"  settle expired -> move's frame: {ms(f.settle_to_frame)}   ({f.moves} moves)")
