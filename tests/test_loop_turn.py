@@ -38,10 +38,10 @@ def _changes(profile: Any, changes: list[hands.Change]) -> list[SensorChange]:
     return out
 
 
-def test_a_turn_follows_the_board_once_and_reads_it_as_each_change_alone() -> None:
-    engine = create("shiftago")
-    profile = profile_for(engine)
-    spec = engine.board()
+def _two_boards() -> tuple[list[float], Loop, Controller]:
+    """Shiftago's board twice, both linked and set up: one run by a loop that
+    takes events a turn at a time (on ``clock``), one fed event by event."""
+    profile = profile_for(create("shiftago"))
     clock = [0.0]
     together = Loop(Controller(profile), _Strip(), clock=lambda: clock[0])
     alone = Controller(profile)
@@ -50,6 +50,13 @@ def test_a_turn_follows_the_board_once_and_reads_it_as_each_change_alone() -> No
     for event in (LinkUp("test"), SensorSnapshot((0,) * profile.channel_count)):
         together.handle(event, 0.0)
         alone.feed(event, 0.0)
+    return clock, together, alone
+
+
+def test_a_turn_follows_the_board_once_and_reads_it_as_each_change_alone() -> None:
+    clock, together, alone = _two_boards()
+    profile = alone.profile
+    spec = alone.engine.board()
     assert together.controller.state is alone.state is Phase.AWAITING_MOVE
 
     follows: list[float] = []
@@ -128,17 +135,9 @@ def _after_a_move(profile: Any, spec: Any) -> tuple[list[SensorChange], dict[str
 def test_events_of_every_kind_taken_in_one_turn_end_as_when_each_is_followed(
     kinds: tuple[str, ...],
 ) -> None:
-    engine = create("shiftago")
-    profile = profile_for(engine)
-    spec = engine.board()
-    clock = [0.0]
-    together = Loop(Controller(profile), _Strip(), clock=lambda: clock[0])
-    alone = Controller(profile)
-    together.start()
-    alone.start(0.0)
-    for event in (LinkUp("test"), SensorSnapshot((0,) * profile.channel_count)):
-        together.handle(event, 0.0)
-        alone.feed(event, 0.0)
+    clock, together, alone = _two_boards()
+    profile = alone.profile
+    spec = alone.engine.board()
     move, layout = _after_a_move(profile, spec)  # a move played by both first
     clock[0] = 1.0
     for event in move:
