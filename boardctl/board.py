@@ -124,6 +124,7 @@ class BoardProfile:
             if s.channel is not None and s.reports is not Reports.NONE
         }
         object.__setattr__(self, "_reads", MappingProxyType(reads))
+        object.__setattr__(self, "reads_as_is", frozenset(n for n, as_is in reads.items() if as_is))
 
     # dataclass(slots=True) with __post_init__ caches: declared here for mypy
     _by_name: Mapping[str, Site] = field(init=False, repr=False, compare=False)
@@ -132,6 +133,9 @@ class BoardProfile:
     _cells: tuple[tuple[str, int, bool], ...] = field(init=False, repr=False, compare=False)
     #: the sensed sites a piece shows on: name -> the piece's code read as it is
     _reads: Mapping[str, bool] = field(init=False, repr=False, compare=False)
+    #: the sensed sites whose sensor reads a piece's code as it is (:meth:`project`
+    #: answers the piece itself there)
+    reads_as_is: frozenset[str] = field(init=False, repr=False, compare=False)
 
     @property
     def channel_count(self) -> int:

@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from boardctl.board import BoardProfile, Reports
+from boardctl.board import BoardProfile
 from boardctl.engines.base import CHANCE, Engine
 from boardctl.engines.physical import PhysicalBoard
 from boardctl.errors import BoardctlError
@@ -467,9 +467,7 @@ class Reconciler:
         self._cache_size = cache_size
         self._sensing = frozenset(s.name for s in profile.sites if s.channel is not None)
         #: the sites whose sensor reads the engine's piece code as it is (``seen``)
-        self.as_is = frozenset(
-            s.name for s in profile.sites if s.channel is not None and s.reports is Reports.CODE
-        )
+        self.as_is = profile.reads_as_is
         self._board = engine.board()
         #: whether the engine has actions a person must tell (``Engine.told``)
         self.tells = engine.tells
