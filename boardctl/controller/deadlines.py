@@ -43,24 +43,22 @@ def next_deadline(
     the times are met, without a list of them built on every turn."""
     best: float | None = None
     changed = board.changed_at
+    activity = board.activity_at
     base = changed + board.settle_time(timing.settle, timing.settle_gated)
+    attract = timing.attract_after > 0 and phase is not Phase.ATTRACT
     for at in (
         base,
         base + timing.grace,
         base + timing.takeback_hold,
         base + timing.clear_hold,
         changed + timing.in_progress,
+        activity + timing.attract_after if attract else None,
         option_taken_at,
         asked_until,
         save_again_at,
         think_again_at,
     ):
         if at is not None and at > now and (best is None or at < best):
-            best = at
-    activity = board.activity_at
-    if timing.attract_after > 0 and phase is not Phase.ATTRACT:
-        at = activity + timing.attract_after
-        if at > now and (best is None or at < best):
             best = at
     if board.pulses:
         memory = timing.pulse_memory
