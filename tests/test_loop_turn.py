@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from controller_support import profile_for
+from controller_support import profile_for, readings
 
 from boardctl.controller.loop import Loop
 from boardctl.controller.machine import Controller
@@ -53,6 +53,19 @@ def _two_boards() -> tuple[list[float], Loop, Controller]:
     return clock, together, alone
 
 
+def _taken(
+    events: list[Any], now: float, clock: list[float], together: Loop, alone: Controller
+) -> None:
+    """``events`` taken by the loop in one turn at ``now`` (its ``clock`` set
+    there), and fed one by one to the other board, which then ticks at ``now``."""
+    clock[0] = now
+    for event in events:
+        together.emit(event)
+        alone.feed(event, now)
+    assert together.turn(block=False)
+    alone.tick(now)
+
+
 def test_a_turn_follows_the_board_once_and_reads_it_as_each_change_alone() -> None:
     clock, together, alone = _two_boards()
     profile = alone.profile
@@ -75,18 +88,13 @@ def test_a_turn_follows_the_board_once_and_reads_it_as_each_change_alone() -> No
         clock[0] += 1.0
         events = _changes(profile, changes)
         assert n < 2 or len(events) > 3  # the gate, the new marble, two moved on
-        for event in events:
-            together.emit(event)
-            alone.feed(event, clock[0])
         follows.clear()
-        assert together.turn(block=False)
+        _taken(events, clock[0], clock, together, alone)
         assert len(follows) == 1, f"move {n + 1}: the board followed {len(follows)} times"
-        alone.tick(clock[0])
         mine, theirs = together.controller, alone
         assert (mine.state, mine.verdict) == (theirs.state, theirs.verdict)
         clock[0] += 1.0  # settled: the move is played
-        assert together.turn(block=False)
-        alone.tick(clock[0])
+        _taken([], clock[0], clock, together, alone)
         assert mine.match.actions == theirs.match.actions
         assert len(mine.match.actions) == n + 1
 
@@ -139,24 +147,12 @@ def test_events_of_every_kind_taken_in_one_turn_end_as_when_each_is_followed(
     profile = alone.profile
     spec = alone.engine.board()
     move, layout = _after_a_move(profile, spec)  # a move played by both first
-    clock[0] = 1.0
-    for event in move:
-        together.emit(event)
-        alone.feed(event, clock[0])
-    assert together.turn(block=False)
-    alone.tick(clock[0])
-    clock[0] = 2.0
-    assert together.turn(block=False)
-    alone.tick(clock[0])
+    _taken(move, 1.0, clock, together, alone)
+    _taken([], 2.0, clock, together, alone)
     assert len(together.controller.match.actions) == len(alone.match.actions) == 1
 
     d4 = profile.site("d4").channel
     assert d4 is not None
-    readings = [0] * profile.channel_count
-    for site, piece in layout.items():
-        channel = profile.site(site).channel
-        assert channel is not None
-        readings[channel] = {p: v for v, p in profile.codes.items()}[piece]
     events: list[Any] = []
     for i, kind in enumerate(kinds):
         if kind == "change":  # a marble set down on d4, then lifted again
@@ -166,17 +162,10 @@ def test_events_of_every_kind_taken_in_one_turn_end_as_when_each_is_followed(
         elif kind == "link down":
             events.append(LinkDown("the cable pulled"))
         else:
-            events.append(SensorSnapshot(tuple(readings)))
-    clock[0] = 3.0
-    for event in events:
-        together.emit(event)
-        alone.feed(event, clock[0])
-    assert together.turn(block=False)
-    alone.tick(clock[0])
+            events.append(SensorSnapshot(readings(profile, layout)))
+    _taken(events, 3.0, clock, together, alone)
     mine = together.controller
     assert (mine.state, mine.verdict, mine.fault) == (alone.state, alone.verdict, alone.fault)
-    clock[0] = 10.0  # settled, any grace or hold past
-    assert together.turn(block=False)
-    alone.tick(clock[0])
+    _taken([], 10.0, clock, together, alone)  # settled, any grace or hold past
     assert (mine.state, mine.verdict, mine.fault) == (alone.state, alone.verdict, alone.fault)
     assert mine.match.actions == alone.match.actions
